@@ -1,1 +1,2 @@
-export {};
+export * from './smtp/smtp-sink.js';
+export * from './dns/dns-server.js';

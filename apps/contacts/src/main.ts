@@ -1,0 +1,4 @@
+import { runService } from '@herald/runtime';
+import { contactsService } from '@herald/service-contacts';
+
+await runService(contactsService);

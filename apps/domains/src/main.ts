@@ -1,0 +1,4 @@
+import { runService } from '@herald/runtime';
+import { domainsService } from '@herald/service-domains';
+
+await runService(domainsService);

@@ -1,0 +1,4 @@
+import { runService } from '@herald/runtime';
+import { sendingService } from '@herald/service-sending';
+
+await runService(sendingService);

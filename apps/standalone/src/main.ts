@@ -1,0 +1,4 @@
+import { runStandalone } from '@herald/runtime';
+import { allServices } from '@herald/service-catalog';
+
+await runStandalone(allServices);

@@ -1,0 +1,39 @@
+import { ErrorCode, HeraldException, IS_PUBLIC } from '@herald/http';
+import type { Principal } from '@herald/contracts';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { PRINCIPAL_STRATEGY } from './principal.strategy.js';
+
+export type RequestWithPrincipal = { principal?: Principal; user?: Principal };
+
+/**
+ * Deny by default: every route needs a principal unless marked `@Public()`. The principal is either
+ * already on the request (standalone mode: the gateway's guards ran in this process) or arrives as
+ * the gateway-signed JWT header, verified by passport-jwt. Anything else is 401.
+ */
+@Injectable()
+export class PrincipalGuard extends AuthGuard(PRINCIPAL_STRATEGY) {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const req = context.switchToHttp().getRequest<RequestWithPrincipal>();
+    if (req.principal) return true;
+    await (super.canActivate(context) as Promise<boolean>);
+    req.principal = req.user;
+    return true;
+  }
+
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err || !user) {
+      throw new HeraldException(401, ErrorCode.Unauthorized, 'Missing or invalid credentials', {
+        suggestion: 'Call Herald through its gateway with Authorization: Bearer <key>.',
+      });
+    }
+    return user;
+  }
+}

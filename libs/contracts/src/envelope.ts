@@ -1,0 +1,24 @@
+/**
+ * The envelope every Herald event travels in, on Kafka and on the in-process bus alike.
+ * Serialised as JSON in the Kafka message value; the message key is `key`.
+ */
+export interface EventEnvelope<P = unknown> {
+  /** Unique id of this event (UUID); consumers de-duplicate on it. */
+  eventId: string;
+  /** The topic, e.g. `event.tracked`. */
+  type: string;
+  /** Payload contract version; a breaking change is a new version published side by side. */
+  version: number;
+  projectId: string;
+  /** ISO 8601 timestamp of the business fact. */
+  occurredAt: string;
+  /** Partitioning key: the contact id, or the project id where no contact is involved. */
+  key: string;
+  /** Service that produced the event. */
+  source: string;
+  /** Follows one request through every service (the HTTP request id that caused it). */
+  correlationId?: string;
+  /** The event that caused this one, if any. */
+  causationId?: string;
+  payload: P;
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import type { EventEnvelope } from './envelope.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Class<T> = new (...args: any[]) => T;
+
+export interface EventContract<P extends object> {
+  readonly topic: string;
+  readonly version: number;
+  readonly payloadClass: Class<P>;
+  /** Builds a validated envelope; throws InvalidEventError when the payload breaks the contract. */
+  create(args: CreateEventArgs<P>): EventEnvelope<P>;
+  /** Validates a received envelope's payload; returns the problems (empty when valid). */
+  validate(envelope: EventEnvelope): string[];
+}
+
+export interface CreateEventArgs<P> {
+  projectId: string;
+  payload: P;
+  source: string;
+  occurredAt?: Date;
+  correlationId?: string;
+  causationId?: string;
+}
+
+export class InvalidEventError extends Error {
+  constructor(topic: string, readonly problems: string[]) {
+    super(`event ${topic} breaks its contract: ${problems.join('; ')}`);
+    this.name = 'InvalidEventError';
+  }
+}
+
+const flatten = (errors: ValidationError[], prefix = ''): string[] =>
+  errors.flatMap((e) => {
+    const path = prefix ? `${prefix}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((m) => `${path}: ${m}`);
+    return [...own, ...flatten(e.children ?? [], path)];
+  });
+
+const registry = new Map<string, EventContract<object>>();
+
+/** Declares a versioned event contract. `key` picks the partitioning key from the payload. */
+export function defineEvent<P extends object>(def: {
+  topic: string;
+  version: number;
+  payload: Class<P>;
+  key: (payload: P, projectId: string) => string;
+}): EventContract<P> {
+  const problemsOf = (payload: unknown): string[] => {
+    if (payload === null || typeof payload !== 'object') return ['payload: must be an object'];
+    const instance = plainToInstance(def.payload, payload);
+    return flatten(validateSync(instance as object, { forbidUnknownValues: false }));
+  };
+  const contract: EventContract<P> = {
+    topic: def.topic,
+    version: def.version,
+    payloadClass: def.payload,
+    create(args) {
+      const problems = problemsOf(args.payload);
+      if (problems.length > 0) throw new InvalidEventError(def.topic, problems);
+      return {
+        eventId: randomUUID(),
+        type: def.topic,
+        version: def.version,
+        projectId: args.projectId,
+        occurredAt: (args.occurredAt ?? new Date()).toISOString(),
+        key: def.key(args.payload, args.projectId),
+        source: args.source,
+        ...(args.correlationId ? { correlationId: args.correlationId } : {}),
+        ...(args.causationId ? { causationId: args.causationId } : {}),
+        payload: { ...args.payload },
+      };
+    },
+    validate(envelope) {
+      const problems: string[] = [];
+      if (typeof envelope.eventId !== 'string' || envelope.eventId.length === 0) problems.push('eventId: required');
+      if (typeof envelope.projectId !== 'string' || envelope.projectId.length === 0) problems.push('projectId: required');
+      if (typeof envelope.occurredAt !== 'string' || Number.isNaN(Date.parse(envelope.occurredAt)))
+        problems.push('occurredAt: must be an ISO 8601 timestamp');
+      if (envelope.version !== def.version) problems.push(`version: expected ${def.version}, got ${String(envelope.version)}`);
+      return [...problems, ...problemsOf(envelope.payload)];
+    },
+  };
+  registry.set(`${def.topic}@${def.version}`, contract as unknown as EventContract<object>);
+  return contract;
+}
+
+/** The contract registered for a topic and version, if any. */
+export function contractFor(topic: string, version: number): EventContract<object> | undefined {
+  return registry.get(`${topic}@${version}`);
+}

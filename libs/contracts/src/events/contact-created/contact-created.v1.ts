@@ -1,0 +1,17 @@
+import { IsBoolean, IsEmail, IsObject, IsString } from 'class-validator';
+import { defineEvent } from '../../event-contract.js';
+import { Topics } from '../../topics.js';
+
+export class ContactCreatedV1 {
+  @IsString() contactId!: string;
+  @IsEmail() email!: string;
+  @IsBoolean() subscribed!: boolean;
+  @IsObject() data!: Record<string, unknown>;
+}
+
+export const ContactCreated = defineEvent({
+  topic: Topics.ContactCreated,
+  version: 1,
+  payload: ContactCreatedV1,
+  key: (p) => p.contactId,
+});

@@ -1,0 +1,19 @@
+/**
+ * Every Kafka topic Herald publishes. Names are `<entity>.<fact>` in the past tense; each has a
+ * versioned payload contract under `events/`. The dead-letter topic of `x` is `x.dlq`.
+ * These names are a public interface (docs/events/asyncapi.yaml): never rename one.
+ */
+export const Topics = {
+  ContactCreated: 'contact.created',
+  ContactUpdated: 'contact.updated',
+  ContactDeleted: 'contact.deleted',
+  ContactSubscribed: 'contact.subscribed',
+  ContactUnsubscribed: 'contact.unsubscribed',
+  EventTracked: 'event.tracked',
+  ProjectReset: 'project.reset',
+  ProjectDeleted: 'project.deleted',
+} as const;
+
+export type Topic = (typeof Topics)[keyof typeof Topics];
+
+export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+
+/**
+ * A prefixed, time-sortable opaque id (`cnt_01jd…`): 10 characters of millisecond time and 16 of
+ * randomness (80 bits), so ids sort by creation and keyset pagination can use them.
+ */
+export function newId(prefix: string, now = Date.now()): string {
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(10);
+  let rand = '';
+  let acc = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      rand += ALPHABET[(acc >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return `${prefix}_${time}${rand}`;
+}

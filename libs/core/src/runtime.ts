@@ -1,0 +1,11 @@
+/** How this process runs, resolved from validated config at boot and provided to every module. */
+export interface HeraldRuntime {
+  mode: 'standalone' | 'distributed';
+  databaseUrl: string;
+  databasePoolSize: number;
+  internalJwtSecret: string;
+  /** Present in distributed mode. */
+  kafka?: { brokers: string[]; clientId: string };
+}
+
+export const HERALD_RUNTIME = Symbol('HERALD_RUNTIME');

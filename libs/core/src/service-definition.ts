@@ -1,0 +1,17 @@
+/** What the composition roots need to know about a service. */
+export interface ServiceDefinition {
+  /** Service name: also its schema, its Kafka consumer group suffix and its consumer name. */
+  name: string;
+  /** The Nest module that is the service (controllers, handlers, providers). */
+  module: unknown;
+  /** Port in distributed mode when PORT is not set. */
+  defaultPort: number;
+  /** Entities and committed migrations of its schema. */
+  schema: {
+    service: string;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+    entities: Function[];
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+    migrations: Function[];
+  };
+}

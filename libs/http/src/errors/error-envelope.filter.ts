@@ -1,0 +1,98 @@
+import { createLogger } from '@herald/core';
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { codeForStatus, ErrorCode } from './error-codes.js';
+import type { ErrorBody } from './error-body.js';
+import { HeraldException } from './herald.exception.js';
+
+const log = createLogger('http.errors');
+
+const SUGGESTIONS: Partial<Record<number, string>> = {
+  400: 'Check that the body is valid JSON and the parameters are well-formed.',
+  401: 'Send Authorization: Bearer <key> with a valid API key.',
+  404: 'Check the path and the resource id.',
+  429: 'Wait for the time given in Retry-After, then retry.',
+  500: 'Retry later; if it persists, contact support with the requestId.',
+};
+
+interface FastifyLikeError {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+}
+
+/**
+ * The one global exception filter: every error leaves as the spec's body, with the request id, and
+ * no internals (stack traces, SQL) for 5xx. Malformed JSON is 400, unknown routes 404.
+ */
+@Catch()
+export class ErrorEnvelopeFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const ctx = host.switchToHttp();
+    const request = ctx.getRequest<FastifyRequest>();
+    const reply = ctx.getResponse<FastifyReply>();
+    const { status, body, headers } = toErrorBody(exception, String(request.id));
+    if (status >= 500) log.error('request failed', { err: describe(exception), method: request.method, url: request.url, status });
+    for (const [k, v] of Object.entries(headers)) void reply.header(k, v);
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+}
+
+export function toErrorBody(exception: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  let status = 500;
+  let code: string = ErrorCode.InternalServerError;
+  let message = 'An unexpected error occurred';
+  let errors: ErrorBody['error']['errors'];
+  let suggestion: string | undefined;
+  let headers: Record<string, string> = {};
+
+  if (exception instanceof HeraldException) {
+    status = exception.getStatus();
+    code = exception.code;
+    message = exception.message;
+    errors = exception.details.errors;
+    suggestion = exception.details.suggestion;
+    headers = exception.details.headers ?? {};
+  } else if (exception instanceof HttpException) {
+    status = exception.getStatus();
+    code = codeForStatus(status);
+    const res = exception.getResponse();
+    message = typeof res === 'string' ? res : typeof (res as { message?: unknown }).message === 'string' ? String((res as { message: string }).message) : exception.message;
+    if (status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /.test(message)) {
+      code = ErrorCode.RouteNotFound;
+      message = `Route ${message.replace(/^Cannot /, '')} does not exist`;
+    }
+  } else if (isFastifyError(exception)) {
+    status = exception.statusCode!;
+    if (exception.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || exception.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || exception instanceof SyntaxError) {
+      code = ErrorCode.MalformedJson;
+      message = 'The request body is not valid JSON';
+    } else {
+      code = codeForStatus(status);
+      message = exception.message ?? message;
+    }
+  }
+  if (status >= 500) {
+    code = code === ErrorCode.ServiceUnavailable ? code : ErrorCode.InternalServerError;
+    message = status === 503 ? message : 'An unexpected error occurred';
+  }
+  const body: ErrorBody = {
+    success: false,
+    error: {
+      code,
+      message,
+      statusCode: status,
+      requestId,
+      ...(errors && errors.length > 0 ? { errors } : {}),
+      suggestion: suggestion ?? SUGGESTIONS[status] ?? SUGGESTIONS[status >= 500 ? 500 : 400]!,
+    },
+    timestamp: new Date().toISOString(),
+  };
+  return { status, body, headers };
+}
+
+const isFastifyError = (e: unknown): e is Error & FastifyLikeError =>
+  e instanceof Error && typeof (e as FastifyLikeError).statusCode === 'number' && (e as FastifyLikeError).statusCode! >= 400 && (e as FastifyLikeError).statusCode! < 600;
+
+const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e));

@@ -1,0 +1,126 @@
+import { contractFor, deadLetterTopic, type EventEnvelope } from '@herald/contracts';
+import type { DataSource } from 'typeorm';
+import { InboxEntry } from '../entities/inbox-entry.entity.js';
+import { DeadLetter } from '../entities/dead-letter.entity.js';
+import { messagingMetrics } from '../metrics.js';
+import type { Outbox } from '../outbox/outbox.js';
+import { EventContext } from './event-context.js';
+
+/** A handler as the transports call it: Nest's wrapped `@EventPattern` method. */
+export type EventHandlerFn = (envelope: EventEnvelope, ctx: EventContext) => Promise<unknown>;
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export type ProcessOutcome = 'processed' | 'duplicate' | 'dead_lettered';
+
+export interface ProcessorLogger {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** Thrown by a handler for an event that can never succeed: no retries, straight to the DLQ. */
+export class NonRetryableEventError extends Error {
+  override name = 'NonRetryableEventError';
+}
+
+const DEFAULT_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5000 };
+
+/**
+ * Applies one event for one consumer, exactly once in effect:
+ * the inbox row and the handlers' writes commit in one transaction (a redelivered event finds its
+ * inbox row and is skipped); failures are retried with exponential backoff; after the last attempt,
+ * or at once for a payload that breaks its contract, the event is recorded in `dead_letters` and
+ * published to `<topic>.dlq` through the outbox, and the consumer moves on (a poison message never
+ * blocks its partition).
+ */
+export class EventProcessor {
+  private readonly policy: RetryPolicy;
+
+  constructor(
+    readonly consumer: string,
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly logger: ProcessorLogger,
+    policy: Partial<RetryPolicy> = {},
+  ) {
+    this.policy = { ...DEFAULT_POLICY, ...policy };
+  }
+
+  async process(envelope: EventEnvelope, handlers: EventHandlerFn[]): Promise<ProcessOutcome> {
+    const topic = envelope.type;
+    const contract = contractFor(topic, envelope.version);
+    const problems = contract ? contract.validate(envelope) : [`no contract for ${topic} version ${String(envelope.version)}`];
+    if (problems.length > 0) return this.deadLetter(topic, envelope, `invalid event: ${problems.join('; ')}`, 0);
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const applied = await this.dataSource.transaction(async (manager) => {
+          const inserted = await manager
+            .createQueryBuilder()
+            .insert()
+            .into(InboxEntry)
+            .values({ consumer: this.consumer, eventId: envelope.eventId, topic })
+            .orIgnore()
+            .returning(['event_id'])
+            .execute();
+          if ((inserted.raw as unknown[]).length === 0) return false;
+          const ctx = new EventContext(envelope, manager, this.consumer, attempt);
+          for (const handler of handlers) await handler(envelope, ctx);
+          return true;
+        });
+        const outcome: ProcessOutcome = applied ? 'processed' : 'duplicate';
+        messagingMetrics.consumed.inc({ consumer: this.consumer, topic, outcome });
+        return outcome;
+      } catch (err) {
+        const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+        if (err instanceof NonRetryableEventError || attempt >= this.policy.maxAttempts) {
+          return this.deadLetter(topic, envelope, message, attempt);
+        }
+        messagingMetrics.retries.inc({ consumer: this.consumer, topic });
+        const delay = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
+        this.logger.warn('event handler failed; retrying', { consumer: this.consumer, topic, eventId: envelope.eventId, attempt, retryInMs: delay, err: message });
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  /** For a message that could not even be decoded into an envelope. */
+  async deadLetterUndecodable(topic: string, raw: string, error: string): Promise<ProcessOutcome> {
+    return this.deadLetter(topic, { raw } as unknown as EventEnvelope, error, 0);
+  }
+
+  private async deadLetter(topic: string, envelope: EventEnvelope, error: string, attempts: number): Promise<ProcessOutcome> {
+    this.logger.error('event dead-lettered', { consumer: this.consumer, topic, eventId: envelope.eventId, attempts, err: error });
+    const eventId = typeof envelope.eventId === 'string' ? envelope.eventId : null;
+    await this.dataSource.transaction(async (manager) => {
+      if (eventId && /^[0-9a-f-]{36}$/i.test(eventId)) {
+        const inserted = await manager
+          .createQueryBuilder()
+          .insert()
+          .into(InboxEntry)
+          .values({ consumer: this.consumer, eventId, topic })
+          .orIgnore()
+          .returning(['event_id'])
+          .execute();
+        if ((inserted.raw as unknown[]).length === 0) return; // already applied or dead-lettered
+      }
+      await manager.insert(DeadLetter, { consumer: this.consumer, topic, eventId, message: envelope, error, attempts });
+      const failedAt = new Date().toISOString();
+      await this.outbox.add(manager, {
+        ...envelope,
+        eventId: crypto.randomUUID(),
+        type: deadLetterTopic(topic),
+        key: typeof envelope.key === 'string' ? envelope.key : topic,
+        projectId: typeof envelope.projectId === 'string' ? envelope.projectId : '',
+        causationId: eventId ?? undefined,
+        deadLetter: { consumer: this.consumer, originalTopic: topic, originalEventId: eventId, error, attempts, failedAt },
+      } as EventEnvelope);
+    });
+    messagingMetrics.consumed.inc({ consumer: this.consumer, topic, outcome: 'dead_lettered' });
+    return 'dead_lettered';
+  }
+}

@@ -1,0 +1,12 @@
+import type { EventEnvelope } from '@herald/contracts';
+
+/** Where the outbox relay hands events: Kafka in distributed mode, the in-process bus in standalone. */
+export interface EventPublisher {
+  /** Publishes in order; resolves once every event is durably accepted (or fully handled in-process). */
+  publish(envelopes: EventEnvelope[]): Promise<void>;
+  /** Checks the transport is reachable (readiness). */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const EVENT_PUBLISHER = Symbol('EVENT_PUBLISHER');

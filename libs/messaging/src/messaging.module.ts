@@ -1,0 +1,111 @@
+import { createLogger, HealthRegistry, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { Kafka } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { ConsumerRegistry } from './consumer/consumer-registry.js';
+import { EventProcessor, type RetryPolicy } from './consumer/event-processor.js';
+import { EVENT_PUBLISHER, type EventPublisher } from './event-publisher.js';
+import { InProcessBus } from './in-process/in-process-bus.js';
+import { createKafka } from './kafka/kafka-client.js';
+import { KafkaPublisher } from './kafka/kafka-publisher.js';
+import { Outbox } from './outbox/outbox.js';
+import { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay.js';
+
+export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
+
+/** Injection token of a service's outbox. */
+export const outboxToken = (service: string): string => `herald:outbox:${service}`;
+export const InjectOutbox = (service: string): ParameterDecorator => Inject(outboxToken(service));
+const relayToken = (service: string): string => `herald:outbox-relay:${service}`;
+
+export interface ServiceMessagingOptions {
+  service: string;
+  retry?: Partial<RetryPolicy>;
+  relay?: Partial<OutboxRelayOptions>;
+}
+
+/** Per-process messaging: the transport's publisher and the registry of hosted consumers. */
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(): DynamicModule {
+    const kafkaLog = createLogger('kafka');
+    return {
+      module: MessagingModule,
+      providers: [
+        ConsumerRegistry,
+        InProcessBus,
+        {
+          provide: KAFKA_CLIENT,
+          inject: [HERALD_RUNTIME],
+          useFactory: (rt: HeraldRuntime): Kafka | null =>
+            rt.kafka ? createKafka(rt.kafka, (level, msg, extra) => kafkaLog[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info'](msg, extra)) : null,
+        },
+        {
+          provide: EVENT_PUBLISHER,
+          inject: [HERALD_RUNTIME, KAFKA_CLIENT, InProcessBus, HealthRegistry],
+          useFactory: (rt: HeraldRuntime, kafka: Kafka | null, bus: InProcessBus, health: HealthRegistry): EventPublisher => {
+            if (rt.mode !== 'distributed' || !kafka) return bus;
+            const publisher = new KafkaPublisher(kafka);
+            health.register({ name: 'kafka', check: () => publisher.check() });
+            return publisher;
+          },
+        },
+        PublisherLifecycle,
+      ],
+      exports: [ConsumerRegistry, InProcessBus, KAFKA_CLIENT, EVENT_PUBLISHER],
+    };
+  }
+
+  /** A service's outbox, relay and event processor, bound to its data source (schema). */
+  static forService(options: ServiceMessagingOptions): DynamicModule {
+    const { service } = options;
+    const logger = createLogger(`messaging.${service}`);
+    return {
+      module: ServiceMessagingModule,
+      providers: [
+        { provide: outboxToken(service), inject: [getDataSourceToken(service)], useFactory: (ds: DataSource) => new Outbox(service, ds) },
+        {
+          provide: relayToken(service),
+          inject: [HERALD_RUNTIME, getDataSourceToken(service), EVENT_PUBLISHER],
+          useFactory: (rt: HeraldRuntime, ds: DataSource, publisher: EventPublisher) =>
+            new OutboxRelay(service, rt.databaseUrl, ds, publisher, logger, options.relay),
+        },
+        {
+          provide: `herald:messaging-lifecycle:${service}`,
+          inject: [ConsumerRegistry, getDataSourceToken(service), outboxToken(service), relayToken(service)],
+          useFactory: (registry: ConsumerRegistry, ds: DataSource, outbox: Outbox, relay: OutboxRelay) => {
+            registry.register(new EventProcessor(service, ds, outbox, logger, options.retry));
+            return new ServiceMessagingLifecycle(relay);
+          },
+        },
+      ],
+      exports: [outboxToken(service), relayToken(service)],
+    };
+  }
+}
+
+@Module({})
+class ServiceMessagingModule {}
+
+class ServiceMessagingLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(private readonly relay: OutboxRelay) {}
+
+  onApplicationBootstrap(): void {
+    this.relay.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.relay.stop();
+  }
+}
+
+@Injectable()
+class PublisherLifecycle {
+  constructor(@Inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.publisher.close();
+  }
+}

@@ -1,0 +1,170 @@
+import type { EventEnvelope } from '@herald/contracts';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { OutboxMessage } from '../entities/outbox-message.entity.js';
+import type { EventPublisher } from '../event-publisher.js';
+import { messagingMetrics } from '../metrics.js';
+import { outboxChannel } from './outbox.js';
+
+export interface OutboxRelayOptions {
+  batchSize: number;
+  /** Fallback poll interval when no NOTIFY arrives. */
+  pollIntervalMs: number;
+  /** Published rows are kept this long, then deleted. */
+  retentionMs: number;
+}
+
+export interface RelayLogger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+const DEFAULTS: OutboxRelayOptions = { batchSize: 500, pollIntervalMs: 1000, retentionMs: 24 * 3600_000 };
+
+/** Stable 32-bit key for the per-service relay advisory lock. */
+const lockKey = (service: string): number => {
+  let h = 0x811c9dc5;
+  for (const ch of `herald-outbox-relay:${service}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
+  return h | 0;
+};
+
+/**
+ * Publishes a service's outbox in commit order. One relay per service is active at a time (a
+ * PostgreSQL advisory lock held on a dedicated connection), so per-key order survives replicas.
+ * Rows are marked published only after the publisher accepted them: a crash in between republishes
+ * them, and consumers de-duplicate by event id.
+ */
+export class OutboxRelay {
+  private readonly options: OutboxRelayOptions;
+  private client?: pg.Client;
+  private running = false;
+  private leader = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private lastCleanup = 0;
+  private readonly table: string;
+
+  constructor(
+    private readonly service: string,
+    private readonly databaseUrl: string,
+    private readonly dataSource: DataSource,
+    private readonly publisher: EventPublisher,
+    private readonly logger: RelayLogger,
+    options: Partial<OutboxRelayOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+    const meta = dataSource.getMetadata(OutboxMessage);
+    this.table = meta.schema ? `"${meta.schema}"."${meta.tableName}"` : `"${meta.tableName}"`;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run().catch((err: unknown) => this.logger.error('outbox relay stopped', { service: this.service, err: String(err) }));
+  }
+
+  /** Stops after the batch in flight (if any) has been published and marked. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.client?.end().catch(() => undefined);
+    this.client = undefined;
+  }
+
+  /** Number of events not yet published (for metrics and tests). */
+  async pending(): Promise<number> {
+    const rows: { n: string }[] = await this.dataSource.query(`SELECT count(*) AS n FROM ${this.table} WHERE published_at IS NULL`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        if (!this.leader) {
+          await this.acquireLeadership();
+          if (!this.leader) {
+            await this.sleep(2000);
+            continue;
+          }
+        }
+        const published = await this.relayBatch();
+        failures = 0;
+        await this.cleanupIfDue();
+        if (published < this.options.batchSize) await this.sleep(this.options.pollIntervalMs);
+      } catch (err) {
+        failures++;
+        const delay = Math.min(30_000, 250 * 2 ** Math.min(failures, 7));
+        this.logger.error('outbox relay batch failed; retrying', { service: this.service, err: String(err), retryInMs: delay });
+        if (this.client && !(await this.clientAlive())) await this.dropLeadership();
+        await this.sleep(delay);
+      }
+    }
+    await this.dropLeadership();
+  }
+
+  private async acquireLeadership(): Promise<void> {
+    if (!this.client) {
+      const client = new pg.Client({ connectionString: this.databaseUrl, application_name: `herald-${this.service}-relay` });
+      client.on('error', () => undefined);
+      client.on('notification', () => this.wake?.());
+      await client.connect();
+      await client.query(`LISTEN ${outboxChannel(this.service)}`);
+      this.client = client;
+    }
+    const res = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [lockKey(this.service)]);
+    this.leader = res.rows[0]?.ok === true;
+    if (this.leader) this.logger.info('outbox relay active', { service: this.service });
+  }
+
+  private async dropLeadership(): Promise<void> {
+    this.leader = false;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async clientAlive(): Promise<boolean> {
+    try {
+      await this.client?.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async relayBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: { id: string; envelope: EventEnvelope }[] = await manager.query(
+        `SELECT id, envelope FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.options.batchSize],
+      );
+      if (rows.length === 0) return 0;
+      await this.publisher.publish(rows.map((r) => r.envelope));
+      await manager.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+      messagingMetrics.published.inc({ service: this.service }, rows.length);
+      return rows.length;
+    });
+  }
+
+  private async cleanupIfDue(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastCleanup < 10 * 60_000) return;
+    this.lastCleanup = now;
+    await this.dataSource.query(`DELETE FROM ${this.table} WHERE published_at < now() - ($1::bigint * interval '1 millisecond')`, [
+      this.options.retentionMs,
+    ]);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

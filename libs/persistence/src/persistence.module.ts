@@ -1,0 +1,51 @@
+import { HERALD_RUNTIME, HealthRegistry, type HeraldRuntime } from '@herald/core';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { migrateServiceSchema, serviceDataSourceOptions, type ServiceSchema } from './service-data-source.js';
+
+export interface PersistenceOptions extends ServiceSchema {
+  /** Run pending migrations when the data source starts (standalone mode and tests). */
+  migrateOnStart?: (runtime: HeraldRuntime) => boolean;
+}
+
+/**
+ * A service's data source, named after the service (`@InjectRepository(Entity, 'contacts')`,
+ * `@InjectDataSource('contacts')`), on its own schema. In standalone mode migrations run at start.
+ */
+const MIGRATE_ON_START = Symbol('herald:migrate-on-start');
+
+@Module({})
+export class PersistenceModule {
+  static forService(options: PersistenceOptions): DynamicModule {
+    const migrateOnStart = options.migrateOnStart ?? ((rt: HeraldRuntime) => rt.mode === 'standalone');
+    return {
+      module: PersistenceModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          name: options.service,
+          inject: [HERALD_RUNTIME],
+          useFactory: (rt: HeraldRuntime) => ({
+            ...serviceDataSourceOptions(options, rt.databaseUrl, rt.databasePoolSize),
+            [MIGRATE_ON_START]: migrateOnStart(rt),
+          }),
+          dataSourceFactory: async (opts) => {
+            const ds = await new DataSource(opts!).initialize();
+            if ((opts as unknown as Record<symbol, unknown>)[MIGRATE_ON_START]) await migrateServiceSchema(ds);
+            return ds;
+          },
+        }),
+        TypeOrmModule.forFeature(options.entities as never[], options.service),
+      ],
+      providers: [
+        {
+          provide: `herald:database-health:${options.service}`,
+          inject: [HealthRegistry, getDataSourceToken(options.service)],
+          useFactory: (health: HealthRegistry, ds: DataSource) =>
+            health.register({ name: `database:${options.service}`, check: async () => void (await ds.query('SELECT 1')) }),
+        },
+      ],
+      exports: [TypeOrmModule],
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import 'reflect-metadata';
+import {
+  configureLogging,
+  ConfigError,
+  createLogger,
+  loadConfig,
+  NestJsonLogger,
+  ServiceConfig,
+  type HeraldRuntime,
+  type ServiceDefinition,
+} from '@herald/core';
+import { createHttpApp } from '@herald/http';
+import { ConsumerRegistry, KAFKA_CLIENT, KafkaEventServer } from '@herald/messaging';
+import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
+import type { Kafka } from 'kafkajs';
+import { HeraldRootModule } from './root-module.js';
+import { installGracefulShutdown } from './shutdown.js';
+
+const log = createLogger('boot');
+
+/** Validated config, or exit 1 with every bad variable named. */
+export function configOrExit<T extends object>(load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      log.error('invalid configuration', { problems: err.problems });
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Entry point of one service in distributed mode (`apps/<service>/src/main.ts`):
+ * `main.js` serves HTTP and consumes Kafka; `main.js migrate` applies the schema's migrations and
+ * exits (the Kubernetes Job before a rollout).
+ */
+export async function runService(def: ServiceDefinition, argv = process.argv.slice(2)): Promise<void> {
+  const started = performance.now();
+  const config = configOrExit(() => loadConfig(ServiceConfig));
+  configureLogging(config.LOG_LEVEL);
+
+  if (argv[0] === 'migrate') {
+    const ds = await createServiceDataSource(def.schema, config.DATABASE_URL, 2).initialize();
+    const applied = await migrateServiceSchema(ds);
+    await ds.destroy();
+    log.info('migrations applied', { service: def.name, applied });
+    return;
+  }
+
+  const runtime: HeraldRuntime = {
+    mode: 'distributed',
+    databaseUrl: config.DATABASE_URL,
+    databasePoolSize: config.DATABASE_POOL_SIZE,
+    internalJwtSecret: config.INTERNAL_JWT_SECRET,
+    kafka: { brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? `herald-${def.name}` },
+  };
+  const app = await createHttpApp(HeraldRootModule.compose(runtime, [def]));
+  app.useLogger(new NestJsonLogger());
+  app.connectMicroservice(
+    { strategy: new KafkaEventServer(app.get(ConsumerRegistry), app.get<Kafka>(KAFKA_CLIENT)) },
+    { inheritAppConfig: true },
+  );
+  await app.startAllMicroservices();
+  await app.listen({ port: config.PORT ?? def.defaultPort, host: config.HOST });
+  installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS);
+  log.info('service started', { service: def.name, url: await app.getUrl(), startupMs: Math.round(performance.now() - started) });
+}

@@ -1,0 +1,42 @@
+import { createLogger, HealthRegistry } from '@herald/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+
+const log = createLogger('shutdown');
+
+/**
+ * Graceful shutdown on SIGTERM/SIGINT: readiness turns 503, the HTTP server stops accepting and
+ * finishes in-flight requests, event consumers stop after their batch and commit offsets, outbox
+ * relays publish the batch in flight, then data sources close. A second signal, or the timeout,
+ * forces the exit.
+ */
+export function installGracefulShutdown(app: NestFastifyApplication, timeoutMs: number, after?: () => Promise<void>): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      log.warn('second signal: exiting now', { signal });
+      process.exit(1);
+    }
+    stopping = true;
+    const started = Date.now();
+    log.info('shutting down', { signal });
+    const timer = setTimeout(() => {
+      log.error('shutdown timed out: exiting', { timeoutMs });
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    try {
+      app.get(HealthRegistry).markShuttingDown();
+      await app.getHttpAdapter().getInstance().close();
+      await Promise.all(app.getMicroservices().map((m) => m.close()));
+      await app.close();
+      await after?.();
+      log.info('shutdown complete', { durationMs: Date.now() - started });
+      process.exit(0);
+    } catch (err) {
+      log.error('shutdown failed', { err: String(err) });
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

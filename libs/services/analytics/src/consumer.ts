@@ -1,0 +1,2 @@
+/** The analytics service's name: its schema, consumer group and event-consumer name. */
+export const ANALYTICS = 'analytics';

@@ -1,0 +1,2 @@
+export * from './analytics.module.js';
+export * from './consumer.js';

@@ -1,0 +1,2 @@
+export * from './campaigns.module.js';
+export * from './consumer.js';

@@ -1,0 +1,2 @@
+/** The contacts service's name: its schema, consumer group and event-consumer name. */
+export const CONTACTS = 'contacts';

@@ -1,0 +1,28 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/** A person a project can email. `email` is stored normalised (trimmed, lower case). */
+@Entity({ name: 'contacts' })
+@Index('contacts_project_email_key', ['projectId', 'email'], { unique: true })
+@Index('contacts_project_created_idx', ['projectId', 'createdAt', 'id'])
+export class Contact {
+  @PrimaryColumn({ type: 'varchar', length: 40 })
+  id!: string;
+
+  @Column({ name: 'project_id', type: 'varchar', length: 40 })
+  projectId!: string;
+
+  @Column({ type: 'varchar', length: 320 })
+  email!: string;
+
+  @Column({ type: 'boolean', default: true })
+  subscribed!: boolean;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  data!: Record<string, unknown>;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,2 @@
+export * from './contacts.module.js';
+export * from './consumer.js';

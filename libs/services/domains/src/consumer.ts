@@ -1,0 +1,2 @@
+/** The domains service's name: its schema, consumer group and event-consumer name. */
+export const DOMAINS = 'domains';

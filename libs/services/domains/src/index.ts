@@ -1,0 +1,2 @@
+export * from './domains.module.js';
+export * from './consumer.js';

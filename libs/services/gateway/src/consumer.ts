@@ -1,0 +1,2 @@
+/** The gateway service's name: its schema, consumer group and event-consumer name. */
+export const GATEWAY = 'gateway';

@@ -1,0 +1,2 @@
+/** The segments service's name: its schema, consumer group and event-consumer name. */
+export const SEGMENTS = 'segments';

@@ -1,0 +1,2 @@
+export * from './segments.module.js';
+export * from './consumer.js';

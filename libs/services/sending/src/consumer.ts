@@ -1,0 +1,2 @@
+/** The sending service's name: its schema, consumer group and event-consumer name. */
+export const SENDING = 'sending';

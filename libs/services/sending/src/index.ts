@@ -1,0 +1,2 @@
+export * from './sending.module.js';
+export * from './consumer.js';

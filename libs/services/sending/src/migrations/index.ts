@@ -1,0 +1,7 @@
+import { InitialSchema1795260976878 } from './1795260976878-initial-schema.js';
+
+/** Committed migrations of the sending schema, oldest first. Never edit one that has landed. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const sendingMigrations: Function[] = [
+  InitialSchema1795260976878,
+];

@@ -1,0 +1,2 @@
+/** The workflows service's name: its schema, consumer group and event-consumer name. */
+export const WORKFLOWS = 'workflows';

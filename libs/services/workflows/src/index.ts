@@ -1,0 +1,2 @@
+export * from './workflows.module.js';
+export * from './consumer.js';

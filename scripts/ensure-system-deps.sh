@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs/builds the native (non-npm) test dependencies. Idempotent, non-interactive (works with CI=true
+# and no stdin). Currently: the librdkafka mock-cluster Kafka broker (tools/kafka-mock) used by tests when
+# neither KAFKA_BROKERS nor a Docker engine is available. Skipped entirely when KAFKA_BROKERS is set.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+say() { echo "[ensure-system-deps] $*"; }
+
+if [[ -n "${KAFKA_BROKERS:-}" ]]; then
+  say "KAFKA_BROKERS is set ($KAFKA_BROKERS): skipping kafka-mock"
+  exit 0
+fi
+
+need_pkgs=0
+[[ -f /usr/include/librdkafka/rdkafka_mock.h ]] || need_pkgs=1
+command -v gcc >/dev/null 2>&1 || need_pkgs=1
+
+if [[ $need_pkgs -eq 1 ]]; then
+  say "installing librdkafka-dev gcc libc6-dev (apt-get)"
+  SUDO=()
+  if [[ "$(id -u)" -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then
+      SUDO=(sudo -n)
+    else
+      say "ERROR: not root and sudo unavailable; install librdkafka-dev gcc libc6-dev manually" >&2
+      exit 1
+    fi
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    say "ERROR: apt-get not found; install librdkafka (with rdkafka_mock.h headers) and gcc manually" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    librdkafka-dev gcc libc6-dev </dev/null
+else
+  say "librdkafka-dev and gcc present"
+fi
+
+bash "$ROOT/tools/kafka-mock/build.sh"
