@@ -26,8 +26,8 @@ export default {
   moduleNameMapper,
   testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
-  globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+  globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.mjs',
+  globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.mjs',
   testTimeout: 60_000,
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
 };

@@ -80,7 +80,7 @@ export function defineEvent<P extends object>(def: {
       if (typeof envelope.occurredAt !== 'string' || Number.isNaN(Date.parse(envelope.occurredAt)))
         problems.push('occurredAt: must be an ISO 8601 timestamp');
       if (envelope.version !== def.version) problems.push(`version: expected ${def.version}, got ${String(envelope.version)}`);
-      return [...problems, ...problemsOf(envelope.payload)];
+      return [...problems, ...problemsOf(envelope.payload).map((p) => `payload.${p}`)];
     },
   };
   registry.set(`${def.topic}@${def.version}`, contract as unknown as EventContract<object>);

@@ -5,7 +5,7 @@ export interface HeraldRuntime {
   databasePoolSize: number;
   internalJwtSecret: string;
   /** Present in distributed mode. */
-  kafka?: { brokers: string[]; clientId: string };
+  kafka?: { brokers: string[]; clientId: string; sessionTimeoutMs?: number; maxWaitMs?: number };
 }
 
 export const HERALD_RUNTIME = Symbol('HERALD_RUNTIME');

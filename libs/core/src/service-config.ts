@@ -23,6 +23,14 @@ export class ServiceConfig {
   @IsOptional() @IsString()
   KAFKA_CLIENT_ID?: string;
 
+  /** Consumer group session timeout: a crashed consumer's partitions move after this long. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(3000)
+  KAFKA_SESSION_TIMEOUT_MS: number = 30_000;
+
+  /** Longest a fetch waits for data; also bounds how long a consumer takes to stop. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10)
+  KAFKA_MAX_WAIT_MS: number = 1000;
+
   /** Shared by the gateway (signs) and every service (verifies) for the internal principal JWT. */
   @IsString() @MinLength(32, { message: 'INTERNAL_JWT_SECRET must be at least 32 characters' })
   INTERNAL_JWT_SECRET!: string;

@@ -55,12 +55,24 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
     databaseUrl: config.DATABASE_URL,
     databasePoolSize: config.DATABASE_POOL_SIZE,
     internalJwtSecret: config.INTERNAL_JWT_SECRET,
-    kafka: { brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? `herald-${def.name}` },
+    kafka: {
+      brokers: config.KAFKA_BROKERS.split(','),
+      clientId: config.KAFKA_CLIENT_ID ?? `herald-${def.name}`,
+      sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+      maxWaitMs: config.KAFKA_MAX_WAIT_MS,
+    },
   };
   const app = await createHttpApp(HeraldRootModule.compose(runtime, [def]));
   app.useLogger(new NestJsonLogger());
   app.connectMicroservice(
-    { strategy: new KafkaEventServer(app.get(ConsumerRegistry), app.get<Kafka>(KAFKA_CLIENT)) },
+    {
+      strategy: new KafkaEventServer(app.get(ConsumerRegistry), app.get<Kafka>(KAFKA_CLIENT), {
+        sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
+        heartbeatInterval: Math.max(300, Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10)),
+        rebalanceTimeout: Math.max(3000, config.KAFKA_SESSION_TIMEOUT_MS),
+        maxWaitTimeInMs: config.KAFKA_MAX_WAIT_MS,
+      }),
+    },
     { inheritAppConfig: true },
   );
   await app.startAllMicroservices();

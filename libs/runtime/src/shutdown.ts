@@ -26,7 +26,15 @@ export function installGracefulShutdown(app: NestFastifyApplication, timeoutMs: 
     timer.unref();
     try {
       app.get(HealthRegistry).markShuttingDown();
-      await app.getHttpAdapter().getInstance().close();
+      // Stop accepting; answer what is in flight. Keep-alive connections that turn idle (or never
+      // carried a request) are closed as they do, so they cannot hold the close open.
+      const server = app.getHttpServer() as import('node:http').Server;
+      const reaper = setInterval(() => server.closeIdleConnections(), 100);
+      try {
+        await app.getHttpAdapter().getInstance().close();
+      } finally {
+        clearInterval(reaper);
+      }
       await Promise.all(app.getMicroservices().map((m) => m.close()));
       await app.close();
       await after?.();

@@ -11,6 +11,7 @@ export interface KafkaEventServerOptions {
   rebalanceTimeout: number;
   /** Partitions of one consumer processed concurrently (order is kept within a partition). */
   partitionsConsumedConcurrently: number;
+  maxWaitTimeInMs: number;
 }
 
 const DEFAULTS: KafkaEventServerOptions = {
@@ -19,6 +20,7 @@ const DEFAULTS: KafkaEventServerOptions = {
   heartbeatInterval: 3000,
   rebalanceTimeout: 60_000,
   partitionsConsumedConcurrently: 4,
+  maxWaitTimeInMs: 1000,
 };
 
 /**
@@ -57,6 +59,7 @@ export class KafkaEventServer extends HeraldEventServer {
       sessionTimeout: this.options.sessionTimeout,
       heartbeatInterval: this.options.heartbeatInterval,
       rebalanceTimeout: this.options.rebalanceTimeout,
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs,
       allowAutoTopicCreation: true,
     });
     await consumer.connect();

@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** Tests run from the repository root (Jest's rootDir). */
+const ROOT = process.cwd();
+
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A Herald app running as its own OS process from the built `dist/` (what a container runs).
+ * Tests start, kill and restart it; its output is kept for failure messages.
+ */
+export class ServiceProcess {
+  private child?: ChildProcess;
+  private exited?: Promise<number | null>;
+  output = '';
+  readonly url: string;
+
+  constructor(
+    readonly app: string,
+    readonly port: number,
+    private readonly env: Record<string, string>,
+    private readonly args: string[] = [],
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+  }
+
+  static entry(app: string): string {
+    const file = path.join(ROOT, 'dist/apps', app, 'src/main.js');
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`bash scripts/build.sh\` (npm test does) before this test`);
+    return file;
+  }
+
+  async start(options: { waitReady?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    const child = spawn(process.execPath, [ServiceProcess.entry(this.app), ...this.args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: process.env.HERALD_TEST_LOG_LEVEL ?? 'warn', ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout!.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-20_000)));
+    child.stderr!.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-20_000)));
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    if (options.waitReady !== false) await this.waitReady(options.timeoutMs ?? 30_000);
+  }
+
+  async waitReady(timeoutMs = 30_000): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
+        throw new Error(`${this.app} exited with ${this.child.exitCode} before it was ready:\n${this.output}`);
+      }
+      try {
+        const res = await fetch(`${this.url}/health/ready`);
+        if (res.status === 200) return Date.now() - started;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() - started > timeoutMs) throw new Error(`${this.app} not ready within ${timeoutMs} ms:\n${this.output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** SIGKILL: the process dies mid-work, as in a crash or an OOM kill. */
+  async kill(): Promise<void> {
+    if (!this.child || this.child.exitCode !== null) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  /** SIGTERM and wait: a graceful shutdown; returns the exit code. */
+  async stop(timeoutMs = 30_000): Promise<number | null> {
+    if (!this.child || this.child.exitCode !== null) return this.child?.exitCode ?? null;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child?.kill('SIGKILL'), timeoutMs);
+    const code = await this.exited!;
+    clearTimeout(timer);
+    return code;
+  }
+
+  /** Exit code once the process ends by itself (e.g. a `migrate` run or a config error). */
+  async exitCode(): Promise<number | null> {
+    return this.exited!;
+  }
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import pg from 'pg';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  ServiceProcess,
+  startKafka,
+  TEST_INTERNAL_SECRET,
+  type KafkaBroker,
+  type TestDatabase,
+} from '@herald/testing';
+import { countedTotal, trackedTotal, trackMany } from './pipeline-load.js';
+
+/**
+ * The whole pipe in distributed mode: contacts (producer, outbox) and analytics (consumer, inbox)
+ * run as separate OS processes against a Kafka wire-protocol broker and one PostgreSQL.
+ */
+describe('event pipeline across separate processes over Kafka', () => {
+  let db: TestDatabase;
+  let kafka: KafkaBroker;
+  let contacts: ServiceProcess;
+  let analytics: ServiceProcess;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    kafka = await startKafka();
+    const env = {
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: kafka.brokers.join(','),
+      INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      KAFKA_MAX_WAIT_MS: '100',
+      DATABASE_POOL_SIZE: '5',
+    };
+    for (const app of ['contacts', 'analytics']) {
+      const migrate = new ServiceProcess(app, await freePort(), env, ['migrate']);
+      await migrate.start({ waitReady: false });
+      expect(await migrate.exitCode()).toBe(0);
+    }
+    contacts = new ServiceProcess('contacts', await freePort(), env);
+    analytics = new ServiceProcess('analytics', await freePort(), env);
+    await Promise.all([contacts.start(), analytics.start()]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([contacts?.stop(), analytics?.stop()]);
+    await kafka?.stop();
+    await db?.drop();
+  }, 60_000);
+
+  it('loses no event and applies none twice when the producer and the consumer are killed mid-stream', async () => {
+    const projectId = `prj_${randomUUID().slice(0, 8)}`;
+    const total = 400;
+    let consumerKilled = false;
+    let producerKilled = false;
+    let consumerRestart: Promise<void> | undefined;
+
+    await trackMany(() => contacts, projectId, total, 8, async (done) => {
+      if (!consumerKilled && done >= total / 4) {
+        consumerKilled = true;
+        await eventually(async () => (await countedTotal(analytics, projectId)) > 0, { message: 'analytics never consumed' });
+        await analytics.kill();
+        consumerRestart = analytics.start();
+      }
+      if (!producerKilled && done >= total / 2) {
+        producerKilled = true;
+        await contacts.kill();
+        await contacts.start();
+      }
+    });
+    await consumerRestart;
+
+    const written = await trackedTotal(contacts, projectId);
+    expect(written).toBeGreaterThanOrEqual(total);
+    await eventually(async () => (await countedTotal(analytics, projectId)) === written, {
+      timeoutMs: 60_000,
+      message: `analytics never counted the ${written} events written`,
+    });
+    // Nothing left to deliver, and a second look still agrees: no late duplicate arrived.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await eventually(async () => Number((await client.query('SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL')).rows[0].n) === 0);
+    await client.end();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await countedTotal(analytics, projectId)).toBe(written);
+  }, 180_000);
+
+  it('dead-letters poison messages to <topic>.dlq with the error and keeps consuming the partition', async () => {
+    const projectId = `prj_${randomUUID().slice(0, 8)}`;
+    const client = new Kafka({ clientId: 'test', brokers: kafka.brokers, logLevel: logLevel.NOTHING });
+    const producer = client.producer();
+    await producer.connect();
+    const base = { type: 'event.tracked', version: 1, occurredAt: new Date().toISOString(), source: 'test', key: 'cnt_poison' };
+    const payload = { eventRecordId: 'evt_x', contactId: 'cnt_poison', email: 'p@example.com', name: 'poison', data: {} };
+    await producer.send({
+      topic: 'event.tracked',
+      messages: [
+        // not JSON at all
+        { key: 'cnt_poison', value: '{not json' },
+        // breaks the contract (no email): dead-lettered without retries
+        { key: 'cnt_poison', value: JSON.stringify({ ...base, eventId: randomUUID(), projectId, payload: { ...payload, email: undefined } }) },
+        // valid contract, but the handler can never apply it (project id too long for the column): retried, then dead-lettered
+        { key: 'cnt_poison', value: JSON.stringify({ ...base, eventId: randomUUID(), projectId: 'p'.repeat(60), payload }) },
+        // a good message behind them on the same partition
+        { key: 'cnt_poison', value: JSON.stringify({ ...base, eventId: randomUUID(), projectId, payload: { ...payload, name: 'after-poison' } }) },
+      ],
+    });
+    await producer.disconnect();
+
+    await eventually(async () => (await countedTotal(analytics, projectId)) === 1, { timeoutMs: 30_000, message: 'the message after the poison was not applied' });
+
+    const dlq: { error: string; consumer: string }[] = [];
+    const consumer = client.consumer({ groupId: `test-dlq-${randomUUID()}`, sessionTimeout: 6000, maxWaitTimeInMs: 100 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'event.tracked.dlq', fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const env = JSON.parse(message.value!.toString()) as { deadLetter: { error: string; consumer: string } };
+        dlq.push(env.deadLetter);
+      },
+    });
+    await eventually(() => dlq.length >= 3, { timeoutMs: 30_000, message: 'dead letters did not reach event.tracked.dlq' });
+    await consumer.disconnect();
+    expect(dlq.every((d) => d.consumer === 'analytics')).toBe(true);
+    expect(dlq.map((d) => d.error).join('\n')).toMatch(/undecodable/);
+    expect(dlq.map((d) => d.error).join('\n')).toMatch(/invalid event: payload.email/);
+    expect(dlq.map((d) => d.error).join('\n')).toMatch(/value too long/);
+  }, 120_000);
+});

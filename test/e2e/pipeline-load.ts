@@ -1,0 +1,54 @@
+import { principalHeaders, type ServiceProcess } from '@herald/testing';
+
+/** Counts read through the services' own HTTP APIs. */
+export async function trackedTotal(contacts: ServiceProcess, projectId: string): Promise<number> {
+  const res = await fetch(`${contacts.url}/events/stats`, { headers: principalHeaders(projectId) });
+  if (res.status !== 200) throw new Error(`events/stats answered ${res.status}`);
+  return ((await res.json()) as { total: number }).total;
+}
+
+export async function countedTotal(analytics: ServiceProcess, projectId: string): Promise<number> {
+  const res = await fetch(`${analytics.url}/analytics/top-events?limit=100`, { headers: principalHeaders(projectId) });
+  if (res.status !== 200) throw new Error(`analytics/top-events answered ${res.status}`);
+  return ((await res.json()) as { events: { count: number }[] }).events.reduce((n, e) => n + e.count, 0);
+}
+
+/**
+ * Sends `total` tracked events with `concurrency` requests in flight. A request that fails because
+ * its process was killed is retried (like any client would) until it succeeds; so the source of
+ * truth for "what was written" is the contacts service's own count, not the number of requests.
+ * `onProgress` runs after each success (used to kill processes mid-stream).
+ */
+export async function trackMany(
+  target: () => ServiceProcess,
+  projectId: string,
+  total: number,
+  concurrency: number,
+  onProgress: (done: number) => Promise<void> | void,
+): Promise<void> {
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const res = await fetch(`${target().url}/v1/track`, {
+            method: 'POST',
+            headers: principalHeaders(projectId),
+            body: JSON.stringify({ email: `user${i % 50}@example.com`, event: `event-${i % 5}`, data: { n: i } }),
+          });
+          if (res.status === 200) break;
+          if (res.status < 500) throw new Error(`track answered ${res.status}: ${await res.text()}`);
+        } catch (err) {
+          if (err instanceof Error && err.message.startsWith('track answered')) throw err;
+          if (attempt > 600) throw err;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      done++;
+      await onProgress(done);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}

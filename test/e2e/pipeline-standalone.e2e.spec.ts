@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createTestDatabase, eventually, freePort, principalHeaders, ServiceProcess, TEST_INTERNAL_SECRET, type TestDatabase } from '@herald/testing';
+import { countedTotal, trackedTotal, trackMany } from './pipeline-load.js';
+
+/** The same scenario in standalone mode: one process, the in-process bus, the same outbox and inbox. */
+describe('event pipeline in standalone mode', () => {
+  let db: TestDatabase;
+  let herald: ServiceProcess;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    herald = new ServiceProcess('standalone', await freePort(), { DATABASE_URL: db.url, INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET });
+    await herald.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await herald?.stop();
+    await db?.drop();
+  }, 60_000);
+
+  it('loses no event and applies none twice when the process is killed mid-stream', async () => {
+    const projectId = `prj_${randomUUID().slice(0, 8)}`;
+    const total = 400;
+    let killed = false;
+    await trackMany(() => herald, projectId, total, 8, async (done) => {
+      if (!killed && done >= total / 2) {
+        killed = true;
+        await herald.kill();
+        await herald.start();
+      }
+    });
+    const written = await trackedTotal(herald, projectId);
+    expect(written).toBeGreaterThanOrEqual(total);
+    await eventually(async () => (await countedTotal(herald, projectId)) === written, {
+      timeoutMs: 60_000,
+      message: `analytics never counted the ${written} events written`,
+    });
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await eventually(async () => Number((await client.query('SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL')).rows[0].n) === 0);
+    await client.end();
+    expect(await countedTotal(herald, projectId)).toBe(written);
+  }, 120_000);
+
+  it('finishes in-flight requests and exits 0 on SIGTERM', async () => {
+    const projectId = `prj_${randomUUID().slice(0, 8)}`;
+    const inFlight = Array.from({ length: 20 }, (_, i) =>
+      fetch(`${herald.url}/v1/track`, {
+        method: 'POST',
+        headers: principalHeaders(projectId),
+        body: JSON.stringify({ email: `g${i}@example.com`, event: 'graceful' }),
+      }).then(
+        (r) => r.status,
+        () => 0, // refused or reset before the request reached a handler
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 5));
+    const code = await herald.stop();
+    const statuses = await Promise.all(inFlight);
+    if (code !== 0) throw new Error(`exit ${code}:\n${herald.output}`);
+    // every request that reached the server was answered; none was cut off half-way
+    expect(statuses.filter((s) => s !== 200 && s !== 0 && s !== 503)).toEqual([]);
+    await herald.start();
+    const answered = statuses.filter((s) => s === 200).length;
+    expect(await trackedTotal(herald, projectId)).toBe(answered);
+  }, 60_000);
+});
+
+
+
