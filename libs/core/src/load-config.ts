@@ -20,12 +20,12 @@ export function loadConfig<T extends object>(cls: Class<T>, env: NodeJS.ProcessE
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') raw[k] = v;
   const config = plainToInstance(cls, raw, { exposeDefaultValues: true, excludeExtraneousValues: false });
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
-  if (errors.length > 0) throw new ConfigError(errors.map(describe));
+  if (errors.length > 0) throw new ConfigError(errors.map((e) => describe(e, raw[e.property])));
   return config;
 }
 
-const describe = (e: ValidationError): string => {
-  const value = e.value === undefined ? 'missing' : `got ${JSON.stringify(e.value)}`;
+const describe = (e: ValidationError, raw: string | undefined): string => {
+  const value = raw === undefined ? 'missing' : `got ${JSON.stringify(raw)}`;
   return `${e.property} (${value}): ${Object.values(e.constraints ?? {}).join(', ')}`;
 };
 

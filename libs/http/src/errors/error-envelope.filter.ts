@@ -54,6 +54,10 @@ export function toErrorBody(exception: unknown, requestId: string): { status: nu
     errors = exception.details.errors;
     suggestion = exception.details.suggestion;
     headers = exception.details.headers ?? {};
+  } else if (exception instanceof HttpException && isJsonBodyError(exception.cause)) {
+    status = 400;
+    code = ErrorCode.MalformedJson;
+    message = 'The request body is not valid JSON';
   } else if (exception instanceof HttpException) {
     status = exception.getStatus();
     code = codeForStatus(status);
@@ -65,7 +69,7 @@ export function toErrorBody(exception: unknown, requestId: string): { status: nu
     }
   } else if (isFastifyError(exception)) {
     status = exception.statusCode!;
-    if (exception.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || exception.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || exception instanceof SyntaxError) {
+    if (isJsonBodyError(exception)) {
       code = ErrorCode.MalformedJson;
       message = 'The request body is not valid JSON';
     } else {
@@ -91,6 +95,10 @@ export function toErrorBody(exception: unknown, requestId: string): { status: nu
   };
   return { status, body, headers };
 }
+
+/** Fastify's JSON body parser failure (Nest wraps it in an HttpException whose cause it is). */
+const isJsonBodyError = (e: unknown): boolean =>
+  e instanceof Error && (['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY'].includes(String((e as FastifyLikeError).code)) || e.name === 'SyntaxError');
 
 const isFastifyError = (e: unknown): e is Error & FastifyLikeError =>
   e instanceof Error && typeof (e as FastifyLikeError).statusCode === 'number' && (e as FastifyLikeError).statusCode! >= 400 && (e as FastifyLikeError).statusCode! < 600;

@@ -1,0 +1,27 @@
+import { EventTracked } from './events/event-tracked/event-tracked.v1.js';
+import { contractFor, InvalidEventError } from './event-contract.js';
+import { Topics } from './topics.js';
+
+describe('event contracts', () => {
+  const payload = { eventRecordId: 'evt_1', contactId: 'cnt_1', email: 'a@example.com', name: 'signup', data: { plan: 'pro' } };
+
+  it('builds an envelope with eventId, projectId, occurredAt, version and the contact id as key', () => {
+    const e = EventTracked.create({ projectId: 'prj_1', payload, source: 'contacts', correlationId: 'req-1' });
+    expect(e).toMatchObject({ type: Topics.EventTracked, version: 1, projectId: 'prj_1', key: 'cnt_1', source: 'contacts', correlationId: 'req-1', payload });
+    expect(e.eventId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(e.occurredAt))).toBe(false);
+  });
+
+  it('refuses to build an event that breaks its contract', () => {
+    expect(() => EventTracked.create({ projectId: 'prj_1', payload: { ...payload, email: 'nope' }, source: 'contacts' })).toThrow(InvalidEventError);
+  });
+
+  it('finds the contract of a received topic and version and reports what is wrong', () => {
+    const contract = contractFor('event.tracked', 1)!;
+    const e = EventTracked.create({ projectId: 'prj_1', payload, source: 'contacts' });
+    expect(contract.validate(e)).toEqual([]);
+    expect(contract.validate({ ...e, version: 2 })).toEqual(['version: expected 1, got 2']);
+    expect(contract.validate({ ...e, payload: { ...payload, name: '' } })[0]).toMatch(/^payload\.name/);
+    expect(contractFor('event.tracked', 99)).toBeUndefined();
+  });
+});

@@ -1,0 +1,154 @@
+import { CoreModule } from '@herald/core';
+import { Body, Controller, Get, Module, Post, Query } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { IsEmail, IsOptional, IsString, MinLength, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import { createHttpApp } from './create-http-app.js';
+import { HttpPlatformModule } from './http-platform.module.js';
+import { CursorQueryDto, cursorPage, decodeCursor, encodeCursor } from './pagination/cursor-pagination.js';
+import { notFound } from './errors/herald.exception.js';
+
+class ProfileDto {
+  @IsString() @MinLength(2) tier!: string;
+}
+class CreateThingDto {
+  @IsEmail() email!: string;
+  @IsOptional() @ValidateNested() @Type(() => ProfileDto) profile?: ProfileDto;
+}
+
+@Controller('things')
+class ThingsController {
+  @Post()
+  create(@Body() body: CreateThingDto) {
+    return { email: body.email };
+  }
+  @Get()
+  list(@Query() q: CursorQueryDto) {
+    return { limit: q.limit, cursor: q.cursor ?? null };
+  }
+  @Get('missing')
+  missing() {
+    throw notFound('Thing', 'thg_1');
+  }
+  @Get('boom')
+  boom() {
+    throw new Error('secret internals: password=hunter2 at db.ts:42');
+  }
+}
+
+@Module({ controllers: [ThingsController] })
+class ThingsModule {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('HTTP platform: the standard error body and pagination bounds', () => {
+  let app: NestFastifyApplication;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    @Module({
+      imports: [CoreModule.forRoot({ mode: 'standalone', databaseUrl: 'postgres://unused', databasePoolSize: 1, internalJwtSecret: 'x'.repeat(32) }), HttpPlatformModule, ThingsModule],
+    })
+    class TestRoot {}
+    app = await createHttpApp(TestRoot);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = await app.getUrl();
+  });
+
+  afterAll(() => app.close());
+
+  // Real HTTP over loopback (Fastify's inject needs require(esm), which Jest lacks on Node 20).
+  const inject = async (opts: { method: 'GET' | 'POST'; url: string; payload?: string; headers?: Record<string, string> }) => {
+    const res = await fetch(`${baseUrl}${opts.url}`, {
+      method: opts.method,
+      body: opts.payload,
+      headers: { ...(opts.payload !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+    });
+    const body = await res.text();
+    return { statusCode: res.status, body, headers: Object.fromEntries(res.headers), json: () => JSON.parse(body) };
+  };
+
+  it('answers malformed JSON with 400 MALFORMED_JSON in the standard body', async () => {
+    const res = await inject({ method: 'POST', url: '/things', payload: '{"email": ' });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body).toMatchObject({ success: false, error: { code: 'MALFORMED_JSON', statusCode: 400 } });
+    expect(body.error.requestId).toMatch(UUID);
+    expect(res.headers['x-request-id']).toBe(body.error.requestId);
+    expect(typeof body.error.suggestion).toBe('string');
+    expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
+  });
+
+  it('answers failed validation with 422 and field-level errors with dotted paths', async () => {
+    const res = await inject({ method: 'POST', url: '/things', payload: JSON.stringify({ email: 'nope', profile: { tier: 'x' } }) });
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(body.error.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'email', code: 'invalid_string' }),
+        expect.objectContaining({ field: 'profile.tier', code: 'too_small' }),
+      ]),
+    );
+  });
+
+  it('answers an unknown route with 404 ROUTE_NOT_FOUND', async () => {
+    const res = await inject({ method: 'GET', url: '/nowhere' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('ROUTE_NOT_FOUND');
+  });
+
+  it('answers a missing resource with 404 RESOURCE_NOT_FOUND naming it', async () => {
+    const res = await inject({ method: 'GET', url: '/things/missing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toMatchObject({ code: 'RESOURCE_NOT_FOUND', message: 'Thing thg_1 was not found' });
+  });
+
+  it('answers an unexpected error with 500 and leaks no internals', async () => {
+    const res = await inject({ method: 'GET', url: '/things/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toMatch(/hunter2|db\.ts|at /);
+    expect(res.json().error).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', message: 'An unexpected error occurred' });
+  });
+
+  it('keeps a caller-supplied UUID request id and replaces anything else', async () => {
+    const id = '0b7c3c52-8a55-4b0a-9d8e-2f1e9a6c1d11';
+    expect((await inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': id } })).json().error.requestId).toBe(id);
+    expect((await inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'not-a-uuid' } })).json().error.requestId).toMatch(UUID);
+  });
+
+  it.each([['0'], ['101'], ['abc']])('rejects limit=%s with 422 (range 1..100)', async (limit) => {
+    const res = await inject({ method: 'GET', url: `/things?limit=${limit}` });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.errors[0].field).toBe('limit');
+  });
+
+  it('defaults limit to 20 and accepts 1 and 100', async () => {
+    expect((await inject({ method: 'GET', url: '/things' })).json().limit).toBe(20);
+    expect((await inject({ method: 'GET', url: '/things?limit=1' })).json().limit).toBe(1);
+    expect((await inject({ method: 'GET', url: '/things?limit=100' })).json().limit).toBe(100);
+  });
+});
+
+describe('cursor pagination helper', () => {
+  const rows = Array.from({ length: 6 }, (_, i) => ({ id: `id${i}`, createdAt: `2026-01-0${i + 1}` }));
+  const pos = (r: { id: string; createdAt: string }) => ({ k: r.createdAt, id: r.id });
+
+  it('returns limit items, hasMore and a cursor when an extra row was fetched', () => {
+    const page = cursorPage(rows, 5, pos, 6);
+    expect(page.data).toHaveLength(5);
+    expect(page.hasMore).toBe(true);
+    expect(decodeCursor(page.cursor!)).toEqual({ k: '2026-01-05', id: 'id4' });
+    expect(page.total).toBe(6);
+  });
+
+  it('ends with hasMore false and no cursor', () => {
+    const page = cursorPage(rows.slice(0, 3), 5, pos, 0);
+    expect(page).toMatchObject({ hasMore: false, cursor: null, total: 0 });
+  });
+
+  it('rejects a cursor it did not issue with 422', () => {
+    expect(() => decodeCursor('not-a-cursor')).toThrow('Invalid cursor');
+    expect(decodeCursor(encodeCursor({ k: 3, id: 'x' }))).toEqual({ k: 3, id: 'x' });
+  });
+});

@@ -1,0 +1,174 @@
+import { EventTracked, type EventEnvelope } from '@herald/contracts';
+import { createServiceDataSource } from '@herald/persistence';
+import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
+import type { DataSource } from 'typeorm';
+import { EventProcessor, type EventHandlerFn } from './consumer/event-processor.js';
+import { messagingEntities } from './entities/index.js';
+import type { EventPublisher } from './event-publisher.js';
+import { Outbox } from './outbox/outbox.js';
+import { OutboxRelay } from './outbox/outbox-relay.js';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Records what the relay hands to the transport (the real transports are proven end to end). */
+class RecordingPublisher implements EventPublisher {
+  published: EventEnvelope[] = [];
+  failNext = 0;
+  async publish(envelopes: EventEnvelope[]) {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('broker unavailable');
+    }
+    this.published.push(...envelopes);
+  }
+  async check() {}
+  async close() {}
+}
+
+const tracked = (n: number, contactId = 'cnt_1') =>
+  EventTracked.create({
+    projectId: 'prj_1',
+    source: 'test',
+    payload: { eventRecordId: `evt_${n}`, contactId, email: 'a@example.com', name: `e${n}`, data: { n } },
+  });
+
+describe('transactional outbox, relay and idempotent consumer on PostgreSQL', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let outbox: Outbox;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await createServiceDataSource({ service: 'msgtest', entities: messagingEntities, migrations: [] }, db.url, 4).initialize();
+    await ds.query('CREATE SCHEMA msgtest');
+    await ds.synchronize();
+    await ds.query('CREATE TABLE msgtest.effects (event_id uuid, n int)');
+    outbox = new Outbox('msgtest', ds);
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+  beforeEach(async () => {
+    await ds.query('TRUNCATE msgtest.outbox, msgtest.inbox, msgtest.dead_letters, msgtest.effects');
+  });
+
+  it('never publishes an event whose transaction rolled back, and publishes committed ones once, in order', async () => {
+    const publisher = new RecordingPublisher();
+    const relay = new OutboxRelay('msgtest', db.url, ds, publisher, quiet, { pollIntervalMs: 50 });
+    await ds
+      .transaction(async (m) => {
+        await outbox.add(m, tracked(0));
+        throw new Error('business write failed');
+      })
+      .catch(() => undefined);
+    const committed = [tracked(1), tracked(2), tracked(3)];
+    await ds.transaction((m) => outbox.add(m, committed[0]!, committed[1]!));
+    await ds.transaction((m) => outbox.add(m, committed[2]!));
+    relay.start();
+    try {
+      await eventually(() => publisher.published.length >= 3);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(publisher.published.map((e) => e.eventId)).toEqual(committed.map((e) => e.eventId));
+      expect(await relay.pending()).toBe(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('refuses to write to the outbox outside a transaction', async () => {
+    await expect(outbox.add(ds.manager, tracked(1))).rejects.toThrow(/inside the transaction/);
+  });
+
+  it('keeps events in the outbox while the transport is down and publishes them when it is back', async () => {
+    const publisher = new RecordingPublisher();
+    publisher.failNext = 2;
+    const relay = new OutboxRelay('msgtest', db.url, ds, publisher, quiet, { pollIntervalMs: 50 });
+    await ds.transaction((m) => outbox.add(m, tracked(1)));
+    relay.start();
+    try {
+      await eventually(() => publisher.published.length === 1, { timeoutMs: 10_000 });
+      expect(await relay.pending()).toBe(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('lets only one relay of a service publish at a time, so order holds across replicas', async () => {
+    const publisher = new RecordingPublisher();
+    const a = new OutboxRelay('msgtest', db.url, ds, publisher, quiet, { pollIntervalMs: 20 });
+    const b = new OutboxRelay('msgtest', db.url, ds, publisher, quiet, { pollIntervalMs: 20 });
+    a.start();
+    b.start();
+    try {
+      const events = Array.from({ length: 30 }, (_, i) => tracked(i));
+      for (const e of events) await ds.transaction((m) => outbox.add(m, e));
+      await eventually(() => publisher.published.length >= 30);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(publisher.published.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  const effectHandler: EventHandlerFn = async (e, ctx) => {
+    await ctx.manager.query('INSERT INTO msgtest.effects (event_id, n) VALUES ($1, $2)', [e.eventId, (e.payload as { data: { n: number } }).data.n]);
+  };
+  const effects = async () => Number((await ds.query('SELECT count(*) AS n FROM msgtest.effects'))[0].n);
+
+  it('applies a redelivered event once (processed-event inbox)', async () => {
+    const processor = new EventProcessor('consumer-a', ds, outbox, quiet);
+    const e = tracked(7);
+    expect(await processor.process(e, [effectHandler])).toBe('processed');
+    expect(await processor.process(e, [effectHandler])).toBe('duplicate');
+    expect(await effects()).toBe(1);
+    // another consumer of the same event has its own inbox entry
+    expect(await new EventProcessor('consumer-b', ds, outbox, quiet).process(e, [effectHandler])).toBe('processed');
+    expect(await effects()).toBe(2);
+  });
+
+  it('rolls back a failed attempt with its writes, retries with backoff, and applies once', async () => {
+    const processor = new EventProcessor('consumer-a', ds, outbox, quiet, { baseDelayMs: 10 });
+    let calls = 0;
+    const flaky: EventHandlerFn = async (e, ctx) => {
+      calls++;
+      await effectHandler(e, ctx);
+      if (calls < 3) throw new Error('transient');
+    };
+    expect(await processor.process(tracked(1), [flaky])).toBe('processed');
+    expect(calls).toBe(3);
+    expect(await effects()).toBe(1);
+  });
+
+  it('dead-letters a poison event after its retries, publishes it to <topic>.dlq, and moves on', async () => {
+    const processor = new EventProcessor('consumer-a', ds, outbox, quiet, { maxAttempts: 3, baseDelayMs: 5 });
+    const poison = tracked(1);
+    let attempts = 0;
+    const failing: EventHandlerFn = async () => {
+      attempts++;
+      throw new Error('cannot apply');
+    };
+    expect(await processor.process(poison, [failing])).toBe('dead_lettered');
+    expect(attempts).toBe(3);
+    const [dead] = await ds.query('SELECT consumer, topic, event_id, error, attempts FROM msgtest.dead_letters');
+    expect(dead).toMatchObject({ consumer: 'consumer-a', topic: 'event.tracked', event_id: poison.eventId, attempts: 3 });
+    expect(dead.error).toMatch(/cannot apply/);
+    const [dlq] = await ds.query(`SELECT topic, envelope FROM msgtest.outbox WHERE topic = 'event.tracked.dlq'`);
+    expect(dlq.envelope.deadLetter).toMatchObject({ consumer: 'consumer-a', originalEventId: poison.eventId, attempts: 3 });
+    // redelivery of the same poison does not dead-letter it twice
+    expect(await processor.process(poison, [failing])).toBe('duplicate');
+    // the next event applies normally
+    expect(await processor.process(tracked(2), [effectHandler])).toBe('processed');
+  });
+
+  it('dead-letters an event that breaks its contract without calling the handler', async () => {
+    const processor = new EventProcessor('consumer-a', ds, outbox, quiet);
+    const bad = { ...tracked(1), payload: { name: 'x' } } as EventEnvelope;
+    let called = false;
+    expect(await processor.process(bad, [async () => void (called = true)])).toBe('dead_lettered');
+    expect(called).toBe(false);
+    const [dead] = await ds.query('SELECT error, attempts FROM msgtest.dead_letters');
+    expect(dead.attempts).toBe(0);
+    expect(dead.error).toMatch(/payload\.email/);
+  });
+});

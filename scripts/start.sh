@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# `npm start`: Herald in standalone mode — every service in one process, embedded PostgreSQL in
+# HERALD_DATA_DIR (default .herald/) unless DATABASE_URL is set, HTTP on PORT (default 3000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-node-deps.sh
+bash scripts/build.sh
+exec node dist/apps/standalone/src/main.js "$@"
