@@ -2,13 +2,14 @@
 //
 // - typescript-eslint "recommended" (syntax only) on every TypeScript file;
 // - two type-aware rules (no-floating-promises, no-misused-promises) on the code that tsconfig.json
-//   type-checks (apps, libs, scripts, bench) through the TypeScript project service;
+//   type-checks (apps, libs, scripts, bench, test) through the TypeScript project service;
 // - @nx/enforce-module-boundaries, driven by the tags in each project.json.
 //
 // The boundary rule reads Nx's cached project graph (.nx/workspace-data) and silently skips every
 // file when there is none, so this config (re)builds the graph before ESLint starts. That is local
 // work only: no Nx daemon, no Nx Cloud, no network.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import nxPlugin from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier/flat';
 import tseslint from 'typescript-eslint';
@@ -67,14 +68,11 @@ const nodeGlobals = Object.fromEntries(
 );
 
 /** The files tsconfig.json type-checks; only these get type-aware rules. */
-const typedFiles = ['apps/**/*.ts', 'libs/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'];
+const typedFiles = ['apps/**/*.ts', 'libs/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'];
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ['**/dist/', '**/node_modules/', 'tools/', '**/coverage/', '.herald/', '.nx/'],
-  },
-  {
-    linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
   js.configs.recommended,
   {
