@@ -1,4 +1,5 @@
-import { principalHeaders, type ServiceProcess } from '@herald/testing';
+import pg from 'pg';
+import { eventually, principalHeaders, type ServiceProcess } from '@herald/testing';
 
 /** Counts read through the services' own HTTP APIs. */
 export async function trackedTotal(contacts: ServiceProcess, projectId: string): Promise<number> {
@@ -51,4 +52,27 @@ export async function trackMany(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * The proof: analytics ends with exactly the count contacts wrote (nothing lost), the outbox is
+ * drained, and a second look still agrees (no late duplicate arrived).
+ */
+export async function expectConverged(contacts: ServiceProcess, analytics: ServiceProcess, projectId: string, databaseUrl: string, minimum: number): Promise<void> {
+  const written = await trackedTotal(contacts, projectId);
+  if (written < minimum) throw new Error(`only ${written} of ${minimum} events were written`);
+  await eventually(async () => (await countedTotal(analytics, projectId)) === written, {
+    timeoutMs: 60_000,
+    message: `analytics never counted the ${written} events written`,
+  });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await eventually(async () => Number((await client.query('SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL')).rows[0].n) === 0);
+  } finally {
+    await client.end();
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  const final = await countedTotal(analytics, projectId);
+  if (final !== written) throw new Error(`analytics counted ${final} events, contacts wrote ${written}`);
 }

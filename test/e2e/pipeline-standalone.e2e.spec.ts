@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { createTestDatabase, eventually, freePort, principalHeaders, ServiceProcess, TEST_INTERNAL_SECRET, type TestDatabase } from '@herald/testing';
-import { countedTotal, trackedTotal, trackMany } from './pipeline-load.js';
+import { createTestDatabase, freePort, principalHeaders, ServiceProcess, TEST_INTERNAL_SECRET, type TestDatabase } from '@herald/testing';
+import { expectConverged, trackedTotal, trackMany } from './pipeline-load.js';
 
 /** The same scenario in standalone mode: one process, the in-process bus, the same outbox and inbox. */
 describe('event pipeline in standalone mode', () => {
@@ -30,17 +29,7 @@ describe('event pipeline in standalone mode', () => {
         await herald.start();
       }
     });
-    const written = await trackedTotal(herald, projectId);
-    expect(written).toBeGreaterThanOrEqual(total);
-    await eventually(async () => (await countedTotal(herald, projectId)) === written, {
-      timeoutMs: 60_000,
-      message: `analytics never counted the ${written} events written`,
-    });
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await eventually(async () => Number((await client.query('SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL')).rows[0].n) === 0);
-    await client.end();
-    expect(await countedTotal(herald, projectId)).toBe(written);
+    await expectConverged(herald, herald, projectId, db.url, total);
   }, 120_000);
 
   it('finishes in-flight requests and exits 0 on SIGTERM', async () => {

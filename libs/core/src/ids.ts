@@ -27,3 +27,10 @@ export function newId(prefix: string, now = Date.now()): string {
   }
   return `${prefix}_${time}${rand}`;
 }
+
+/** Stable signed 32-bit key (FNV-1a) for a PostgreSQL advisory lock named `name`. */
+export function advisoryLockKey(name: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of name) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
+  return h | 0;
+}

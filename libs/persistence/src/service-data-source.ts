@@ -1,3 +1,4 @@
+import { advisoryLockKey } from '@herald/core';
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -32,11 +33,6 @@ export function createServiceDataSource(schema: ServiceSchema, databaseUrl: stri
   return new DataSource(serviceDataSourceOptions(schema, databaseUrl, poolSize));
 }
 
-const lockKey = (service: string): number => {
-  let h = 0x811c9dc5;
-  for (const ch of `herald-migrate:${service}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
-  return h | 0;
-};
 
 /**
  * Creates the service's schema when missing and applies its pending migrations, under an advisory
@@ -48,12 +44,12 @@ export async function migrateServiceSchema(dataSource: DataSource): Promise<stri
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [lockKey(schema)]);
+    await runner.query('SELECT pg_advisory_lock($1)', [advisoryLockKey(`herald-migrate:${schema}`)]);
     await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((m) => m.name);
   } finally {
-    await runner.query('SELECT pg_advisory_unlock($1)', [lockKey(schema)]).catch(() => undefined);
+    await runner.query('SELECT pg_advisory_unlock($1)', [advisoryLockKey(`herald-migrate:${schema}`)]).catch(() => undefined);
     await runner.release();
   }
 }

@@ -1,4 +1,6 @@
 import type { EventEnvelope } from '@herald/contracts';
+import { advisoryLockKey } from '@herald/core';
+import { tableName } from '@herald/persistence';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
@@ -21,12 +23,6 @@ export interface RelayLogger {
 
 const DEFAULTS: OutboxRelayOptions = { batchSize: 500, pollIntervalMs: 1000, retentionMs: 24 * 3600_000 };
 
-/** Stable 32-bit key for the per-service relay advisory lock. */
-const lockKey = (service: string): number => {
-  let h = 0x811c9dc5;
-  for (const ch of `herald-outbox-relay:${service}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
-  return h | 0;
-};
 
 /**
  * Publishes a service's outbox in commit order. One relay per service is active at a time (a
@@ -53,8 +49,7 @@ export class OutboxRelay {
     options: Partial<OutboxRelayOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    const meta = dataSource.getMetadata(OutboxMessage);
-    this.table = meta.schema ? `"${meta.schema}"."${meta.tableName}"` : `"${meta.tableName}"`;
+    this.table = tableName(dataSource, OutboxMessage);
   }
 
   start(): void {
@@ -113,7 +108,7 @@ export class OutboxRelay {
       await client.query(`LISTEN ${outboxChannel(this.service)}`);
       this.client = client;
     }
-    const res = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [lockKey(this.service)]);
+    const res = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [advisoryLockKey(`herald-outbox-relay:${this.service}`)]);
     this.leader = res.rows[0]?.ok === true;
     if (this.leader) this.logger.info('outbox relay active', { service: this.service });
   }

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@herald/contracts';
+import { tableName } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
 
@@ -15,8 +16,7 @@ export class Outbox {
     private readonly service: string,
     dataSource: DataSource,
   ) {
-    const meta = dataSource.getMetadata(OutboxMessage);
-    this.table = meta.schema ? `"${meta.schema}"."${meta.tableName}"` : `"${meta.tableName}"`;
+    this.table = tableName(dataSource, OutboxMessage);
   }
 
   async add(manager: EntityManager, ...envelopes: EventEnvelope[]): Promise<void> {
