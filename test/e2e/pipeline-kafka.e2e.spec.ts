@@ -10,7 +10,7 @@ import {
   type KafkaBroker,
   type TestDatabase,
 } from '@herald/testing';
-import { countedTotal, expectConverged, trackMany } from './pipeline-load.js';
+import { asProject, countedTotal, expectConverged, trackMany } from './pipeline-load.js';
 
 /**
  * The whole pipe in distributed mode: contacts (producer, outbox) and analytics (consumer, inbox)
@@ -50,16 +50,16 @@ describe('event pipeline across separate processes over Kafka', () => {
   }, 60_000);
 
   it('loses no event and applies none twice when the producer and the consumer are killed mid-stream', async () => {
-    const projectId = `prj_${randomUUID().slice(0, 8)}`;
+    const auth = asProject(`prj_${randomUUID().slice(0, 8)}`);
     const total = 400;
     let consumerKilled = false;
     let producerKilled = false;
     let consumerRestart: Promise<void> | undefined;
 
-    await trackMany(() => contacts, projectId, total, 8, async (done) => {
+    await trackMany(() => contacts, auth, total, 8, async (done) => {
       if (!consumerKilled && done >= total / 4) {
         consumerKilled = true;
-        await eventually(async () => (await countedTotal(analytics, projectId)) > 0, { message: 'analytics never consumed' });
+        await eventually(async () => (await countedTotal(analytics, auth)) > 0, { message: 'analytics never consumed' });
         await analytics.kill();
         consumerRestart = analytics.start();
       }
@@ -71,7 +71,7 @@ describe('event pipeline across separate processes over Kafka', () => {
     });
     await consumerRestart;
 
-    await expectConverged(contacts, analytics, projectId, db.url, total);
+    await expectConverged(contacts, analytics, auth, db.url, total);
   }, 180_000);
 
   it('dead-letters poison messages to <topic>.dlq with the error and keeps consuming the partition', async () => {
@@ -96,7 +96,7 @@ describe('event pipeline across separate processes over Kafka', () => {
     });
     await producer.disconnect();
 
-    await eventually(async () => (await countedTotal(analytics, projectId)) === 1, { timeoutMs: 30_000, message: 'the message after the poison was not applied' });
+    await eventually(async () => (await countedTotal(analytics, asProject(projectId))) === 1, { timeoutMs: 30_000, message: 'the message after the poison was not applied' });
 
     const dlq: { error: string; consumer: string }[] = [];
     const consumer = client.consumer({ groupId: `test-dlq-${randomUUID()}`, sessionTimeout: 6000, maxWaitTimeInMs: 100 });

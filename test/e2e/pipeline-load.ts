@@ -2,14 +2,18 @@ import pg from 'pg';
 import { eventually, principalHeaders, type ServiceProcess } from '@herald/testing';
 
 /** Counts read through the services' own HTTP APIs. */
-export async function trackedTotal(contacts: ServiceProcess, projectId: string): Promise<number> {
-  const res = await fetch(`${contacts.url}/events/stats`, { headers: principalHeaders(projectId) });
+/** How a test authenticates: an API key through the gateway, or a gateway-signed principal to a service. */
+export type Auth = Record<string, string>;
+export const asProject = (projectId: string): Auth => principalHeaders(projectId);
+
+export async function trackedTotal(contacts: ServiceProcess, auth: Auth): Promise<number> {
+  const res = await fetch(`${contacts.url}/events/stats`, { headers: auth });
   if (res.status !== 200) throw new Error(`events/stats answered ${res.status}`);
   return ((await res.json()) as { total: number }).total;
 }
 
-export async function countedTotal(analytics: ServiceProcess, projectId: string): Promise<number> {
-  const res = await fetch(`${analytics.url}/analytics/top-events?limit=100`, { headers: principalHeaders(projectId) });
+export async function countedTotal(analytics: ServiceProcess, auth: Auth): Promise<number> {
+  const res = await fetch(`${analytics.url}/analytics/top-events?limit=100`, { headers: auth });
   if (res.status !== 200) throw new Error(`analytics/top-events answered ${res.status}`);
   return ((await res.json()) as { events: { count: number }[] }).events.reduce((n, e) => n + e.count, 0);
 }
@@ -22,7 +26,7 @@ export async function countedTotal(analytics: ServiceProcess, projectId: string)
  */
 export async function trackMany(
   target: () => ServiceProcess,
-  projectId: string,
+  auth: Auth,
   total: number,
   concurrency: number,
   onProgress: (done: number) => Promise<void> | void,
@@ -36,7 +40,7 @@ export async function trackMany(
         try {
           const res = await fetch(`${target().url}/v1/track`, {
             method: 'POST',
-            headers: principalHeaders(projectId),
+            headers: { ...auth, 'content-type': 'application/json' },
             body: JSON.stringify({ email: `user${i % 50}@example.com`, event: `event-${i % 5}`, data: { n: i } }),
           });
           if (res.status === 200) break;
@@ -58,10 +62,10 @@ export async function trackMany(
  * The proof: analytics ends with exactly the count contacts wrote (nothing lost), the outbox is
  * drained, and a second look still agrees (no late duplicate arrived).
  */
-export async function expectConverged(contacts: ServiceProcess, analytics: ServiceProcess, projectId: string, databaseUrl: string, minimum: number): Promise<void> {
-  const written = await trackedTotal(contacts, projectId);
+export async function expectConverged(contacts: ServiceProcess, analytics: ServiceProcess, auth: Auth, databaseUrl: string, minimum: number): Promise<void> {
+  const written = await trackedTotal(contacts, auth);
   if (written < minimum) throw new Error(`only ${written} of ${minimum} events were written`);
-  await eventually(async () => (await countedTotal(analytics, projectId)) === written, {
+  await eventually(async () => (await countedTotal(analytics, auth)) === written, {
     timeoutMs: 60_000,
     message: `analytics never counted the ${written} events written`,
   });
@@ -73,6 +77,6 @@ export async function expectConverged(contacts: ServiceProcess, analytics: Servi
     await client.end();
   }
   await new Promise((r) => setTimeout(r, 1500));
-  const final = await countedTotal(analytics, projectId);
+  const final = await countedTotal(analytics, auth);
   if (final !== written) throw new Error(`analytics counted ${final} events, contacts wrote ${written}`);
 }

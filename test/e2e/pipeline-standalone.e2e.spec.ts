@@ -1,15 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { createTestDatabase, freePort, principalHeaders, ServiceProcess, TEST_INTERNAL_SECRET, type TestDatabase } from '@herald/testing';
+import { accountWithProject, bearer, createTestDatabase, freePort, ServiceProcess, type TestDatabase } from '@herald/testing';
 import { expectConverged, trackedTotal, trackMany } from './pipeline-load.js';
 
-/** The same scenario in standalone mode: one process, the in-process bus, the same outbox and inbox. */
+/**
+ * The same scenario in standalone mode: one process, the in-process bus, the same outbox and inbox;
+ * requests authenticate with a project's secret key through the in-process gateway.
+ */
 describe('event pipeline in standalone mode', () => {
   let db: TestDatabase;
   let herald: ServiceProcess;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    herald = new ServiceProcess('standalone', await freePort(), { DATABASE_URL: db.url, INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET });
+    herald = new ServiceProcess('standalone', await freePort(), { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '100000' });
     await herald.start();
   }, 60_000);
 
@@ -19,25 +21,25 @@ describe('event pipeline in standalone mode', () => {
   }, 60_000);
 
   it('loses no event and applies none twice when the process is killed mid-stream', async () => {
-    const projectId = `prj_${randomUUID().slice(0, 8)}`;
+    const auth = bearer((await accountWithProject(herald.url)).secretKey);
     const total = 400;
     let killed = false;
-    await trackMany(() => herald, projectId, total, 8, async (done) => {
+    await trackMany(() => herald, auth, total, 8, async (done) => {
       if (!killed && done >= total / 2) {
         killed = true;
         await herald.kill();
         await herald.start();
       }
     });
-    await expectConverged(herald, herald, projectId, db.url, total);
+    await expectConverged(herald, herald, auth, db.url, total);
   }, 120_000);
 
   it('finishes in-flight requests and exits 0 on SIGTERM', async () => {
-    const projectId = `prj_${randomUUID().slice(0, 8)}`;
+    const auth = bearer((await accountWithProject(herald.url)).secretKey);
     const inFlight = Array.from({ length: 20 }, (_, i) =>
       fetch(`${herald.url}/v1/track`, {
         method: 'POST',
-        headers: principalHeaders(projectId),
+        headers: auth,
         body: JSON.stringify({ email: `g${i}@example.com`, event: 'graceful' }),
       }).then(
         (r) => r.status,
@@ -52,9 +54,6 @@ describe('event pipeline in standalone mode', () => {
     expect(statuses.filter((s) => s !== 200 && s !== 0 && s !== 503)).toEqual([]);
     await herald.start();
     const answered = statuses.filter((s) => s === 200).length;
-    expect(await trackedTotal(herald, projectId)).toBe(answered);
+    expect(await trackedTotal(herald, auth)).toBe(answered);
   }, 60_000);
 });
-
-
-

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, principalHeaders, ServiceProcess } from '@herald/testing';
+import { accountWithProject, bearer, freePort, ServiceProcess } from '@herald/testing';
 
 /**
  * What a newcomer gets from `npm start` with no DATABASE_URL: an embedded PostgreSQL in the data
@@ -27,8 +27,7 @@ describe('standalone start with embedded PostgreSQL', () => {
     await herald.start({ waitReady: false });
     const firstMs = await herald.waitReady(30_000);
 
-    const secret = (await import('node:fs/promises')).readFile(path.join(dataDir, 'internal-jwt-secret'), 'utf8');
-    const headers = principalHeaders('prj_restart', (await secret).trim());
+    const headers = bearer((await accountWithProject(herald.url)).secretKey);
     const track = await fetch(`${herald.url}/v1/track`, { method: 'POST', headers, body: JSON.stringify({ email: 'keep@example.com', event: 'kept' }) });
     expect(track.status).toBe(200);
     expect(await herald.stop()).toBe(0);

@@ -46,6 +46,15 @@ export class ServiceConfig {
   SHUTDOWN_TIMEOUT_MS: number = 25_000;
 }
 
+/** What `main.js migrate` needs: only the database. */
+export class MigrateConfig {
+  @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL!: string;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+}
+
 /** Settings of the standalone process: everything optional, sensible defaults. */
 export class StandaloneConfig {
   @IsOptional() @IsIn(['development', 'production', 'test'])

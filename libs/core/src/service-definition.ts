@@ -4,6 +4,15 @@ export interface ServiceDefinition {
   name: string;
   /** The Nest module that is the service (controllers, handlers, providers). */
   module: unknown;
+  /** Config class validated at boot in distributed mode (default: ServiceConfig). */
+  config?: new () => object;
+  /**
+   * The service authenticates public traffic itself (the gateway): a process hosting it installs
+   * the gateway's guard instead of the internal-principal guard.
+   */
+  edge?: boolean;
+  /** A module added only when the service runs as its own process (e.g. the gateway's proxy). */
+  distributedModule?: unknown;
   /** Port in distributed mode when PORT is not set. */
   defaultPort: number;
   /** Entities and committed migrations of its schema. */

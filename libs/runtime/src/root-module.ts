@@ -1,4 +1,4 @@
-import { AuthModule } from '@herald/auth';
+import { AuthModule, principalGuardProvider } from '@herald/auth';
 import { CoreModule, type HeraldRuntime, type ServiceDefinition } from '@herald/core';
 import { HttpPlatformModule } from '@herald/http';
 import { MessagingModule } from '@herald/messaging';
@@ -15,8 +15,11 @@ export class HeraldRootModule {
         MessagingModule.forRoot(),
         HttpPlatformModule,
         AuthModule,
-        ...services.map((s) => s.module as DynamicModule),
+        ...services.flatMap((s) => [s.module, ...(runtime.mode === 'distributed' && s.distributedModule ? [s.distributedModule] : [])] as DynamicModule[]),
       ],
+      // Behind the gateway, every route needs the gateway-signed principal; where the gateway runs
+      // in this process, its own guard authenticates keys and sessions instead.
+      providers: services.some((s) => s.edge) ? [] : [principalGuardProvider],
     };
   }
 }

@@ -4,6 +4,7 @@ import {
   ConfigError,
   createLogger,
   loadConfig,
+  MigrateConfig,
   NestJsonLogger,
   ServiceConfig,
   type HeraldRuntime,
@@ -39,16 +40,17 @@ export function configOrExit<T extends object>(load: () => T): T {
  */
 export async function runService(def: ServiceDefinition, argv = process.argv.slice(2)): Promise<void> {
   const started = performance.now();
-  const config = configOrExit(() => loadConfig(ServiceConfig));
-  configureLogging(config.LOG_LEVEL);
-
   if (argv[0] === 'migrate') {
-    const ds = await createServiceDataSource(def.schema, config.DATABASE_URL, 2).initialize();
+    const migrateConfig = configOrExit(() => loadConfig(MigrateConfig));
+    configureLogging(migrateConfig.LOG_LEVEL);
+    const ds = await createServiceDataSource(def.schema, migrateConfig.DATABASE_URL, 2).initialize();
     const applied = await migrateServiceSchema(ds);
     await ds.destroy();
     log.info('migrations applied', { service: def.name, applied });
     return;
   }
+  const config = configOrExit(() => loadConfig((def.config ?? ServiceConfig) as new () => ServiceConfig));
+  configureLogging(config.LOG_LEVEL);
 
   const runtime: HeraldRuntime = {
     mode: 'distributed',

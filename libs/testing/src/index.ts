@@ -5,3 +5,5 @@ export * from './postgres/test-database.js';
 export * from './processes/service-process.js';
 export * from './http/principal-headers.js';
 export * from './wait.js';
+export * from './http/accounts.js';
+export * from './redis/test-redis.js';

@@ -1,2 +1,6 @@
 export * from './gateway.module.js';
+export * from './gateway.service.js';
 export * from './consumer.js';
+export * from './gateway.settings.js';
+export { ROUTES, routeFor } from './edge/route-table.js';
+export { PROJECT_HEADER } from './edge/edge-auth.guard.js';

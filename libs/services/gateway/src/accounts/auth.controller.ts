@@ -1,0 +1,91 @@
+import { Public } from '@herald/http';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CurrentUser, SessionAuth } from '../edge/auth-decorators.js';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
+import { LogInDto, RequestPasswordResetDto, ResetPasswordDto, SignUpDto, TokenDto, type UserView } from './account.dto.js';
+import { AccountsService, userView } from './accounts.service.js';
+import { SessionService } from './session.service.js';
+import type { User } from './user.entity.js';
+
+@Controller('auth')
+export class AuthController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly sessions: SessionService,
+    @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
+  ) {}
+
+  /** Creates the account, sends the verification email and starts a session. */
+  @Public()
+  @Post('signup')
+  @HttpCode(201)
+  async signUp(@Body() body: SignUpDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserView> {
+    const user = await this.accounts.signUp(body);
+    this.sessions.issue(reply, req, { sub: user.id, sv: user.sessionVersion });
+    return userView(user);
+  }
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  async logIn(@Body() body: LogInDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserView> {
+    const user = await this.accounts.logIn(body, req.ip);
+    this.sessions.issue(reply, req, { sub: user.id, sv: user.sessionVersion });
+    return userView(user);
+  }
+
+  @Public()
+  @Get('logout')
+  logOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): { success: true } {
+    this.sessions.clear(reply, req);
+    return { success: true };
+  }
+
+  @Public()
+  @Post('verify-email')
+  @HttpCode(200)
+  async verifyEmail(@Body() body: TokenDto): Promise<UserView> {
+    return userView(await this.accounts.verifyEmail(body.token));
+  }
+
+  @SessionAuth()
+  @Post('request-verification')
+  @HttpCode(202)
+  async requestVerification(@CurrentUser() user: User): Promise<{ success: true }> {
+    await this.accounts.requestVerification(user);
+    return { success: true };
+  }
+
+  /** Same answer whether or not the email has an account. */
+  @Public()
+  @Post('request-password-reset')
+  @HttpCode(202)
+  async requestPasswordReset(@Body() body: RequestPasswordResetDto): Promise<{ success: true }> {
+    await this.accounts.requestPasswordReset(body.email);
+    return { success: true };
+  }
+
+  /** Sets the new password; every existing session of the account ends. */
+  @Public()
+  @Post('reset-password')
+  @HttpCode(200)
+  async resetPassword(@Body() body: ResetPasswordDto): Promise<{ success: true }> {
+    await this.accounts.resetPassword(body);
+    return { success: true };
+  }
+
+  /** OAuth providers configured by environment (none by default). */
+  @Public()
+  @Get('oauth-config')
+  oauthConfig(): { providers: { id: string; clientId: string }[] } {
+    return { providers: oauthProviders(this.settings) };
+  }
+}
+
+export function oauthProviders(settings: GatewaySettings): { id: string; clientId: string }[] {
+  return [
+    ...(settings.GITHUB_CLIENT_ID ? [{ id: 'github', clientId: settings.GITHUB_CLIENT_ID }] : []),
+    ...(settings.GOOGLE_CLIENT_ID ? [{ id: 'google', clientId: settings.GOOGLE_CLIENT_ID }] : []),
+  ];
+}

@@ -1,0 +1,114 @@
+import type { Principal } from '@herald/contracts';
+import { ErrorCode, HeraldException, IS_PUBLIC, unauthorized } from '@herald/http';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_STRATEGY } from '../accounts/session.strategy.js';
+import type { User } from '../accounts/user.entity.js';
+import { SESSION_AUTH, type RequestWithSession } from './auth-decorators.js';
+import { CredentialsService } from './credentials.service.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { routeFor, type RouteRule } from './route-table.js';
+
+export const API_RATE_LIMITER = Symbol('API_RATE_LIMITER');
+export const PROJECT_HEADER = 'x-project-id';
+
+type EdgeRequest = FastifyRequest & RequestWithSession & { principal?: Principal; user?: User | false | null };
+
+/** passport-jwt over the session cookie, without failing: no valid session just means "no user". */
+@Injectable()
+export class OptionalSessionGuard extends AuthGuard(SESSION_STRATEGY) {
+  override handleRequest<T>(_err: unknown, user: T): T {
+    return user;
+  }
+}
+
+/**
+ * The gateway's guard, global wherever the gateway runs (its own process, or standalone, where it
+ * guards every service's routes in-process):
+ * - `@Public()` routes pass;
+ * - `@SessionAuth()` routes (accounts, projects, members) need a dashboard session;
+ * - every project-scoped route (the routing table) needs `Authorization: Bearer sk_…` (or `pk_…` on
+ *   /v1/track), or a session plus `X-Project-Id` naming a project the user is a member of;
+ * - then the project's rate limit is counted and reported in RateLimit-* headers.
+ * The resulting principal is put on the request (and, in distributed mode, signed for the service).
+ */
+@Injectable()
+export class EdgeAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly credentials: CredentialsService,
+    private readonly sessionGuard: OptionalSessionGuard,
+    @Inject(API_RATE_LIMITER) private readonly limiter: RateLimiter,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const req = context.switchToHttp().getRequest<EdgeRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+
+    if (this.reflector.getAllAndOverride<boolean>(SESSION_AUTH, targets)) {
+      const user = await this.sessionUser(context, req);
+      if (!user) throw new HeraldException(401, ErrorCode.Unauthorized, 'Log in first: this route needs a dashboard session', { suggestion: 'POST /auth/login; the browser then sends the session cookie.' });
+      req.sessionUser = user;
+      req.principal = { kind: 'user', userId: user.id };
+      return true;
+    }
+
+    const rule = routeFor(req.url);
+    if (!rule) {
+      throw new HeraldException(404, ErrorCode.RouteNotFound, `Route ${req.method} ${req.url.split('?')[0]} does not exist`);
+    }
+    const principal = await this.projectPrincipal(context, req, rule);
+    const decision = await this.limiter.consume(principal.projectId!);
+    void reply.header('ratelimit-limit', String(decision.limit));
+    void reply.header('ratelimit-remaining', String(decision.remaining));
+    void reply.header('ratelimit-reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      throw new HeraldException(429, ErrorCode.RateLimitExceeded, `Rate limit of ${decision.limit} requests per minute exceeded for this project`, {
+        headers: { 'retry-after': String(decision.resetSeconds) },
+        suggestion: `Retry after ${decision.resetSeconds} seconds.`,
+      });
+    }
+    req.principal = principal;
+    return true;
+  }
+
+  private async projectPrincipal(context: ExecutionContext, req: EdgeRequest, rule: RouteRule): Promise<Principal & { projectId: string }> {
+    const authorization = req.headers.authorization;
+    if (authorization !== undefined) {
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+      const owner = match ? await this.credentials.keyOwner(match[1]!) : null;
+      if (!owner) throw unauthorized('The API key is missing, malformed or not valid', ErrorCode.InvalidApiKey);
+      if (owner.kind === 'public' && !rule.publicKey) {
+        throw new HeraldException(403, ErrorCode.Forbidden, 'A public key (pk_) can only call /v1/track', {
+          suggestion: 'Use the secret key (sk_) from your server; never ship it to browsers.',
+        });
+      }
+      if (owner.disabled) throw new HeraldException(403, ErrorCode.ProjectDisabled, 'This project is disabled');
+      return { kind: 'api-key', projectId: owner.projectId, keyType: owner.kind };
+    }
+    const user = await this.sessionUser(context, req);
+    if (!user) throw unauthorized('Send Authorization: Bearer <secret key>');
+    const projectId = req.headers[PROJECT_HEADER];
+    if (typeof projectId !== 'string' || projectId.length === 0) {
+      throw new HeraldException(400, ErrorCode.ProjectRequired, 'Name the project with the X-Project-Id header', {
+        suggestion: 'Dashboard sessions reach project routes with X-Project-Id: <project id>.',
+      });
+    }
+    const member = await this.credentials.member(user.id, projectId);
+    if (!member) throw new HeraldException(403, ErrorCode.Forbidden, 'You are not a member of this project');
+    if (member.disabled) throw new HeraldException(403, ErrorCode.ProjectDisabled, 'This project is disabled');
+    req.sessionUser = user;
+    return { kind: 'user', userId: user.id, projectId, role: member.role };
+  }
+
+  private async sessionUser(context: ExecutionContext, req: EdgeRequest): Promise<User | null> {
+    if (req.sessionUser) return req.sessionUser;
+    await this.sessionGuard.canActivate(context);
+    return req.user || null;
+  }
+}

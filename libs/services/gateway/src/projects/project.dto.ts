@@ -1,0 +1,59 @@
+import type { ProjectRole } from '@herald/contracts';
+import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+
+export const ROLES: readonly ProjectRole[] = ['OWNER', 'ADMIN', 'MEMBER'];
+
+export class CreateProjectDto {
+  @IsString() @MinLength(1) @MaxLength(200)
+  name!: string;
+}
+
+export class UpdateProjectDto {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200)
+  name?: string;
+
+  /** A disabled project's API keys answer 403 PROJECT_DISABLED. */
+  @IsOptional() @IsBoolean()
+  disabled?: boolean;
+}
+
+export class AddMemberDto {
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  email!: string;
+
+  @IsOptional() @IsIn(ROLES)
+  role: ProjectRole = 'MEMBER';
+}
+
+export class ChangeRoleDto {
+  @IsIn(ROLES)
+  role!: ProjectRole;
+}
+
+export interface KeyView {
+  /** The first characters of the key; the full key is shown only when created or rotated. */
+  prefix: string;
+  createdAt: string;
+}
+
+export interface ProjectView {
+  id: string;
+  name: string;
+  disabled: boolean;
+  role: ProjectRole;
+  createdAt: string;
+  keys: { secret: KeyView | null; public: KeyView | null };
+}
+
+export interface IssuedKeys {
+  secretKey: string;
+  publicKey: string;
+}
+
+export interface MemberView {
+  userId: string;
+  email: string;
+  name: string | null;
+  role: ProjectRole;
+  joinedAt: string;
+}
