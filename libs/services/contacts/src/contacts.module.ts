@@ -9,13 +9,14 @@ import { EventsController } from './events/events.controller.js';
 import { TrackEventUseCase } from './events/track-event.use-case.js';
 import { TrackedEvent } from './events/tracked-event.entity.js';
 import { contactsMigrations } from './migrations/index.js';
+import { ProjectLifecycleHandler } from './projects/project-lifecycle.handler.js';
 
 const schema = { service: CONTACTS, entities: [Contact, TrackedEvent, ...messagingEntities], migrations: contactsMigrations };
 
 /** Contacts, their custom data and tracked events (`/contacts/*`, `/v1/track`, `/events/*`). */
 @Module({
   imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: CONTACTS })],
-  controllers: [EventsController],
+  controllers: [EventsController, ProjectLifecycleHandler],
   providers: [TrackEventUseCase, EventStatsQuery],
 })
 export class ContactsModule {}

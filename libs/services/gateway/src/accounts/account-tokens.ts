@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '@herald/core';
 import { ErrorCode, HeraldException } from '@herald/http';
+import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { IsNull, type EntityManager } from 'typeorm';
 import { AccountToken, type AccountTokenPurpose } from './account-token.entity.js';
@@ -29,14 +30,14 @@ export class AccountTokens {
 
   /** Marks the token used and returns its user id; unknown, used or expired tokens are refused. */
   async consume(manager: EntityManager, token: string, purpose: AccountTokenPurpose): Promise<string> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(AccountToken)
-      .set({ usedAt: () => 'now()' })
-      .where('token_hash = :hash AND purpose = :purpose AND used_at IS NULL AND expires_at > now()', { hash: sha256(token), purpose })
-      .returning(['user_id'])
-      .execute();
-    const row = (result.raw as { user_id: string }[])[0];
+    // UPDATE … RETURNING through the driver: TypeORM's update builder drops RETURNING here.
+    const [rows] = (await manager.query(
+      `UPDATE ${tableName(manager, AccountToken)} SET used_at = now()
+        WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()
+        RETURNING user_id`,
+      [sha256(token), purpose],
+    )) as [{ user_id: string }[], number];
+    const row = rows[0];
     if (!row) {
       throw new HeraldException(400, ErrorCode.InvalidToken, 'This link is invalid, already used or expired', {
         suggestion: purpose === 'reset-password' ? 'Request a new password reset email.' : 'Request a new verification email.',
