@@ -4,6 +4,8 @@ export interface HeraldRuntime {
   databaseUrl: string;
   databasePoolSize: number;
   internalJwtSecret: string;
+  /** Lease of a running background job: a crashed worker's job is picked up again after this. */
+  jobLeaseMs: number;
   /** Present in distributed mode. */
   kafka?: { brokers: string[]; clientId: string; sessionTimeoutMs?: number; maxWaitMs?: number };
 }

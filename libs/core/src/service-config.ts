@@ -41,6 +41,10 @@ export class ServiceConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200)
   DATABASE_POOL_SIZE: number = 10;
 
+  /** Lease of a running background job; a crashed worker's job is claimed again after this. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  JOB_LEASE_MS: number = 30_000;
+
   /** Milliseconds to finish in-flight work on SIGTERM before forcing exit. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 25_000;
@@ -82,6 +86,10 @@ export class StandaloneConfig {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50)
   DATABASE_POOL_SIZE: number = 4;
+
+  /** Lease of a running background job; a crashed worker's job is claimed again after this. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  JOB_LEASE_MS: number = 30_000;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 25_000;

@@ -47,7 +47,7 @@ describe('HTTP platform: the standard error body and pagination bounds', () => {
 
   beforeAll(async () => {
     @Module({
-      imports: [CoreModule.forRoot({ mode: 'standalone', databaseUrl: 'postgres://unused', databasePoolSize: 1, internalJwtSecret: 'x'.repeat(32) }), HttpPlatformModule, ThingsModule],
+      imports: [CoreModule.forRoot({ mode: 'standalone', databaseUrl: 'postgres://unused', databasePoolSize: 1, internalJwtSecret: 'x'.repeat(32), jobLeaseMs: 30_000 }), HttpPlatformModule, ThingsModule],
     })
     class TestRoot {}
     app = await createHttpApp(TestRoot);

@@ -13,3 +13,4 @@ export * from './metrics/metrics.js';
 export * from './metrics/metrics.controller.js';
 export * from './http-platform.module.js';
 export * from './create-http-app.js';
+export * from './multipart.js';

@@ -57,6 +57,7 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
     databaseUrl: config.DATABASE_URL,
     databasePoolSize: config.DATABASE_POOL_SIZE,
     internalJwtSecret: config.INTERNAL_JWT_SECRET,
+    jobLeaseMs: config.JOB_LEASE_MS,
     kafka: {
       brokers: config.KAFKA_BROKERS.split(','),
       clientId: config.KAFKA_CLIENT_ID ?? `herald-${def.name}`,

@@ -52,6 +52,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     mode: 'standalone',
     databaseUrl,
     databasePoolSize: config.DATABASE_POOL_SIZE,
+    jobLeaseMs: config.JOB_LEASE_MS,
     internalJwtSecret: config.INTERNAL_JWT_SECRET ?? (await standaloneSecret(dataDir)),
   };
   const app = await createHttpApp(HeraldRootModule.compose(runtime, services));

@@ -1,24 +1,65 @@
 import type { ServiceDefinition } from '@herald/core';
+import { enableMultipart } from '@herald/http';
+import { Job, JobsModule } from '@herald/jobs';
 import { messagingEntities, MessagingModule } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
-import { Module } from '@nestjs/common';
-import { Contact } from './contacts/contact.entity.js';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { BulkJob } from './bulk/bulk-job.entity.js';
+import { BulkController } from './bulk/bulk.controller.js';
+import { BulkService } from './bulk/bulk.service.js';
 import { CONTACTS } from './consumer.js';
-import { EventStatsQuery } from './events/event-stats.query.js';
+import { ContactWriter } from './contacts/contact-writer.js';
+import { Contact } from './contacts/contact.entity.js';
+import { ContactsController } from './contacts/contacts.controller.js';
+import { ContactsService } from './contacts/contacts.service.js';
 import { EventsController } from './events/events.controller.js';
+import { EventsService } from './events/events.service.js';
 import { TrackEventUseCase } from './events/track-event.use-case.js';
 import { TrackedEvent } from './events/tracked-event.entity.js';
+import { ContactField } from './fields/contact-field.entity.js';
+import { DeleteFieldProcessor } from './fields/delete-field.processor.js';
+import { FieldRegistry } from './fields/field-registry.js';
+import { FieldsController } from './fields/fields.controller.js';
+import { FieldsService } from './fields/fields.service.js';
+import { UsageDirectory } from './fields/usage-directory.js';
+import { ContactImport } from './imports/contact-import.entity.js';
+import { ContactImportsController } from './imports/contact-imports.controller.js';
+import { ContactImportsService } from './imports/contact-imports.service.js';
+import { CsvImportProcessor } from './imports/csv-import.processor.js';
 import { contactsMigrations } from './migrations/index.js';
 import { ProjectLifecycleHandler } from './projects/project-lifecycle.handler.js';
 
-const schema = { service: CONTACTS, entities: [Contact, TrackedEvent, ...messagingEntities], migrations: contactsMigrations };
+const schema = {
+  service: CONTACTS,
+  entities: [Contact, TrackedEvent, ContactField, ContactImport, BulkJob, Job, ...messagingEntities],
+  migrations: contactsMigrations,
+};
 
-/** Contacts, their custom data and tracked events (`/contacts/*`, `/v1/track`, `/events/*`). */
+/** Contacts, their custom data and field registry, CSV imports, bulk jobs and tracked events. */
 @Module({
-  imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: CONTACTS })],
-  controllers: [EventsController, ProjectLifecycleHandler],
-  providers: [TrackEventUseCase, EventStatsQuery],
+  imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: CONTACTS }), JobsModule.forService(CONTACTS)],
+  controllers: [FieldsController, ContactImportsController, BulkController, ContactsController, EventsController, ProjectLifecycleHandler],
+  providers: [
+    ContactWriter,
+    FieldRegistry,
+    UsageDirectory,
+    ContactsService,
+    FieldsService,
+    DeleteFieldProcessor,
+    ContactImportsService,
+    CsvImportProcessor,
+    BulkService,
+    TrackEventUseCase,
+    EventsService,
+  ],
 })
-export class ContactsModule {}
+export class ContactsModule implements OnModuleInit {
+  constructor(private readonly http: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    enableMultipart(this.http);
+  }
+}
 
 export const contactsService: ServiceDefinition = { name: CONTACTS, module: ContactsModule, defaultPort: 3001, schema };

@@ -4,6 +4,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColum
 @Entity({ name: 'contacts' })
 @Index('contacts_project_email_key', ['projectId', 'email'], { unique: true })
 @Index('contacts_project_created_idx', ['projectId', 'createdAt', 'id'])
+// GIN trigram index for `search` (substring of email); written by hand in its migration because
+// TypeORM cannot express an operator class.
+@Index('contacts_email_trgm_idx', { synchronize: false })
 export class Contact {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;

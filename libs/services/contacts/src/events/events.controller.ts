@@ -1,7 +1,9 @@
 import { ProjectId } from '@herald/auth';
-import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { CursorQueryDto, type CursorPage } from '@herald/http';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { EventStatsQuery, type EventStats } from './event-stats.query.js';
+import type { Usage } from '../fields/usage-directory.js';
+import { EventsService, type EventStats, type TrackedEventView } from './events.service.js';
 import { TrackEventDto } from './track-event.dto.js';
 import { TrackEventUseCase, type TrackEventResult } from './track-event.use-case.js';
 
@@ -9,7 +11,7 @@ import { TrackEventUseCase, type TrackEventResult } from './track-event.use-case
 export class EventsController {
   constructor(
     private readonly trackEvent: TrackEventUseCase,
-    private readonly eventStats: EventStatsQuery,
+    private readonly events: EventsService,
   ) {}
 
   @Post('v1/track')
@@ -18,8 +20,40 @@ export class EventsController {
     return { success: true, data: await this.trackEvent.execute(projectId, body, String(req.id)) };
   }
 
+  /** Dashboard alias of /v1/track. */
+  @Post('events/track')
+  @HttpCode(200)
+  trackFromDashboard(@ProjectId() projectId: string, @Body() body: TrackEventDto, @Req() req: FastifyRequest): Promise<{ success: true; data: TrackEventResult }> {
+    return this.track(projectId, body, req);
+  }
+
+  @Get('events')
+  list(@ProjectId() projectId: string, @Query() query: CursorQueryDto): Promise<CursorPage<TrackedEventView>> {
+    return this.events.list(projectId, query);
+  }
+
   @Get('events/stats')
   stats(@ProjectId() projectId: string): Promise<EventStats> {
-    return this.eventStats.execute(projectId);
+    return this.events.stats(projectId);
+  }
+
+  @Get('events/names')
+  names(@ProjectId() projectId: string): Promise<{ names: string[] }> {
+    return this.events.names(projectId);
+  }
+
+  @Get('events/contact/:contactId')
+  forContact(@ProjectId() projectId: string, @Param('contactId') contactId: string, @Query() query: CursorQueryDto): Promise<CursorPage<TrackedEventView>> {
+    return this.events.forContact(projectId, contactId, query);
+  }
+
+  @Get('events/:eventName/usage')
+  usage(@ProjectId() projectId: string, @Param('eventName') eventName: string): Promise<Usage> {
+    return this.events.usageOf(projectId, eventName);
+  }
+
+  @Delete('events/:eventName')
+  deleteByName(@ProjectId() projectId: string, @Param('eventName') eventName: string): Promise<{ deleted: number }> {
+    return this.events.deleteByName(projectId, eventName);
   }
 }

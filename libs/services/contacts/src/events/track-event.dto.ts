@@ -1,6 +1,6 @@
 import { IsBoolean, IsEmail, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
-/** Body of `POST /v1/track`. */
+/** Body of `POST /v1/track` (and its dashboard alias `POST /events/track`). */
 export class TrackEventDto {
   @IsEmail({}, { message: 'email must be a valid email address' }) @MaxLength(320)
   email!: string;
@@ -8,9 +8,11 @@ export class TrackEventDto {
   @IsString() @MinLength(1) @MaxLength(255)
   event!: string;
 
+  /** Contact data (data rules apply) and event data. */
   @IsOptional() @IsObject()
   data?: Record<string, unknown>;
 
+  /** Subscription of the contact; a new contact is subscribed unless this says false. */
   @IsOptional() @IsBoolean()
   subscribed?: boolean;
 }

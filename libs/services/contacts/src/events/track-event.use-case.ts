@@ -1,11 +1,12 @@
-import { ContactCreated, EventTracked, type EventEnvelope } from '@herald/contracts';
+import { isReservedEventName, RESERVED_DATA_KEYS } from '@herald/contact-data';
+import { EventTracked } from '@herald/contracts';
 import { newId } from '@herald/core';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
+import { validationFailed } from '@herald/http';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { Contact } from '../contacts/contact.entity.js';
+import { ContactWriter } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
 import type { TrackEventDto } from './track-event.dto.js';
 import { TrackedEvent } from './tracked-event.entity.js';
@@ -16,43 +17,51 @@ export interface TrackEventResult {
   timestamp: string;
 }
 
+/** The event's own data: what was sent, with non-persistent values unwrapped and reserved keys dropped. */
+export function eventDataOf(data: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data ?? {})) {
+    if (RESERVED_DATA_KEYS.includes(key) || value === undefined) continue;
+    const wrapped = value !== null && typeof value === 'object' && !Array.isArray(value) && 'value' in value && 'persistent' in value;
+    out[key] = wrapped ? (value as { value: unknown }).value : value;
+  }
+  return out;
+}
+
 /**
- * Records a named event for a contact, creating the contact when new, and publishes
- * `event.tracked` (and `contact.created`) through the outbox in the same transaction.
- * (Issue #4 brings the full contact data rules; here data is patched key by key.)
+ * Records a named event for a contact: the contact is upserted through the one write path (data
+ * rules, field registry, contact.* events), the event is stored, and `event.tracked` (with the
+ * event data, non-persistent values included) goes out through the outbox in the same transaction.
  */
 @Injectable()
 export class TrackEventUseCase {
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     @InjectOutbox(CONTACTS) private readonly outbox: Outbox,
+    private readonly writer: ContactWriter,
   ) {}
 
   async execute(projectId: string, dto: TrackEventDto, correlationId?: string): Promise<TrackEventResult> {
-    const email = dto.email.trim().toLowerCase();
-    const data = dto.data ?? {};
-    return this.db.transaction(async (manager) => {
-      const rows: { id: string; created: boolean; subscribed: boolean; data: Record<string, unknown> }[] = await manager.query(
-        `INSERT INTO ${tableName(manager, Contact)} AS c (id, project_id, email, subscribed, data)
-         VALUES ($1, $2, $3, $4, $5::jsonb)
-         ON CONFLICT (project_id, email) DO UPDATE
-           SET data = c.data || EXCLUDED.data,
-               subscribed = COALESCE($6, c.subscribed),
-               updated_at = now()
-         RETURNING id, (xmax = 0) AS created, subscribed, data`,
-        [newId('cnt'), projectId, email, dto.subscribed ?? true, JSON.stringify(data), dto.subscribed ?? null],
-      );
-      const contact = rows[0]!;
-      const eventId = newId('evt');
+    if (isReservedEventName(dto.event)) {
+      throw validationFailed([{ field: 'event', message: `${dto.event} is reserved for events Herald emits itself (email.*, contact.subscribed, contact.unsubscribed, segment.*)`, code: 'invalid_string' }]);
+    }
+    const eventData = eventDataOf(dto.data);
+    return this.db.transaction(async (m) => {
+      const write = await this.writer.upsert(m, { projectId, subscribedIfNew: true, reason: 'track', correlationId }, { email: dto.email, subscribed: dto.subscribed, data: dto.data });
+      const id = newId('evt');
       const now = new Date();
-      await manager.insert(TrackedEvent, { id: eventId, projectId, contactId: contact.id, name: dto.event, data: data as never, createdAt: now });
-      const meta = { projectId, source: CONTACTS, occurredAt: now, ...(correlationId ? { correlationId } : {}) };
-      const events: EventEnvelope[] = [EventTracked.create({ ...meta, payload: { eventRecordId: eventId, contactId: contact.id, email, name: dto.event, data } })];
-      if (contact.created) {
-        events.unshift(ContactCreated.create({ ...meta, payload: { contactId: contact.id, email, subscribed: contact.subscribed, data: contact.data } }));
-      }
-      await this.outbox.add(manager, ...events);
-      return { contact: contact.id, event: eventId, timestamp: now.toISOString() };
+      await m.insert(TrackedEvent, { id, projectId, contactId: write.contact.id, name: dto.event, data: eventData as never, createdAt: now });
+      await this.outbox.add(
+        m,
+        EventTracked.create({
+          projectId,
+          source: CONTACTS,
+          occurredAt: now,
+          ...(correlationId ? { correlationId } : {}),
+          payload: { eventRecordId: id, contactId: write.contact.id, email: write.contact.email, name: dto.event, data: eventData },
+        }),
+      );
+      return { contact: write.contact.id, event: id, timestamp: now.toISOString() };
     });
   }
 }

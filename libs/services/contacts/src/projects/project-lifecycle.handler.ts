@@ -6,8 +6,11 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { Contact } from '../contacts/contact.entity.js';
 import { CONTACTS } from '../consumer.js';
 import { TrackedEvent } from '../events/tracked-event.entity.js';
+import { BulkJob } from '../bulk/bulk-job.entity.js';
+import { ContactField } from '../fields/contact-field.entity.js';
+import { ContactImport } from '../imports/contact-import.entity.js';
 
-/** `project.reset` and `project.deleted`: the project's contacts and events go. */
+/** `project.reset` and `project.deleted`: the project's contacts, fields, events and jobs go. */
 @Controller()
 export class ProjectLifecycleHandler {
   @OnEvent(CONTACTS, Topics.ProjectReset)
@@ -21,7 +24,8 @@ export class ProjectLifecycleHandler {
   }
 
   private async wipe(projectId: string, ctx: EventContext): Promise<void> {
-    await ctx.manager.query(`DELETE FROM ${tableName(ctx.manager, TrackedEvent)} WHERE project_id = $1`, [projectId]);
-    await ctx.manager.query(`DELETE FROM ${tableName(ctx.manager, Contact)} WHERE project_id = $1`, [projectId]);
+    for (const entity of [TrackedEvent, Contact, ContactField, ContactImport, BulkJob]) {
+      await ctx.manager.query(`DELETE FROM ${tableName(ctx.manager, entity)} WHERE project_id = $1`, [projectId]);
+    }
   }
 }

@@ -1,0 +1,102 @@
+import { newId } from '@herald/core';
+import { notFound } from '@herald/http';
+import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
+import { tableName } from '@herald/persistence';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, MaxLength } from 'class-validator';
+import type { DataSource } from 'typeorm';
+import { ContactWriter } from '../contacts/contact-writer.js';
+import { CONTACTS } from '../consumer.js';
+import { TrackedEvent } from '../events/tracked-event.entity.js';
+import { BulkJob, type BulkAction, type BulkStatus } from './bulk-job.entity.js';
+
+export class BulkContactsDto {
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(1000, { message: 'contactIds may list at most 1000 contacts per call' })
+  @IsString({ each: true }) @MaxLength(40, { each: true })
+  contactIds!: string[];
+}
+
+export interface BulkJobView {
+  jobId: string;
+  action: BulkAction;
+  status: BulkStatus;
+  total: number;
+  succeeded: number;
+  unchanged: number;
+  failed: number;
+  errors: { contactId: string; reason: string }[];
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export const BULK_QUEUE = 'contacts.bulk';
+
+/** Bulk subscribe, unsubscribe and delete: queued, then applied contact by contact through the write path. */
+@Injectable()
+export class BulkService implements OnModuleInit {
+  constructor(
+    @InjectDataSource(CONTACTS) private readonly db: DataSource,
+    @InjectJobQueue(CONTACTS) private readonly jobs: JobQueue,
+    private readonly writer: ContactWriter,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(BULK_QUEUE, (ctx) => this.run(ctx));
+  }
+
+  async start(projectId: string, action: BulkAction, contactIds: string[]): Promise<{ jobId: string; status: 'queued' }> {
+    const id = newId('blk');
+    await this.db.transaction(async (m) => {
+      await m.insert(BulkJob, { id, projectId, action, contactIds: [...new Set(contactIds)], status: 'queued', errors: [] });
+      await this.jobs.enqueue(m, BULK_QUEUE, { bulkId: id }, { id, maxAttempts: 3 });
+    });
+    return { jobId: id, status: 'queued' };
+  }
+
+  async get(projectId: string, jobId: string): Promise<BulkJobView> {
+    const job = await this.db.getRepository(BulkJob).findOneBy({ projectId, id: jobId });
+    if (!job) throw notFound('Bulk job', jobId);
+    return {
+      jobId: job.id,
+      action: job.action,
+      status: job.status,
+      total: job.contactIds.length,
+      succeeded: job.succeeded,
+      unchanged: job.unchanged,
+      failed: job.failed,
+      errors: job.errors,
+      createdAt: job.createdAt.toISOString(),
+      completedAt: job.completedAt?.toISOString() ?? null,
+    };
+  }
+
+  /** One transaction: the whole bulk applies or (on a retry) applies again from the start. */
+  private async run({ job }: JobContext): Promise<void> {
+    const bulk = await this.db.getRepository(BulkJob).findOneBy({ id: (job.payload as { bulkId: string }).bulkId });
+    if (!bulk || bulk.status !== 'queued') return;
+    await this.db.transaction(async (m) => {
+      const ctx = { projectId: bulk.projectId, subscribedIfNew: true, reason: 'bulk' };
+      let succeeded = 0;
+      let unchanged = 0;
+      const errors: { contactId: string; reason: string }[] = [];
+      for (const contactId of bulk.contactIds) {
+        try {
+          if (bulk.action === 'delete') {
+            await m.query(`DELETE FROM ${tableName(m, TrackedEvent)} WHERE project_id = $1 AND contact_id = $2`, [bulk.projectId, contactId]);
+            if (await this.writer.delete(m, ctx, contactId)) succeeded++;
+            else errors.push({ contactId, reason: 'not_found' });
+          } else {
+            const write = await this.writer.update(m, ctx, contactId, { subscribed: bulk.action === 'subscribe' });
+            if (write.changedKeys.length > 0) succeeded++;
+            else unchanged++;
+          }
+        } catch (err) {
+          if ((err as { getStatus?: () => number }).getStatus?.() === 404) errors.push({ contactId, reason: 'not_found' });
+          else throw err;
+        }
+      }
+      await m.update(BulkJob, { id: bulk.id }, { status: 'completed', succeeded, unchanged, failed: errors.length, errors, completedAt: new Date() });
+    });
+  }
+}

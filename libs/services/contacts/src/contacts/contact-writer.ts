@@ -1,0 +1,219 @@
+import { applyDataPatch, dataSize, MAX_DATA_BYTES, normaliseEmail } from '@herald/contact-data';
+import { ContactCreated, ContactDeleted, ContactSubscribed, ContactUnsubscribed, ContactUpdated, type EventEnvelope } from '@herald/contracts';
+import { newId } from '@herald/core';
+import { conflict, notFound, validationFailed } from '@herald/http';
+import { InjectOutbox, type Outbox } from '@herald/messaging';
+import { tableName } from '@herald/persistence';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { CONTACTS } from '../consumer.js';
+import { FieldRegistry } from '../fields/field-registry.js';
+import { contactFromRow } from './contact-view.js';
+import { Contact } from './contact.entity.js';
+
+export interface ContactInput {
+  email: string;
+  /** Set the subscription; absent keeps an existing contact's state. */
+  subscribed?: boolean;
+  data?: Record<string, unknown>;
+}
+
+export interface WriteContext {
+  projectId: string;
+  /** Subscription of a contact created by this write when `subscribed` is absent. */
+  subscribedIfNew: boolean;
+  /** What caused it (api, track, import, bulk, send, workflow): carried by subscription events. */
+  reason: string;
+  correlationId?: string;
+}
+
+export interface ContactWrite {
+  contact: Contact;
+  created: boolean;
+  /** `email`, `subscribed`, `data.<key>` that changed. */
+  changedKeys: string[];
+  /** Non-persistent values of this request, for rendering. */
+  transient: Record<string, unknown>;
+}
+
+/**
+ * The one write path of contacts: every change (API, /v1/track, import, bulk jobs, and later
+ * /v1/send and workflows) goes through here, so the data rules, the field registry and the
+ * contact.* events are the same for all. Runs inside the caller's transaction.
+ */
+@Injectable()
+export class ContactWriter {
+  constructor(
+    @InjectOutbox(CONTACTS) private readonly outbox: Outbox,
+    private readonly fields: FieldRegistry,
+  ) {}
+
+  async upsert(m: EntityManager, ctx: WriteContext, input: ContactInput): Promise<ContactWrite> {
+    const email = normaliseEmail(input.email);
+    const table = tableName(m, Contact);
+    let existing = await this.lockByEmail(m, table, ctx.projectId, email);
+    if (!existing) {
+      const patch = applyDataPatch({}, input.data);
+      this.assertSize(patch.data);
+      const subscribed = input.subscribed ?? ctx.subscribedIfNew;
+      const inserted: Record<string, unknown>[] = await m.query(
+        `INSERT INTO ${table} (id, project_id, email, subscribed, data) VALUES ($1, $2, $3, $4, $5::jsonb)
+         ON CONFLICT (project_id, email) DO NOTHING RETURNING *`,
+        [newId('cnt'), ctx.projectId, email, subscribed, JSON.stringify(patch.data)],
+      );
+      if (inserted[0]) {
+        const contact = contactFromRow(inserted[0]);
+        await this.fields.register(m, ctx.projectId, patch.data);
+        await this.outbox.add(m, ContactCreated.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, subscribed, data: contact.data } }));
+        return { contact, created: true, changedKeys: [], transient: patch.transient };
+      }
+      existing = (await this.lockByEmail(m, table, ctx.projectId, email))!; // created concurrently: update it instead
+    }
+    return this.applyChanges(m, ctx, existing, input);
+  }
+
+  /** PATCH semantics on a known contact; `email` may change (409 when taken). */
+  async update(m: EntityManager, ctx: WriteContext, contactId: string, input: Partial<ContactInput>): Promise<ContactWrite> {
+    const rows: Record<string, unknown>[] = await m.query(`SELECT * FROM ${tableName(m, Contact)} WHERE project_id = $1 AND id = $2 FOR UPDATE`, [ctx.projectId, contactId]);
+    if (!rows[0]) throw notFound('Contact', contactId);
+    return this.applyChanges(m, ctx, contactFromRow(rows[0]), input);
+  }
+
+  async delete(m: EntityManager, ctx: WriteContext, contactId: string): Promise<boolean> {
+    const [rows] = (await m.query(`DELETE FROM ${tableName(m, Contact)} WHERE project_id = $1 AND id = $2 RETURNING id, email`, [ctx.projectId, contactId])) as [
+      { id: string; email: string }[],
+      number,
+    ];
+    const row = rows[0];
+    if (!row) return false;
+    await this.outbox.add(m, ContactDeleted.create({ ...this.meta(ctx), payload: { contactId: row.id, email: row.email } }));
+    return true;
+  }
+
+  /**
+   * The CSV path: many rows in a few statements. Rows for the same email are merged in order;
+   * new contacts are created (subscribed as `ctx.subscribedIfNew`), existing ones get their data
+   * patched. Returns how many were created and how many existing contacts were matched.
+   */
+  async upsertBatch(m: EntityManager, ctx: WriteContext, rows: { email: string; data: Record<string, unknown> }[]): Promise<{ created: number; updated: number }> {
+    const table = tableName(m, Contact);
+    const byEmail = new Map<string, Record<string, unknown>[]>();
+    for (const row of rows) {
+      const email = normaliseEmail(row.email);
+      byEmail.set(email, [...(byEmail.get(email) ?? []), row.data]);
+    }
+    const emails = [...byEmail.keys()];
+    const existingRows: Record<string, unknown>[] = await m.query(
+      `SELECT * FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) ORDER BY email FOR UPDATE`,
+      [ctx.projectId, emails],
+    );
+    const existing = new Map(existingRows.map((r) => [r.email as string, contactFromRow(r)]));
+    const patchAll = (start: Record<string, unknown>, patches: Record<string, unknown>[]) => {
+      let data = start;
+      const changed = new Set<string>();
+      for (const p of patches) {
+        const result = applyDataPatch(data, p);
+        data = result.data;
+        result.changedKeys.forEach((k) => changed.add(k));
+      }
+      return { data, changedKeys: [...changed].sort() };
+    };
+
+    const inserts = emails.filter((e) => !existing.has(e)).map((email) => ({ id: newId('cnt'), email, data: patchAll({}, byEmail.get(email)!).data }));
+    const events: EventEnvelope[] = [];
+    let created = 0;
+    if (inserts.length > 0) {
+      const insertedRows: Record<string, unknown>[] = await m.query(
+        `INSERT INTO ${table} (id, project_id, email, subscribed, data)
+         SELECT id, $1, email, $2, data FROM unnest($3::varchar[], $4::varchar[], $5::jsonb[]) AS x(id, email, data)
+         ON CONFLICT (project_id, email) DO NOTHING RETURNING *`,
+        [ctx.projectId, ctx.subscribedIfNew, inserts.map((i) => i.id), inserts.map((i) => i.email), inserts.map((i) => JSON.stringify(i.data))],
+      );
+      created = insertedRows.length;
+      for (const r of insertedRows) {
+        const c = contactFromRow(r);
+        events.push(ContactCreated.create({ ...this.meta(ctx), payload: { contactId: c.id, email: c.email, subscribed: c.subscribed, data: c.data } }));
+      }
+      if (insertedRows.length < inserts.length) {
+        // created concurrently by another writer: patch them like existing contacts
+        const raced: Record<string, unknown>[] = await m.query(`SELECT * FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) FOR UPDATE`, [
+          ctx.projectId,
+          inserts.filter((i) => !insertedRows.some((r) => r.email === i.email)).map((i) => i.email),
+        ]);
+        for (const r of raced) existing.set(r.email as string, contactFromRow(r));
+      }
+    }
+
+    const updates = [...existing.values()]
+      .map((c) => ({ contact: c, ...patchAll(c.data, byEmail.get(c.email)!) }))
+      .filter((u) => u.changedKeys.length > 0);
+    if (updates.length > 0) {
+      await m.query(
+        `UPDATE ${table} AS c SET data = u.data, updated_at = now() FROM unnest($1::varchar[], $2::jsonb[]) AS u(id, data) WHERE c.id = u.id`,
+        [updates.map((u) => u.contact.id), updates.map((u) => JSON.stringify(u.data))],
+      );
+      for (const u of updates) {
+        events.push(
+          ContactUpdated.create({
+            ...this.meta(ctx),
+            payload: { contactId: u.contact.id, email: u.contact.email, subscribed: u.contact.subscribed, data: u.data, changedKeys: u.changedKeys.map((k) => `data.${k}`) },
+          }),
+        );
+      }
+    }
+    await this.fields.registerMany(m, ctx.projectId, [...inserts.map((i) => i.data), ...updates.map((u) => u.data)]);
+    await this.outbox.add(m, ...events);
+    return { created, updated: existing.size };
+  }
+
+  private async applyChanges(m: EntityManager, ctx: WriteContext, current: Contact, input: Partial<ContactInput>): Promise<ContactWrite> {
+    const patch = applyDataPatch(current.data, input.data);
+    this.assertSize(patch.data);
+    const email = input.email !== undefined ? normaliseEmail(input.email) : current.email;
+    const subscribed = input.subscribed ?? current.subscribed;
+    const changedKeys = [
+      ...(email !== current.email ? ['email'] : []),
+      ...(subscribed !== current.subscribed ? ['subscribed'] : []),
+      ...patch.changedKeys.map((k) => `data.${k}`),
+    ];
+    if (changedKeys.length === 0) return { contact: current, created: false, changedKeys, transient: patch.transient };
+
+    let rows: Record<string, unknown>[];
+    try {
+      [rows] = (await m.query(
+        `UPDATE ${tableName(m, Contact)} SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now()
+          WHERE project_id = $1 AND id = $2 RETURNING *`,
+        [ctx.projectId, current.id, email, subscribed, JSON.stringify(patch.data)],
+      )) as [Record<string, unknown>[], number];
+    } catch (err) {
+      if ((err as { driverError?: { code?: string } }).driverError?.code === '23505') throw conflict(`Another contact already has the email ${email}`);
+      throw err;
+    }
+    const contact = contactFromRow(rows[0]!);
+    if (patch.changedKeys.length > 0) await this.fields.register(m, ctx.projectId, patch.data);
+    const events: EventEnvelope[] = [
+      ContactUpdated.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, subscribed, data: contact.data, changedKeys } }),
+    ];
+    if (subscribed !== current.subscribed) {
+      const contract = subscribed ? ContactSubscribed : ContactUnsubscribed;
+      events.push(contract.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, reason: ctx.reason } }));
+    }
+    await this.outbox.add(m, ...events);
+    return { contact, created: false, changedKeys, transient: patch.transient };
+  }
+
+  private async lockByEmail(m: EntityManager, table: string, projectId: string, email: string): Promise<Contact | undefined> {
+    const rows: Record<string, unknown>[] = await m.query(`SELECT * FROM ${table} WHERE project_id = $1 AND email = $2 FOR UPDATE`, [projectId, email]);
+    return rows[0] ? contactFromRow(rows[0]) : undefined;
+  }
+
+  private assertSize(data: Record<string, unknown>): void {
+    if (dataSize(data) > MAX_DATA_BYTES) {
+      throw validationFailed([{ field: 'data', message: `data must be at most ${MAX_DATA_BYTES} bytes as JSON`, code: 'too_big' }]);
+    }
+  }
+
+  private meta(ctx: WriteContext) {
+    return { projectId: ctx.projectId, source: CONTACTS, ...(ctx.correlationId ? { correlationId: ctx.correlationId } : {}) };
+  }
+}

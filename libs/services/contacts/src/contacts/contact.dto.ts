@@ -1,0 +1,44 @@
+import { CursorQueryDto } from '@herald/http';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+
+const EMAIL = { message: 'email must be a valid email address' };
+
+export class UpsertContactDto {
+  @IsEmail({}, EMAIL) @MaxLength(320)
+  email!: string;
+
+  @IsOptional() @IsBoolean()
+  subscribed?: boolean;
+
+  @IsOptional() @IsObject()
+  data?: Record<string, unknown>;
+}
+
+export class UpdateContactDto {
+  @IsOptional() @IsEmail({}, EMAIL) @MaxLength(320)
+  email?: string;
+
+  @IsOptional() @IsBoolean()
+  subscribed?: boolean;
+
+  @IsOptional() @IsObject()
+  data?: Record<string, unknown>;
+}
+
+export class ListContactsQueryDto extends CursorQueryDto {
+  /** Case-insensitive substring of the email. */
+  @IsOptional() @IsString() @MaxLength(320)
+  search?: string;
+
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'subscribed must be true or false' })
+  subscribed?: boolean;
+}
+
+export class LookupContactsDto {
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500, { message: 'emails may list at most 500 addresses' })
+  @IsString({ each: true }) @MaxLength(320, { each: true })
+  emails!: string[];
+}

@@ -1,0 +1,92 @@
+import { normaliseEmail } from '@herald/contact-data';
+import { cursorPage, decodeCursor, notFound, type CursorPage } from '@herald/http';
+import { tableName } from '@herald/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { CONTACTS } from '../consumer.js';
+import { TrackedEvent } from '../events/tracked-event.entity.js';
+import type { ListContactsQueryDto, UpdateContactDto, UpsertContactDto } from './contact.dto.js';
+import { contactFromRow, contactView, type ContactView } from './contact-view.js';
+import { ContactWriter } from './contact-writer.js';
+import { Contact } from './contact.entity.js';
+
+export type UpsertedContact = ContactView & { _meta: { isNew: boolean; isUpdate: boolean } };
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Contacts API use cases: upsert, read, patch, delete, list with search, bulk lookup. */
+@Injectable()
+export class ContactsService {
+  constructor(
+    @InjectDataSource(CONTACTS) private readonly db: DataSource,
+    private readonly writer: ContactWriter,
+  ) {}
+
+  async upsert(projectId: string, dto: UpsertContactDto, correlationId?: string): Promise<UpsertedContact> {
+    const write = await this.db.transaction((m) =>
+      this.writer.upsert(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, { email: dto.email, subscribed: dto.subscribed, data: dto.data }),
+    );
+    return { ...contactView(write.contact), _meta: { isNew: write.created, isUpdate: !write.created } };
+  }
+
+  async get(projectId: string, id: string): Promise<ContactView> {
+    const contact = await this.db.getRepository(Contact).findOneBy({ projectId, id });
+    if (!contact) throw notFound('Contact', id);
+    return contactView(contact);
+  }
+
+  async update(projectId: string, id: string, dto: UpdateContactDto, correlationId?: string): Promise<ContactView> {
+    const write = await this.db.transaction((m) => this.writer.update(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, id, dto));
+    return contactView(write.contact);
+  }
+
+  /** Deletes the contact and its tracked events. */
+  async delete(projectId: string, id: string, correlationId?: string): Promise<void> {
+    await this.db.transaction(async (m) => {
+      await m.query(`DELETE FROM ${tableName(m, TrackedEvent)} WHERE project_id = $1 AND contact_id = $2`, [projectId, id]);
+      if (!(await this.writer.delete(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, id))) throw notFound('Contact', id);
+    });
+  }
+
+  /** Newest first, keyset-paginated; `search` uses the trigram index on email. */
+  async list(projectId: string, q: ListContactsQueryDto): Promise<CursorPage<ContactView>> {
+    const table = tableName(this.db, Contact);
+    const where = ['project_id = $1'];
+    const params: unknown[] = [projectId];
+    if (q.search) {
+      params.push(`%${escapeLike(q.search.trim().toLowerCase())}%`);
+      where.push(`email LIKE $${params.length}`);
+    }
+    if (q.subscribed !== undefined) {
+      params.push(q.subscribed);
+      where.push(`subscribed = $${params.length}`);
+    }
+    const filters = [...where];
+    const filterParams = [...params];
+    if (q.cursor) {
+      const pos = decodeCursor(q.cursor);
+      params.push(pos.k, pos.id);
+      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    params.push(q.limit + 1);
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT *, created_at::text AS created_at_key FROM ${table} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const total = q.cursor ? 0 : Number((await this.db.query(`SELECT count(*) AS n FROM ${table} WHERE ${filters.join(' AND ')}`, filterParams))[0].n);
+    const page = cursorPage(rows, q.limit, (r) => ({ k: r.created_at_key as string, id: r.id as string }), total);
+    return { ...page, data: page.data.map((r) => contactView(contactFromRow(r))) };
+  }
+
+  /** Which of up to 500 emails are contacts of the project. */
+  async lookup(projectId: string, emails: string[]): Promise<{ found: { id: string; email: string; subscribed: boolean }[]; notFound: string[] }> {
+    const wanted = [...new Set(emails.map(normaliseEmail))];
+    const rows: { id: string; email: string; subscribed: boolean }[] = await this.db.query(
+      `SELECT id, email, subscribed FROM ${tableName(this.db, Contact)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
+      [projectId, wanted],
+    );
+    const found = new Set(rows.map((r) => r.email));
+    return { found: rows, notFound: wanted.filter((e) => !found.has(e)) };
+  }
+}

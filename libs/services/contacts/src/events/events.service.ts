@@ -1,0 +1,91 @@
+import { cursorPage, decodeCursor, notFound, type CursorPage, type CursorQueryDto } from '@herald/http';
+import { tableName } from '@herald/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { Contact } from '../contacts/contact.entity.js';
+import { CONTACTS } from '../consumer.js';
+import { UsageDirectory, type Usage } from '../fields/usage-directory.js';
+import { TrackedEvent } from './tracked-event.entity.js';
+
+export interface TrackedEventView {
+  id: string;
+  name: string;
+  contactId: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface EventStats {
+  total: number;
+  last24Hours: number;
+  events: { name: string; count: number; lastSeenAt: string }[];
+}
+
+/** Reading and deleting tracked events. */
+@Injectable()
+export class EventsService {
+  constructor(
+    @InjectDataSource(CONTACTS) private readonly db: DataSource,
+    private readonly usage: UsageDirectory,
+  ) {}
+
+  list(projectId: string, q: CursorQueryDto): Promise<CursorPage<TrackedEventView>> {
+    return this.page(projectId, q, []);
+  }
+
+  async forContact(projectId: string, contactId: string, q: CursorQueryDto): Promise<CursorPage<TrackedEventView>> {
+    if (!(await this.db.getRepository(Contact).existsBy({ projectId, id: contactId }))) throw notFound('Contact', contactId);
+    return this.page(projectId, q, [['contact_id', contactId]]);
+  }
+
+  async stats(projectId: string): Promise<EventStats> {
+    const table = tableName(this.db, TrackedEvent);
+    const rows: { name: string; count: string; last: Date; recent: string }[] = await this.db.query(
+      `SELECT name, count(*) AS count, max(created_at) AS last, count(*) FILTER (WHERE created_at > now() - interval '24 hours') AS recent
+         FROM ${table} WHERE project_id = $1 GROUP BY name ORDER BY count(*) DESC, name`,
+      [projectId],
+    );
+    const events = rows.map((r) => ({ name: r.name, count: Number(r.count), lastSeenAt: new Date(r.last).toISOString() }));
+    return { total: events.reduce((n, e) => n + e.count, 0), last24Hours: rows.reduce((n, r) => n + Number(r.recent), 0), events };
+  }
+
+  async names(projectId: string): Promise<{ names: string[] }> {
+    const rows: { name: string }[] = await this.db.query(`SELECT DISTINCT name FROM ${tableName(this.db, TrackedEvent)} WHERE project_id = $1 ORDER BY name`, [projectId]);
+    return { names: rows.map((r) => r.name) };
+  }
+
+  usageOf(projectId: string, eventName: string): Promise<Usage> {
+    return this.usage.event(projectId, eventName);
+  }
+
+  async deleteByName(projectId: string, name: string): Promise<{ deleted: number }> {
+    const [, count] = (await this.db.query(`DELETE FROM ${tableName(this.db, TrackedEvent)} WHERE project_id = $1 AND name = $2`, [projectId, name])) as [unknown, number];
+    return { deleted: count };
+  }
+
+  private async page(projectId: string, q: CursorQueryDto, extra: [string, string][]): Promise<CursorPage<TrackedEventView>> {
+    const table = tableName(this.db, TrackedEvent);
+    const where = ['project_id = $1', ...extra.map(([col], i) => `${col} = $${i + 2}`)];
+    const params: unknown[] = [projectId, ...extra.map(([, v]) => v)];
+    const filters = [...where];
+    const filterParams = [...params];
+    if (q.cursor) {
+      const pos = decodeCursor(q.cursor);
+      params.push(pos.k, pos.id);
+      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    params.push(q.limit + 1);
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT id, name, contact_id, data, created_at, created_at::text AS created_at_key FROM ${table}
+        WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const total = q.cursor ? 0 : Number((await this.db.query(`SELECT count(*) AS n FROM ${table} WHERE ${filters.join(' AND ')}`, filterParams))[0].n);
+    const page = cursorPage(rows, q.limit, (r) => ({ k: r.created_at_key as string, id: r.id as string }), total);
+    return {
+      ...page,
+      data: page.data.map((r) => ({ id: r.id as string, name: r.name as string, contactId: r.contact_id as string, data: r.data as Record<string, unknown>, createdAt: new Date(r.created_at as Date).toISOString() })),
+    };
+  }
+}

@@ -1,0 +1,102 @@
+import { dataSize, isValidEmail, mapCsvRow, MAX_DATA_BYTES } from '@herald/contact-data';
+import { createLogger } from '@herald/core';
+import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
+import { tableName } from '@herald/persistence';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { ContactWriter } from '../contacts/contact-writer.js';
+import { CONTACTS } from '../consumer.js';
+import { ContactImport, type ImportRowError } from './contact-import.entity.js';
+import { IMPORT_QUEUE } from './contact-imports.service.js';
+import { csvRows, decodeUtf8 } from './csv.js';
+
+const BATCH_ROWS = 1000;
+const MAX_STORED_ERRORS = 1000;
+const log = createLogger('contacts.import');
+
+interface ParsedRow {
+  /** Row number in the file, the header being row 1. */
+  row: number;
+  email: string | undefined;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Runs a CSV import as a durable job: streams the stored file with fast-csv, applies rows in
+ * batches of 1000 through the contact write path, and commits each batch together with the
+ * counts and the checkpoint. After a crash the job is claimed again and resumes after the last
+ * committed batch; rows are upserts by email, so nothing is duplicated.
+ */
+@Injectable()
+export class CsvImportProcessor implements OnModuleInit {
+  constructor(
+    @InjectDataSource(CONTACTS) private readonly db: DataSource,
+    @InjectJobQueue(CONTACTS) private readonly jobs: JobQueue,
+    private readonly writer: ContactWriter,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(IMPORT_QUEUE, (ctx) => this.run(ctx));
+  }
+
+  private async run({ job, signal }: JobContext): Promise<void> {
+    const importId = (job.payload as { importId: string }).importId;
+    const imp = await this.db.getRepository(ContactImport).findOneBy({ id: importId });
+    if (!imp || imp.status !== 'queued' || !imp.file) return;
+    try {
+      await this.process(imp, signal);
+    } catch (err) {
+      if (!signal.aborted && job.attempts >= job.maxAttempts) {
+        await this.db.getRepository(ContactImport).update({ id: imp.id }, { status: 'failed', failure: err instanceof Error ? err.message : String(err), completedAt: new Date(), file: null });
+      }
+      throw err;
+    }
+  }
+
+  private async process(imp: ContactImport, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
+    const text = decodeUtf8(imp.file!)!;
+    let header: string[] | undefined;
+    let dataRow = 0;
+    let batch: ParsedRow[] = [];
+    for await (const cells of csvRows(text)) {
+      if (!header) {
+        header = cells as string[];
+        continue;
+      }
+      dataRow++;
+      if (dataRow <= imp.processedRows) continue; // applied before a restart
+      const { email, data } = mapCsvRow(header, cells as string[]);
+      batch.push({ row: dataRow + 1, email, data });
+      if (batch.length === BATCH_ROWS) {
+        signal.throwIfAborted();
+        await this.apply(imp, batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await this.apply(imp, batch);
+    await this.db.query(`UPDATE ${tableName(this.db, ContactImport)} SET status = 'completed', file = NULL, completed_at = now() WHERE id = $1`, [imp.id]);
+    log.info('import completed', { importId: imp.id, projectId: imp.projectId, rows: dataRow, durationMs: Math.round(performance.now() - started) });
+  }
+
+  private async apply(imp: ContactImport, batch: ParsedRow[]): Promise<void> {
+    const errors: ImportRowError[] = [];
+    const valid: { email: string; data: Record<string, unknown> }[] = [];
+    for (const r of batch) {
+      if (!r.email || !isValidEmail(r.email)) errors.push({ row: r.row, email: r.email ?? '', reason: 'invalid_email' });
+      else if (dataSize(r.data) > MAX_DATA_BYTES) errors.push({ row: r.row, email: r.email, reason: 'data_too_large' });
+      else valid.push({ email: r.email, data: r.data });
+    }
+    await this.db.transaction(async (m) => {
+      const { created, updated } = valid.length > 0 ? await this.writer.upsertBatch(m, { projectId: imp.projectId, subscribedIfNew: true, reason: 'import' }, valid) : { created: 0, updated: 0 };
+      await m.query(
+        `UPDATE ${tableName(m, ContactImport)}
+            SET processed_rows = processed_rows + $2, imported = imported + $3, updated = updated + $4, skipped = skipped + $5,
+                errors = CASE WHEN jsonb_array_length(errors) >= ${MAX_STORED_ERRORS} THEN errors ELSE errors || $6::jsonb END
+          WHERE id = $1`,
+        [imp.id, batch.length, created, updated, errors.length, JSON.stringify(errors)],
+      );
+    });
+  }
+}
