@@ -75,7 +75,7 @@ export function defineEvent<P extends object>(def: {
     },
     validate(envelope) {
       const problems: string[] = [];
-      if (typeof envelope.eventId !== 'string' || envelope.eventId.length === 0) problems.push('eventId: required');
+      if (typeof envelope.eventId !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(envelope.eventId)) problems.push('eventId: must be a UUID');
       if (typeof envelope.projectId !== 'string' || envelope.projectId.length === 0) problems.push('projectId: required');
       if (typeof envelope.occurredAt !== 'string' || Number.isNaN(Date.parse(envelope.occurredAt)))
         problems.push('occurredAt: must be an ISO 8601 timestamp');

@@ -152,3 +152,11 @@ describe('cursor pagination helper', () => {
     expect(decodeCursor(encodeCursor({ k: 3, id: 'x' }))).toEqual({ k: 3, id: 'x' });
   });
 });
+
+describe('timestamp cursors', () => {
+  const forged = (k: unknown) => Buffer.from(JSON.stringify({ k, id: 'x' })).toString('base64url');
+  it('accept the positions PostgreSQL prints and refuse anything else with 422', () => {
+    expect(decodeCursor(forged('2026-11-21 12:29:06.604624+00'), { timestamp: true }).k).toBe('2026-11-21 12:29:06.604624+00');
+    for (const k of ['not-a-timestamp', 12345, '2026-13-45 99:00:00+00']) expect(() => decodeCursor(forged(k), { timestamp: true })).toThrow('Invalid cursor');
+  });
+});

@@ -31,10 +31,17 @@ export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string): CursorPosition {
+/**
+ * Reads a cursor back; with `timestamp`, its sort value must be a timestamp (lists ordered by
+ * creation time), so a tampered cursor is a 422 rather than a database error.
+ */
+export function decodeCursor(cursor: string, options: { timestamp?: boolean } = {}): CursorPosition {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorPosition>;
-    if ((typeof parsed.k === 'string' || typeof parsed.k === 'number') && typeof parsed.id === 'string') return { k: parsed.k, id: parsed.id };
+    const keyOk = options.timestamp
+      ? typeof parsed.k === 'string' && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/.test(parsed.k) && !Number.isNaN(Date.parse(parsed.k.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')))
+      : typeof parsed.k === 'string' || typeof parsed.k === 'number';
+    if (keyOk && typeof parsed.id === 'string') return { k: parsed.k!, id: parsed.id };
   } catch {
     // fall through
   }

@@ -1,4 +1,5 @@
 import { contractFor, deadLetterTopic, type EventEnvelope } from '@herald/contracts';
+import { tableName } from '@herald/persistence';
 import type { DataSource } from 'typeorm';
 import { InboxEntry } from '../entities/inbox-entry.entity.js';
 import { DeadLetter } from '../entities/dead-letter.entity.js';
@@ -39,6 +40,7 @@ const DEFAULT_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 200, maxDelay
  */
 export class EventProcessor {
   private readonly policy: RetryPolicy;
+  private readonly inboxTable: string;
 
   constructor(
     readonly consumer: string,
@@ -48,6 +50,7 @@ export class EventProcessor {
     policy: Partial<RetryPolicy> = {},
   ) {
     this.policy = { ...DEFAULT_POLICY, ...policy };
+    this.inboxTable = tableName(dataSource, InboxEntry);
   }
 
   async process(envelope: EventEnvelope, handlers: EventHandlerFn[]): Promise<ProcessOutcome> {
@@ -85,6 +88,53 @@ export class EventProcessor {
         this.logger.warn('event handler failed; retrying', { consumer: this.consumer, topic, eventId: envelope.eventId, attempt, retryInMs: delay, err: message });
         await new Promise((r) => setTimeout(r, delay));
       }
+    }
+  }
+
+  /**
+   * Applies several events (in order) in one transaction with one multi-row inbox insert — the
+   * fast path for a Kafka batch or an outbox batch. If anything in it fails, the transaction rolls
+   * back and the events are applied one by one, each with its own retries and dead-lettering.
+   */
+  async processBatch(envelopes: EventEnvelope[], handlersFor: (topic: string) => EventHandlerFn[]): Promise<void> {
+    const valid: EventEnvelope[] = [];
+    const seen = new Set<string>();
+    for (const e of envelopes) {
+      const contract = contractFor(e.type, e.version);
+      const problems = contract ? contract.validate(e) : [`no contract for ${e.type} version ${String(e.version)}`];
+      if (problems.length > 0) await this.deadLetter(e.type, e, `invalid event: ${problems.join('; ')}`, 0);
+      else if (!seen.has(e.eventId)) {
+        seen.add(e.eventId);
+        valid.push(e);
+      }
+    }
+    if (valid.length === 0) return;
+    if (valid.length === 1) {
+      await this.process(valid[0]!, handlersFor(valid[0]!.type));
+      return;
+    }
+    try {
+      const applied = await this.dataSource.transaction(async (manager) => {
+        const rows: { event_id: string }[] = await manager.query(
+          `INSERT INTO ${this.inboxTable} (consumer, event_id, topic)
+           SELECT $1, e, t FROM unnest($2::uuid[], $3::varchar[]) AS x(e, t)
+           ON CONFLICT DO NOTHING RETURNING event_id`,
+          [this.consumer, valid.map((e) => e.eventId), valid.map((e) => e.type)],
+        );
+        const fresh = new Set(rows.map((r) => r.event_id));
+        const done: EventEnvelope[] = [];
+        for (const e of valid) {
+          if (!fresh.has(e.eventId)) continue;
+          const ctx = new EventContext(e, manager, this.consumer, 1);
+          for (const handler of handlersFor(e.type)) await handler(e, ctx);
+          done.push(e);
+        }
+        return done;
+      });
+      const appliedIds = new Set(applied.map((e) => e.eventId));
+      for (const e of valid) messagingMetrics.consumed.inc({ consumer: this.consumer, topic: e.type, outcome: appliedIds.has(e.eventId) ? 'processed' : 'duplicate' });
+    } catch {
+      for (const e of valid) await this.process(e, handlersFor(e.type));
     }
   }
 

@@ -2,7 +2,8 @@ import type { EventEnvelope } from '@herald/contracts';
 import type { EventPublisher } from '../event-publisher.js';
 
 export interface InProcessDispatcher {
-  dispatch(envelope: EventEnvelope): Promise<void>;
+  /** Applies the events, in order, for every consumer. */
+  dispatch(envelopes: EventEnvelope[]): Promise<void>;
 }
 
 const LANES = 8;
@@ -36,11 +37,7 @@ export class InProcessBus implements EventPublisher {
       const lane = laneOf(e.key);
       lanes.set(lane, [...(lanes.get(lane) ?? []), e]);
     }
-    await Promise.all(
-      [...lanes.values()].map(async (lane) => {
-        for (const e of lane) await this.dispatcher!.dispatch(e);
-      }),
-    );
+    await Promise.all([...lanes.values()].map((lane) => this.dispatcher!.dispatch(lane)));
   }
 
   async check(): Promise<void> {}

@@ -24,10 +24,20 @@ export class InProcessEventServer extends HeraldEventServer {
     callback();
   }
 
-  /** Every consumer of the topic applies the event (each in its own transaction and inbox). */
-  async dispatch(envelope: EventEnvelope): Promise<void> {
-    const consumers = this.routes.get(envelope.type) ?? [];
-    await Promise.all(consumers.map(({ consumer, handlers }) => this.registry.get(consumer).process(envelope, handlers)));
+  /** Every consumer applies, in order, the events it subscribes to (each consumer in its own transaction and inbox). */
+  async dispatch(envelopes: EventEnvelope[]): Promise<void> {
+    const perConsumer = new Map<string, { events: EventEnvelope[]; handlers: Map<string, EventHandlerFn[]> }>();
+    for (const e of envelopes) {
+      for (const { consumer, handlers } of this.routes.get(e.type) ?? []) {
+        const entry = perConsumer.get(consumer) ?? { events: [] as EventEnvelope[], handlers: new Map<string, EventHandlerFn[]>() };
+        entry.events.push(e);
+        entry.handlers.set(e.type, handlers);
+        perConsumer.set(consumer, entry);
+      }
+    }
+    await Promise.all(
+      [...perConsumer].map(([consumer, { events, handlers }]) => this.registry.get(consumer).processBatch(events, (topic) => handlers.get(topic) ?? [])),
+    );
   }
 
   close(): void {}

@@ -12,6 +12,8 @@ export interface KafkaEventServerOptions {
   /** Partitions of one consumer processed concurrently (order is kept within a partition). */
   partitionsConsumedConcurrently: number;
   maxWaitTimeInMs: number;
+  /** Messages of a partition applied per consumer transaction. */
+  chunkSize: number;
 }
 
 const DEFAULTS: KafkaEventServerOptions = {
@@ -21,6 +23,7 @@ const DEFAULTS: KafkaEventServerOptions = {
   rebalanceTimeout: 60_000,
   partitionsConsumedConcurrently: 4,
   maxWaitTimeInMs: 1000,
+  chunkSize: 100,
 };
 
 /**
@@ -69,20 +72,22 @@ export class KafkaEventServer extends HeraldEventServer {
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
-        for (const message of batch.messages) {
+        const handlersFor = () => handlers.get(batch.topic) ?? [];
+        for (let start = 0; start < batch.messages.length; start += this.options.chunkSize) {
           if (!isRunning() || isStale()) break;
-          const raw = message.value?.toString('utf8') ?? '';
-          let envelope: EventEnvelope | undefined;
-          try {
-            envelope = JSON.parse(raw) as EventEnvelope;
-          } catch (err) {
-            await processor.deadLetterUndecodable(batch.topic, raw, `undecodable message: ${String(err)}`);
+          const chunk = batch.messages.slice(start, start + this.options.chunkSize);
+          const envelopes: EventEnvelope[] = [];
+          for (const message of chunk) {
+            const raw = message.value?.toString('utf8') ?? '';
+            try {
+              const envelope = JSON.parse(raw) as EventEnvelope;
+              envelopes.push(envelope.type === batch.topic ? envelope : { ...envelope, type: batch.topic });
+            } catch (err) {
+              await processor.deadLetterUndecodable(batch.topic, raw, `undecodable message: ${String(err)}`);
+            }
           }
-          if (envelope) {
-            if (envelope.type !== batch.topic) envelope = { ...envelope, type: batch.topic };
-            await processor.process(envelope, handlers.get(batch.topic) ?? []);
-          }
-          resolveOffset(message.offset);
+          await processor.processBatch(envelopes, handlersFor);
+          resolveOffset(chunk[chunk.length - 1]!.offset);
           await heartbeat();
         }
         await commitOffsetsIfNecessary();

@@ -65,7 +65,7 @@ export class ContactsService {
     const filters = [...where];
     const filterParams = [...params];
     if (q.cursor) {
-      const pos = decodeCursor(q.cursor);
+      const pos = decodeCursor(q.cursor, { timestamp: true });
       params.push(pos.k, pos.id);
       where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
     }

@@ -71,7 +71,7 @@ export class EventsService {
     const filters = [...where];
     const filterParams = [...params];
     if (q.cursor) {
-      const pos = decodeCursor(q.cursor);
+      const pos = decodeCursor(q.cursor, { timestamp: true });
       params.push(pos.k, pos.id);
       where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
     }
