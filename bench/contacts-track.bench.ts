@@ -1,0 +1,196 @@
+/**
+ * `/v1/track` throughput and latency: `npm run bench -- contacts-track`.
+ * Standalone mode (one process: gateway guard with the project's secret key, contacts, in-process
+ * bus) on a project that already has 100 000 contacts (seeded straight into contacts.contacts with
+ * SQL, ids `cnt_` + 26 chars). A closed loop of BENCH_CONCURRENCY (64) keep-alive requests in
+ * flight for BENCH_SECONDS (20) after a warm-up; each event names an existing contact or a new
+ * one (half and half) and patches its `plan`. Target: ≥ 2 000 events/s with p99 < 50 ms.
+ *
+ * Beside it, with Herald stopped, the same database work straight through `pg` at the same
+ * concurrency, one transaction per event with the statements the service runs (SELECT … FOR
+ * UPDATE, INSERT or UPDATE of the contact, outbox insert + pg_notify, INSERT of the event, outbox
+ * insert + pg_notify): on as many connections as requests in flight, on the standalone default
+ * pool of 4, on 4 with idle LISTEN connections like Herald's relays and job queues (PostgreSQL
+ * wakes every listener of the database at each NOTIFY, and each reads the queue in a transaction),
+ * and without pg_notify, so the ratio to PostgreSQL's own limit is visible.
+ *
+ * Columns: CPU of the whole machine, of this process (the load driver), of Herald's process, and
+ * of the PostgreSQL backends serving the bench database (from /proc, PostgreSQL on this host), and
+ * commits per event (pg_stat_database, counted up to the disconnect of the backends, as they
+ * report late). BENCH_POOL_SIZE sets Herald's DATABASE_POOL_SIZE (default 4 per service).
+ */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import pg from 'pg';
+import { accountWithProject, bearer } from '@herald/testing';
+import { backendPids, benchDatabase, closedLoop, dbCounters, type DbCounters, freeConnections, httpClient, machineBusy, ms, num, perEvent, printTable, sleep, sqlContactId, startStandalone, summarise, waitOutboxDrained, type LoadResult } from './support.js';
+
+const CONTACTS = 100_000;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP_SECONDS = 5;
+const RAW_SECONDS = Math.max(5, Math.round(SECONDS / 2));
+const NEW_SHARE = 0.5;
+const EVENTS = ['signed-up', 'page-viewed', 'trial-started', 'purchase'];
+const PLANS = ['free', 'pro', 'team'];
+
+const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+let fresh = 0;
+const run = Date.now().toString(36);
+const nextEmail = () => (Math.random() < NEW_SHARE ? `new-${run}-${fresh++}@bench.test` : `seed-${1 + Math.floor(Math.random() * CONTACTS)}@example.com`);
+const nextEvent = () => ({ email: nextEmail(), event: pick(EVENTS), data: { plan: pick(PLANS) } });
+
+const db = await benchDatabase('track');
+const admin = new pg.Pool({ connectionString: db.url, max: 2 });
+const pgPids = backendPids(admin, db.url);
+const rows: string[][] = [['contacts-track', 'events/s', 'p50', 'p90', 'p99', 'max', 'errors', 'machine busy', 'cores: driver', 'herald', 'postgres', 'commits/event']];
+const cores = (x: number) => (x > 0 ? x.toFixed(2) : '—');
+const row = (label: string, r: LoadResult, work?: DbCounters) => {
+  const s = summarise(r.latencies);
+  rows.push([
+    label, num((r.ok / r.elapsedMs) * 1000), ms(s.p50), ms(s.p90), ms(s.p99), ms(s.max), String(r.errors),
+    `${Math.round(r.cpu.machine)}%`, cores(r.cpu.driver), cores(r.cpu.children), cores(r.cpu.pg), work ? work.commits.toFixed(1) : '',
+  ]);
+};
+const idleBusy = await machineBusy(2000);
+let herald: Awaited<ReturnType<typeof startStandalone>> | undefined;
+try {
+  herald = await startStandalone(db);
+  const project = await accountWithProject(herald.url);
+
+  const seedStarted = performance.now();
+  await admin.query(
+    `INSERT INTO contacts.contacts (id, project_id, email, subscribed, data, created_at, updated_at)
+     SELECT ${sqlContactId('i')}, $1, 'seed-' || i || '@example.com', true,
+            jsonb_build_object('plan', (ARRAY['free','pro','team'])[1 + i % 3], 'seeded', true),
+            now() - make_interval(secs => $2 - i), now() - make_interval(secs => $2 - i)
+       FROM generate_series(1, $2::int) AS i`,
+    [project.projectId, CONTACTS],
+  );
+  await admin.query(`INSERT INTO contacts.contact_fields (project_id, path, type) VALUES ($1, 'data.plan', 'string'), ($1, 'data.seeded', 'boolean') ON CONFLICT DO NOTHING`, [project.projectId]);
+  await admin.query('ANALYZE contacts.contacts');
+  const seedMs = performance.now() - seedStarted;
+
+  // ---- through Herald ---------------------------------------------------------------------
+  const client = httpClient(herald.url, CONCURRENCY);
+  const headers = bearer(project.secretKey);
+  // pg_stat_database counters lag (busy backends report late; the LISTEN backends of the relays and
+  // job queues only when they disconnect), so the database work per event is counted over Herald's
+  // whole run, up to its stop, against all tracked events (warm-up and the sequential run included)
+  const countersBefore = await dbCounters(admin, db.url);
+  const track = async () => {
+    const res = await client.request('POST', '/v1/track', headers, JSON.stringify(nextEvent()));
+    if (res.status !== 200) throw new Error(`/v1/track answered ${res.status}: ${res.body.slice(0, 300)}`);
+  };
+  await closedLoop(CONCURRENCY, WARMUP_SECONDS * 1000, track);
+  await waitOutboxDrained(admin, 60_000);
+  const sequential = await closedLoop(1, 5000, track, { pgPids });
+  await waitOutboxDrained(admin, 60_000);
+  const before = Number((await admin.query(`SELECT count(*) AS n FROM contacts.tracked_events WHERE project_id = $1`, [project.projectId])).rows[0].n);
+  const viaHerald = await closedLoop(CONCURRENCY, SECONDS * 1000, track, { pgPids });
+  // LISTEN connections Herald holds on this database (outbox relays, job queues)
+  const listenerApps: string[] = (
+    await admin.query(`SELECT application_name AS app FROM pg_stat_activity WHERE datname = current_database() AND (application_name LIKE '%-relay' OR application_name LIKE '%-jobs') ORDER BY 1`)
+  ).rows.map((r: { app: string }) => r.app);
+  const after = Number((await admin.query(`SELECT count(*) AS n FROM contacts.tracked_events WHERE project_id = $1`, [project.projectId])).rows[0].n);
+  const outbox = await waitOutboxDrained(admin, 120_000);
+  client.close();
+  row('POST /v1/track via Herald, 1 in flight (5 s)', sequential);
+  const heraldRow = rows.length;
+  row(`POST /v1/track via Herald, ${CONCURRENCY} in flight`, viaHerald);
+  if (viaHerald.firstError) console.error(`first error: ${viaHerald.firstError}`);
+  if (after - before !== viaHerald.ok) console.error(`warning: ${viaHerald.ok} answers 200 but ${after - before} events stored`);
+  await herald.stop(); // its backends disconnect and report their counters
+  herald = undefined;
+  const heraldWork = perEvent(countersBefore, await dbCounters(admin, db.url), after);
+  rows[heraldRow]!.push(heraldWork.commits.toFixed(1));
+
+  // ---- the same work straight through pg -------------------------------------------------
+  const raw = async (connections: number, notify: boolean, listeners: string[] = []): Promise<[LoadResult, DbCounters]> => {
+    const pool = new pg.Pool({ connectionString: db.url, max: connections });
+    const listening = await Promise.all(
+      listeners.map(async (app) => {
+        const l = new pg.Client({ connectionString: db.url, application_name: `bench-${app}` });
+        await l.connect();
+        await l.query(`LISTEN herald_${app.endsWith('-jobs') ? 'jobs' : 'outbox'}_${app.replace(/^herald-|-(relay|jobs)$/g, '')}`);
+        return l;
+      }),
+    );
+    const outboxSql = `WITH ins AS (
+         INSERT INTO contacts.outbox (event_id, topic, message_key, envelope)
+         SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::jsonb[]) RETURNING 1)
+       SELECT ${notify ? `pg_notify('herald_outbox_contacts', count(*)::text)` : 'count(*)'} FROM ins`;
+    const envelope = (type: string, key: string, payload: unknown) => ({
+      eventId: randomUUID(), type, version: 1, projectId: project.projectId, occurredAt: new Date().toISOString(), key, source: 'contacts', correlationId: 'req-bench', payload,
+    });
+    const outboxAdd = (c: pg.PoolClient, e: ReturnType<typeof envelope>) => c.query(outboxSql, [[e.eventId], [e.type], [e.key], [JSON.stringify(e)]]);
+    const work = async () => {
+      const ev = nextEvent();
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const found = await c.query(`SELECT * FROM contacts.contacts WHERE project_id = $1 AND email = $2 FOR UPDATE`, [project.projectId, ev.email]);
+        let contact = found.rows[0] as { id: string; email: string; subscribed: boolean; data: Record<string, unknown> } | undefined;
+        if (!contact) {
+          const ins = await c.query(
+            `INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (project_id, email) DO NOTHING RETURNING *`,
+            [`cnt_${randomUUID().replace(/-/g, '').slice(0, 26)}`, project.projectId, ev.email, true, JSON.stringify(ev.data)],
+          );
+          contact = ins.rows[0];
+          await outboxAdd(c, envelope('contact.created', contact!.id, { contactId: contact!.id, email: contact!.email, subscribed: true, data: contact!.data }));
+        } else if (contact.data.plan !== ev.data.plan) {
+          const data = { ...contact.data, ...ev.data };
+          const upd = await c.query(`UPDATE contacts.contacts SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now() WHERE project_id = $1 AND id = $2 RETURNING *`, [
+            project.projectId, contact.id, contact.email, contact.subscribed, JSON.stringify(data),
+          ]);
+          contact = upd.rows[0];
+          await outboxAdd(c, envelope('contact.updated', contact!.id, { contactId: contact!.id, email: contact!.email, subscribed: contact!.subscribed, data, changedKeys: ['data.plan'] }));
+        }
+        const id = `evt_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
+        await c.query(`INSERT INTO contacts.tracked_events (id, project_id, contact_id, name, data, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`, [
+          id, project.projectId, contact!.id, ev.event, JSON.stringify(ev.data), new Date(),
+        ]);
+        await outboxAdd(c, envelope('event.tracked', contact!.id, { eventRecordId: id, contactId: contact!.id, email: contact!.email, name: ev.event, data: ev.data }));
+        await c.query('COMMIT');
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        c.release();
+      }
+    };
+    const c0 = await dbCounters(admin, db.url);
+    const warm = await closedLoop(CONCURRENCY, 2000, work);
+    const r = await closedLoop(CONCURRENCY, RAW_SECONDS * 1000, work, { pgPids });
+    await pool.end(); // its backends disconnect and report their counters
+    await Promise.all(listening.map((l) => l.end()));
+    await sleep(200);
+    if (r.firstError) console.error(`raw first error: ${r.firstError}`);
+    return [r, perEvent(c0, await dbCounters(admin, db.url), warm.ok + r.ok)];
+  };
+  // as many connections as requests in flight, unless the server (shared with others) has fewer free
+  const wide = Math.min(CONCURRENCY, await freeConnections(admin, 15 + listenerApps.length));
+  row(`raw pg, same statements, ${wide} connections`, ...(await raw(wide, true)));
+  row(`raw pg, same statements, 4 connections`, ...(await raw(4, true)));
+  row(`raw pg, same, 4 conn. + ${listenerApps.length} LISTENers like Herald's`, ...(await raw(4, true, listenerApps)));
+  row(`raw pg, no pg_notify, ${wide} connections`, ...(await raw(wide, false)));
+
+  console.log(
+    `\n/v1/track, standalone mode, ${num(CONTACTS)} contacts seeded with SQL in ${Math.round(seedMs)} ms; ${CONCURRENCY} requests in flight (closed loop, keep-alive),` +
+      ` ${SECONDS} s after ${WARMUP_SECONDS} s warm-up (raw: ${RAW_SECONDS} s after 2 s, ${CONCURRENCY} in flight); ${Math.round(NEW_SHARE * 100)}% new emails;` +
+      ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start`,
+  );
+  printTable(rows);
+  console.log(
+    `\noutbox after the Herald run: ${num(outbox.pendingAtStart)} events unpublished, ${outbox.drainMs < 0 ? 'not drained within 120 s' : `drained in ${Math.round(outbox.drainMs)} ms`}` +
+      `; target ≥ 2 000 events/s with p99 < 50 ms: ${(viaHerald.ok / viaHerald.elapsedMs) * 1000 >= 2000 && summarise(viaHerald.latencies).p99 < 50 ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `Herald per event (its whole run, pg_stat_database): ${heraldWork.commits.toFixed(1)} commits, ${heraldWork.inserted.toFixed(1)} rows inserted, ${heraldWork.updated.toFixed(1)} rows updated` +
+      ` (request, relay, in-process consumers, and the LISTEN backends reading the notify queue: ${listenerApps.join(', ')})`,
+  );
+} finally {
+  await herald?.stop();
+  await admin.end();
+  await db.close();
+}

@@ -1,0 +1,316 @@
+/**
+ * Shared pieces of the contacts benches: a database of their own (on DATABASE_URL's server, or an
+ * embedded one), standalone Herald on it, a keep-alive HTTP client, a closed-loop load driver,
+ * percentiles, CPU accounting and a small table printer. Everything targets 127.0.0.1.
+ */
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '@herald/persistence';
+import { freePort, ServiceProcess } from '@herald/testing';
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Nearest-rank percentile of an ascending array. */
+export const pct = (sorted: ArrayLike<number>, p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+export const ms = (x: number): string => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : Math.round(x)} ms` : '—');
+
+export const num = (x: number): string => Math.round(x).toLocaleString('en-US');
+
+export interface Summary {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export function summarise(latencies: number[]): Summary {
+  const s = Float64Array.from(latencies).sort();
+  return { count: s.length, p50: pct(s, 50), p90: pct(s, 90), p99: pct(s, 99), max: s[s.length - 1] ?? NaN };
+}
+
+/** Prints rows as an aligned table (first row is the header). */
+export function printTable(rows: string[][]): void {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(rows[0]!));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows.slice(1)) console.log(line(r));
+}
+
+export interface BenchDatabase {
+  /** The bench's own database. */
+  url: string;
+  /** Scratch directory (standalone data dir, embedded server). */
+  dir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database for one bench: created on DATABASE_URL's server (dropped at the end), else an
+ * embedded server in a temporary directory (removed at the end).
+ */
+export async function benchDatabase(name: string): Promise<BenchDatabase> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `herald-bench-${name}-`));
+  await chmod(dir, 0o755);
+  const server = process.env.DATABASE_URL;
+  if (!server) {
+    const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg') });
+    return {
+      url: embedded.url,
+      dir,
+      async close() {
+        await embedded.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const dbName = `herald_bench_${name.replace(/\W/g, '_')}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const u = new URL(server);
+  u.pathname = `/${dbName}`;
+  return {
+    url: u.toString(),
+    dir,
+    async close() {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Herald in standalone mode on the bench database (migrated at start), with its data directory in
+ * the bench's scratch directory and a rate limit high enough not to interfere.
+ * BENCH_POOL_SIZE, when set, is passed as DATABASE_POOL_SIZE (default: the product's, 4 per service);
+ * BENCH_HERALD_NODE_OPTIONS as NODE_OPTIONS (e.g. `--import <a preload that runs the inspector profiler>`).
+ */
+export async function startStandalone(db: BenchDatabase, extra: Record<string, string> = {}): Promise<ServiceProcess> {
+  const proc = new ServiceProcess('standalone', await freePort(), {
+    DATABASE_URL: db.url,
+    HERALD_DATA_DIR: path.join(db.dir, 'standalone'),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    LOG_LEVEL: 'warn',
+    ...(process.env.BENCH_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}),
+    ...(process.env.BENCH_HERALD_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HERALD_NODE_OPTIONS } : {}),
+    ...extra,
+  });
+  await proc.start({ timeoutMs: 90_000 });
+  return proc;
+}
+
+export interface HttpResult {
+  status: number;
+  body: string;
+}
+
+/** A minimal keep-alive HTTP/1.1 client (node:http), lighter on CPU than fetch for load loops. */
+export function httpClient(baseUrl: string, maxSockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  const u = new URL(baseUrl);
+  const request = (method: string, urlPath: string, headers: Record<string, string>, body?: string): Promise<HttpResult> =>
+    new Promise((resolve, reject) => {
+      const h: Record<string, string | number> = { ...headers };
+      if (body !== undefined) h['content-length'] = Buffer.byteLength(body);
+      const req = http.request({ host: u.hostname, port: u.port, method, path: urlPath, headers: h, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  return { request, close: () => agent.destroy() };
+}
+
+/** CPU use over an interval: `machine` in % of all cores, the others in cores (1 = one core all the time). */
+export interface CpuUse {
+  /** The whole machine (from /proc/stat), 0–100, whatever runs on it. */
+  machine: number;
+  /** This process (the load driver). */
+  driver: number;
+  /** The processes this one spawned (the Herald server). */
+  children: number;
+  /** The PostgreSQL backends given by `pgPids` (asked at the start and at the end). */
+  pg: number;
+}
+
+/** Starts measuring CPU use; the function it returns ends the interval. */
+export async function cpuMeter(pgPids?: () => Promise<number[]>): Promise<() => Promise<CpuUse>> {
+  const machine0 = await machineTicks();
+  const child0 = await childTicks();
+  const pg0 = pgPids ? await pidTicks(await pgPids()) : new Map<number, number>();
+  const usage0 = process.cpuUsage();
+  const started = performance.now();
+  return async () => {
+    const elapsedMs = performance.now() - started;
+    const usage = process.cpuUsage(usage0);
+    const machine1 = await machineTicks();
+    const child1 = await childTicks();
+    const pg1 = pgPids ? await pidTicks(await pgPids()) : new Map<number, number>();
+    let pgTicks = 0;
+    for (const [pid, t] of pg1) pgTicks += t - (pg0.get(pid) ?? 0);
+    const tickMs = 1000 / CLOCK_TICKS;
+    return {
+      machine: machine1.total === machine0.total ? 0 : (100 * (machine1.busy - machine0.busy)) / (machine1.total - machine0.total),
+      driver: (usage.user + usage.system) / 1000 / elapsedMs,
+      children: ((child1 - child0) * tickMs) / elapsedMs,
+      pg: (pgTicks * tickMs) / elapsedMs,
+    };
+  };
+}
+
+export interface LoadResult {
+  latencies: number[];
+  ok: number;
+  errors: number;
+  firstError?: string;
+  elapsedMs: number;
+  cpu: CpuUse;
+}
+
+export interface LoadOptions {
+  /** PostgreSQL backend pids to account CPU for. */
+  pgPids?: () => Promise<number[]>;
+}
+
+/**
+ * Closed loop: `concurrency` workers each run `op` back to back until `durationMs` has passed.
+ * An op that throws counts as an error (its message is kept once).
+ */
+export async function closedLoop(concurrency: number, durationMs: number, op: (worker: number) => Promise<void>, options: LoadOptions = {}): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const meter = await cpuMeter(options.pgPids);
+  const started = performance.now();
+  const deadline = started + durationMs;
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, w) => {
+      while (performance.now() < deadline) {
+        const t = performance.now();
+        try {
+          await op(w);
+          latencies.push(performance.now() - t);
+        } catch (err) {
+          errors++;
+          firstError ??= err instanceof Error ? err.message : String(err);
+        }
+      }
+    }),
+  );
+  const elapsedMs = performance.now() - started;
+  return { latencies, ok: latencies.length, errors, firstError, elapsedMs, cpu: await meter() };
+}
+
+/** Share of all cores busy over `durationMs` (whatever else runs on the machine), 0–100. */
+export async function machineBusy(durationMs: number): Promise<number> {
+  const meter = await cpuMeter();
+  await sleep(durationMs);
+  return (await meter()).machine;
+}
+
+/** utime + stime (clock ticks) of the given processes (those still alive). */
+async function pidTicks(pids: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from 3 (state) on
+    out.set(pid, Number(fields[11]) + Number(fields[12])); // utime, stime
+  }
+  return out;
+}
+
+/** Pids of the PostgreSQL backends connected to the database of `url` (PostgreSQL on this host). */
+export function backendPids(client: pg.Pool | pg.Client, url: string): () => Promise<number[]> {
+  const dbName = decodeURIComponent(new URL(url).pathname.slice(1));
+  return async () => (await client.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map((r: { pid: number }) => r.pid);
+}
+
+/** Connections the server can still accept, keeping `margin` for others. */
+export async function freeConnections(client: pg.Pool | pg.Client, margin = 15): Promise<number> {
+  const r = await client.query(`SELECT current_setting('max_connections')::int - (SELECT count(*) FROM pg_stat_activity) AS n`);
+  return Math.max(1, Number(r.rows[0].n) - margin);
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** utime + stime (clock ticks) of the direct children of this process. */
+async function childTicks(): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from 3 (state) on
+    if (Number(fields[1]) !== process.pid) continue; // ppid
+    total += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return total;
+}
+
+async function machineTicks(): Promise<{ busy: number; total: number }> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!;
+    const v = line.trim().split(/\s+/).slice(1).map(Number);
+    const total = v.reduce((a, b) => a + b, 0);
+    const idle = (v[3] ?? 0) + (v[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
+/** A contact id as the service makes them (`cnt_` + 26 chars), built in SQL from a row number. */
+export const sqlContactId = (n: string) => `'cnt_' || lpad(to_hex(${n}), 10, '0') || substr(md5(${n}::text), 1, 16)`;
+
+/** Waits until the contacts outbox has nothing unpublished (or the time is up); ms taken, or -1. */
+export async function waitOutboxDrained(client: pg.Pool | pg.Client, timeoutMs: number): Promise<{ pendingAtStart: number; drainMs: number }> {
+  const started = performance.now();
+  const pending = async () => Number((await client.query(`SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL`)).rows[0].n);
+  const pendingAtStart = await pending();
+  let n = pendingAtStart;
+  while (n > 0) {
+    if (performance.now() - started > timeoutMs) return { pendingAtStart, drainMs: -1 };
+    await sleep(250);
+    n = await pending();
+  }
+  return { pendingAtStart, drainMs: performance.now() - started };
+}
+
+export interface DbCounters {
+  commits: number;
+  inserted: number;
+  updated: number;
+}
+
+/**
+ * Transactions committed and rows inserted/updated in the database of `url` so far (pg_stat_database;
+ * a busy backend may report late, and reports everything when it disconnects).
+ */
+export async function dbCounters(client: pg.Pool | pg.Client, url: string): Promise<DbCounters> {
+  const dbName = decodeURIComponent(new URL(url).pathname.slice(1));
+  const r = await client.query(`SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database WHERE datname = $1`, [dbName]);
+  const row = r.rows[0] as { xact_commit: string; tup_inserted: string; tup_updated: string };
+  return { commits: Number(row.xact_commit), inserted: Number(row.tup_inserted), updated: Number(row.tup_updated) };
+}
+
+export const perEvent = (a: DbCounters, b: DbCounters, events: number): DbCounters => ({
+  commits: (b.commits - a.commits) / events,
+  inserted: (b.inserted - a.inserted) / events,
+  updated: (b.updated - a.updated) / events,
+});
