@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@herald/core';
-import { tableName } from '@herald/persistence';
-import pg from 'pg';
+import { PgNotifications, tableName } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Job } from './job.entity.js';
 
@@ -43,7 +42,7 @@ export class JobQueue {
   private readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly abort = new AbortController();
   private readonly running = new Set<Promise<void>>();
-  private listener?: pg.Client;
+  private unlisten?: () => Promise<void>;
   private loop?: Promise<void>;
   private wake?: () => void;
   private stopped = false;
@@ -75,12 +74,7 @@ export class JobQueue {
 
   async start(): Promise<void> {
     if (this.loop || this.handlers.size === 0) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: `herald-${this.service}-jobs` });
-    client.on('error', () => undefined);
-    client.on('notification', () => this.wake?.());
-    await client.connect();
-    await client.query(`LISTEN ${jobsChannel(this.service)}`);
-    this.listener = client;
+    this.unlisten = await PgNotifications.for(this.databaseUrl).listen(jobsChannel(this.service), () => this.wake?.());
     this.loop = this.run();
   }
 
@@ -94,7 +88,7 @@ export class JobQueue {
     this.wake?.();
     await this.loop;
     await Promise.race([Promise.all(this.running), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
-    await this.listener?.end().catch(() => undefined);
+    await this.unlisten?.();
   }
 
   private async run(): Promise<void> {

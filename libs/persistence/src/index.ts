@@ -2,3 +2,4 @@ export * from './service-data-source.js';
 export * from './persistence.module.js';
 export * from './embedded/index.js';
 export * from './table-name.js';
+export * from './pg-notifications.js';

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@herald/contracts';
 import { advisoryLockKey } from '@herald/core';
-import { tableName } from '@herald/persistence';
+import { PgNotifications, tableName } from '@herald/persistence';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
@@ -38,6 +38,7 @@ export class OutboxRelay {
   private loop?: Promise<void>;
   private wake?: () => void;
   private lastCleanup = 0;
+  private unlisten?: () => Promise<void>;
   private readonly table: string;
 
   constructor(
@@ -65,6 +66,8 @@ export class OutboxRelay {
     await this.loop;
     await this.client?.end().catch(() => undefined);
     this.client = undefined;
+    await this.unlisten?.();
+    this.unlisten = undefined;
   }
 
   /** Number of events not yet published (for metrics and tests). */
@@ -103,10 +106,9 @@ export class OutboxRelay {
     if (!this.client) {
       const client = new pg.Client({ connectionString: this.databaseUrl, application_name: `herald-${this.service}-relay` });
       client.on('error', () => undefined);
-      client.on('notification', () => this.wake?.());
       await client.connect();
-      await client.query(`LISTEN ${outboxChannel(this.service)}`);
       this.client = client;
+      this.unlisten ??= await PgNotifications.for(this.databaseUrl).listen(outboxChannel(this.service), () => this.wake?.());
     }
     const res = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [advisoryLockKey(`herald-outbox-relay:${this.service}`)]);
     this.leader = res.rows[0]?.ok === true;

@@ -1,0 +1,78 @@
+import pg from 'pg';
+
+/**
+ * One LISTEN connection per process and database for every channel (outbox relays, job queues).
+ * PostgreSQL wakes every listening backend on each NOTIFY whatever its channel, so one listener
+ * instead of one per relay and queue saves work on every commit. Pollers keep a fallback interval:
+ * if the connection drops, wake-ups are only late until it is re-established.
+ */
+export class PgNotifications {
+  private static readonly hubs = new Map<string, PgNotifications>();
+  private client?: pg.Client;
+  private connecting?: Promise<pg.Client>;
+  private readonly handlers = new Map<string, Set<() => void>>();
+
+  private constructor(private readonly url: string) {}
+
+  static for(url: string): PgNotifications {
+    let hub = PgNotifications.hubs.get(url);
+    if (!hub) PgNotifications.hubs.set(url, (hub = new PgNotifications(url)));
+    return hub;
+  }
+
+  /** Calls `handler` on every NOTIFY of `channel` until the returned function is called. */
+  async listen(channel: string, handler: () => void): Promise<() => Promise<void>> {
+    const set = this.handlers.get(channel) ?? new Set();
+    const first = set.size === 0;
+    set.add(handler);
+    this.handlers.set(channel, set);
+    if (first) await (await this.connect()).query(`LISTEN "${channel}"`);
+    return async () => {
+      set.delete(handler);
+      if (set.size > 0) return;
+      this.handlers.delete(channel);
+      if (this.handlers.size === 0) await this.close();
+      else await this.client?.query(`UNLISTEN "${channel}"`).catch(() => undefined);
+    };
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url, application_name: 'herald-notifications' });
+      client.on('notification', (n) => this.handlers.get(n.channel)?.forEach((h) => h()));
+      client.on('error', () => undefined);
+      client.on('end', () => {
+        if (this.client !== client) return;
+        this.client = undefined;
+        this.connecting = undefined;
+        if (this.handlers.size > 0) setTimeout(() => void this.relisten(), 1000).unref();
+      });
+      try {
+        await client.connect();
+      } catch (err) {
+        this.connecting = undefined;
+        throw err;
+      }
+      this.client = client;
+      return client;
+    })();
+    return this.connecting;
+  }
+
+  private async relisten(): Promise<void> {
+    try {
+      const client = await this.connect();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN "${channel}"`);
+    } catch {
+      setTimeout(() => void this.relisten(), 2000).unref();
+    }
+  }
+
+  private async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.connecting = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}
