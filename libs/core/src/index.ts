@@ -7,3 +7,4 @@ export * from './core.module.js';
 export * from './ids.js';
 export * from './service-definition.js';
 export * from './nest-logger.js';
+export * from './wakeable-sleep.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '@herald/core';
+import { createLogger, WakeableSleep } from '@herald/core';
 import { PgNotifications, tableName } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Job } from './job.entity.js';
@@ -44,7 +44,7 @@ export class JobQueue {
   private readonly running = new Set<Promise<void>>();
   private unlisten?: () => Promise<void>;
   private loop?: Promise<void>;
-  private wake?: () => void;
+  private readonly pause = new WakeableSleep();
   private stopped = false;
 
   constructor(
@@ -74,7 +74,7 @@ export class JobQueue {
 
   async start(): Promise<void> {
     if (this.loop || this.handlers.size === 0) return;
-    this.unlisten = await PgNotifications.for(this.databaseUrl).listen(jobsChannel(this.service), () => this.wake?.());
+    this.unlisten = await PgNotifications.for(this.databaseUrl).listen(jobsChannel(this.service), () => this.pause.wake());
     this.loop = this.run();
   }
 
@@ -85,7 +85,7 @@ export class JobQueue {
   async stop(timeoutMs = 10_000): Promise<void> {
     this.stopped = true;
     this.abort.abort();
-    this.wake?.();
+    this.pause.wake();
     await this.loop;
     await Promise.race([Promise.all(this.running), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
     await this.unlisten?.();
@@ -100,14 +100,14 @@ export class JobQueue {
         }
         const job = await this.claim();
         if (!job) {
-          await this.sleep(this.options.pollIntervalMs);
+          await this.pause.sleep(this.options.pollIntervalMs);
           continue;
         }
         const p = this.execute(job).finally(() => this.running.delete(p));
         this.running.add(p);
       } catch (err) {
         log.error('job claim failed', { service: this.service, err: String(err) });
-        await this.sleep(1000);
+        await this.pause.sleep(1000);
       }
     }
   }
@@ -183,14 +183,4 @@ export class JobQueue {
     await this.db.query(`UPDATE ${this.table} SET ${set}, updated_at = now() WHERE id = $1 AND locked_by = $2`, [job.id, this.workerId, ...params]);
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
-  }
 }

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@herald/contracts';
-import { advisoryLockKey } from '@herald/core';
+import { advisoryLockKey, WakeableSleep } from '@herald/core';
 import { PgNotifications, tableName } from '@herald/persistence';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
@@ -36,7 +36,7 @@ export class OutboxRelay {
   private running = false;
   private leader = false;
   private loop?: Promise<void>;
-  private wake?: () => void;
+  private readonly pause = new WakeableSleep();
   private lastCleanup = 0;
   private unlisten?: () => Promise<void>;
   private readonly table: string;
@@ -62,7 +62,7 @@ export class OutboxRelay {
   /** Stops after the batch in flight (if any) has been published and marked. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.pause.wake();
     await this.loop;
     await this.client?.end().catch(() => undefined);
     this.client = undefined;
@@ -83,20 +83,20 @@ export class OutboxRelay {
         if (!this.leader) {
           await this.acquireLeadership();
           if (!this.leader) {
-            await this.sleep(2000);
+            await this.pause.sleep(2000);
             continue;
           }
         }
         const published = await this.relayBatch();
         failures = 0;
         await this.cleanupIfDue();
-        if (published < this.options.batchSize) await this.sleep(this.options.pollIntervalMs);
+        if (published < this.options.batchSize) await this.pause.sleep(this.options.pollIntervalMs);
       } catch (err) {
         failures++;
         const delay = Math.min(30_000, 250 * 2 ** Math.min(failures, 7));
         this.logger.error('outbox relay batch failed; retrying', { service: this.service, err: String(err), retryInMs: delay });
         if (this.client && !(await this.clientAlive())) await this.dropLeadership();
-        await this.sleep(delay);
+        await this.pause.sleep(delay);
       }
     }
     await this.dropLeadership();
@@ -108,7 +108,7 @@ export class OutboxRelay {
       client.on('error', () => undefined);
       await client.connect();
       this.client = client;
-      this.unlisten ??= await PgNotifications.for(this.databaseUrl).listen(outboxChannel(this.service), () => this.wake?.());
+      this.unlisten ??= await PgNotifications.for(this.databaseUrl).listen(outboxChannel(this.service), () => this.pause.wake());
     }
     const res = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [advisoryLockKey(`herald-outbox-relay:${this.service}`)]);
     this.leader = res.rows[0]?.ok === true;
@@ -154,14 +154,4 @@ export class OutboxRelay {
     ]);
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
-  }
 }

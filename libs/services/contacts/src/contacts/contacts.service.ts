@@ -1,5 +1,5 @@
 import { normaliseEmail } from '@herald/contact-data';
-import { cursorPage, decodeCursor, notFound, type CursorPage } from '@herald/http';
+import { notFound, type CursorPage } from '@herald/http';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -10,6 +10,7 @@ import type { ListContactsQueryDto, UpdateContactDto, UpsertContactDto } from '.
 import { contactFromRow, contactView, type ContactView } from './contact-view.js';
 import { ContactWriter } from './contact-writer.js';
 import { Contact } from './contact.entity.js';
+import { keysetPage } from './keyset-page.js';
 
 export type UpsertedContact = ContactView & { _meta: { isNew: boolean; isUpdate: boolean } };
 
@@ -51,31 +52,17 @@ export class ContactsService {
 
   /** Newest first, keyset-paginated; `search` uses the trigram index on email. */
   async list(projectId: string, q: ListContactsQueryDto): Promise<CursorPage<ContactView>> {
-    const table = tableName(this.db, Contact);
-    const where = ['project_id = $1'];
+    const filters = ['project_id = $1'];
     const params: unknown[] = [projectId];
     if (q.search) {
       params.push(`%${escapeLike(q.search.trim().toLowerCase())}%`);
-      where.push(`email LIKE $${params.length}`);
+      filters.push(`email LIKE $${params.length}`);
     }
     if (q.subscribed !== undefined) {
       params.push(q.subscribed);
-      where.push(`subscribed = $${params.length}`);
+      filters.push(`subscribed = $${params.length}`);
     }
-    const filters = [...where];
-    const filterParams = [...params];
-    if (q.cursor) {
-      const pos = decodeCursor(q.cursor, { timestamp: true });
-      params.push(pos.k, pos.id);
-      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
-    }
-    params.push(q.limit + 1);
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT *, created_at::text AS created_at_key FROM ${table} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
-      params,
-    );
-    const total = q.cursor ? 0 : Number((await this.db.query(`SELECT count(*) AS n FROM ${table} WHERE ${filters.join(' AND ')}`, filterParams))[0].n);
-    const page = cursorPage(rows, q.limit, (r) => ({ k: r.created_at_key as string, id: r.id as string }), total);
+    const page = await keysetPage(this.db, q, { table: tableName(this.db, Contact), columns: '*', filters, params });
     return { ...page, data: page.data.map((r) => contactView(contactFromRow(r))) };
   }
 

@@ -1,9 +1,10 @@
-import { cursorPage, decodeCursor, notFound, type CursorPage, type CursorQueryDto } from '@herald/http';
+import { notFound, type CursorPage, type CursorQueryDto } from '@herald/http';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Contact } from '../contacts/contact.entity.js';
+import { keysetPage } from '../contacts/keyset-page.js';
 import { CONTACTS } from '../consumer.js';
 import { UsageDirectory, type Usage } from '../fields/usage-directory.js';
 import { TrackedEvent } from './tracked-event.entity.js';
@@ -65,24 +66,12 @@ export class EventsService {
   }
 
   private async page(projectId: string, q: CursorQueryDto, extra: [string, string][]): Promise<CursorPage<TrackedEventView>> {
-    const table = tableName(this.db, TrackedEvent);
-    const where = ['project_id = $1', ...extra.map(([col], i) => `${col} = $${i + 2}`)];
-    const params: unknown[] = [projectId, ...extra.map(([, v]) => v)];
-    const filters = [...where];
-    const filterParams = [...params];
-    if (q.cursor) {
-      const pos = decodeCursor(q.cursor, { timestamp: true });
-      params.push(pos.k, pos.id);
-      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
-    }
-    params.push(q.limit + 1);
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT id, name, contact_id, data, created_at, created_at::text AS created_at_key FROM ${table}
-        WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
-      params,
-    );
-    const total = q.cursor ? 0 : Number((await this.db.query(`SELECT count(*) AS n FROM ${table} WHERE ${filters.join(' AND ')}`, filterParams))[0].n);
-    const page = cursorPage(rows, q.limit, (r) => ({ k: r.created_at_key as string, id: r.id as string }), total);
+    const page = await keysetPage(this.db, q, {
+      table: tableName(this.db, TrackedEvent),
+      columns: 'id, name, contact_id, data, created_at',
+      filters: ['project_id = $1', ...extra.map(([col], i) => `${col} = $${i + 2}`)],
+      params: [projectId, ...extra.map(([, v]) => v)],
+    });
     return {
       ...page,
       data: page.data.map((r) => ({ id: r.id as string, name: r.name as string, contactId: r.contact_id as string, data: r.data as Record<string, unknown>, createdAt: new Date(r.created_at as Date).toISOString() })),
