@@ -11,6 +11,7 @@ export class PgNotifications {
   private client?: pg.Client;
   private connecting?: Promise<pg.Client>;
   private readonly handlers = new Map<string, Set<() => void>>();
+  private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly url: string) {}
 
@@ -26,14 +27,21 @@ export class PgNotifications {
     const first = set.size === 0;
     set.add(handler);
     this.handlers.set(channel, set);
-    if (first) await (await this.connect()).query(`LISTEN "${channel}"`);
+    if (first) await this.serially(async () => void (await (await this.connect()).query(`LISTEN "${channel}"`)));
     return async () => {
       set.delete(handler);
       if (set.size > 0) return;
       this.handlers.delete(channel);
       if (this.handlers.size === 0) await this.close();
-      else await this.client?.query(`UNLISTEN "${channel}"`).catch(() => undefined);
+      else await this.serially(async () => void (await this.client?.query(`UNLISTEN "${channel}"`).catch(() => undefined)));
     };
+  }
+
+  /** LISTEN/UNLISTEN one at a time on the shared connection. */
+  private serially(step: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(step, step);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private connect(): Promise<pg.Client> {
@@ -63,7 +71,9 @@ export class PgNotifications {
   private async relisten(): Promise<void> {
     try {
       const client = await this.connect();
-      for (const channel of this.handlers.keys()) await client.query(`LISTEN "${channel}"`);
+      await this.serially(async () => {
+        for (const channel of this.handlers.keys()) await client.query(`LISTEN "${channel}"`);
+      });
     } catch {
       setTimeout(() => void this.relisten(), 2000).unref();
     }

@@ -6,19 +6,12 @@ export interface InProcessDispatcher {
   dispatch(envelopes: EventEnvelope[]): Promise<void>;
 }
 
-const LANES = 8;
-
-const laneOf = (key: string): number => {
-  let h = 0;
-  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
-  return Math.abs(h) % LANES;
-};
-
 /**
  * Standalone mode's event bus (a product feature, not a test double): the outbox relays publish
  * here and the in-process transport delivers to every consumer. `publish` resolves once every
  * consumer has applied (or dead-lettered) each event, so the relay marks rows published only then.
- * Events with the same key keep their order; different keys run in parallel lanes.
+ * Each consumer applies a relayed batch in order, in one transaction (consumers run side by side);
+ * one transaction per consumer at a time also means consumers never deadlock on their own rows.
  */
 export class InProcessBus implements EventPublisher {
   private dispatcher?: InProcessDispatcher;
@@ -32,12 +25,7 @@ export class InProcessBus implements EventPublisher {
 
   async publish(envelopes: EventEnvelope[]): Promise<void> {
     await this.ready;
-    const lanes = new Map<number, EventEnvelope[]>();
-    for (const e of envelopes) {
-      const lane = laneOf(e.key);
-      lanes.set(lane, [...(lanes.get(lane) ?? []), e]);
-    }
-    await Promise.all([...lanes.values()].map((lane) => this.dispatcher!.dispatch(lane)));
+    await this.dispatcher!.dispatch(envelopes);
   }
 
   async check(): Promise<void> {}
