@@ -10,7 +10,7 @@ export interface LogContext {
 
 export const logContext = new AsyncLocalStorage<LogContext>();
 
-let root: Logger = pino({
+const root: Logger = pino({
   level: process.env.LOG_LEVEL ?? 'info',
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
@@ -48,7 +48,3 @@ export function rootLogger(): Logger {
   return root;
 }
 
-/** For tests that want silence. */
-export function replaceRootLogger(logger: Logger): void {
-  root = logger;
-}

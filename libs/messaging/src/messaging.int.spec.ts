@@ -171,47 +171,30 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
     expect(dead.attempts).toBe(0);
     expect(dead.error).toMatch(/payload\.email/);
   });
-});
 
-describe('batched consumption', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
-  let outbox: Outbox;
+  describe('batched consumption', () => {
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await createServiceDataSource({ service: 'msgtest', entities: messagingEntities, migrations: [] }, db.url, 4).initialize();
-    await ds.query('CREATE SCHEMA msgtest');
-    await ds.synchronize();
-    await ds.query('CREATE TABLE msgtest.effects (event_id uuid, n int)');
-    outbox = new Outbox('msgtest', ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
-    await db.drop();
-  });
+    const record: EventHandlerFn = async (e, ctx) => {
+      const n = (e.payload as { data: { n: number } }).data.n;
+      if (n < 0) throw new Error('poison in the batch');
+      await ctx.manager.query('INSERT INTO msgtest.effects (event_id, n) VALUES ($1, $2)', [e.eventId, n]);
+    };
+    const applied = async () => ((await ds.query('SELECT n FROM msgtest.effects ORDER BY n')) as { n: number }[]).map((r) => r.n);
 
-  const record: EventHandlerFn = async (e, ctx) => {
-    const n = (e.payload as { data: { n: number } }).data.n;
-    if (n < 0) throw new Error('poison in the batch');
-    await ctx.manager.query('INSERT INTO msgtest.effects (event_id, n) VALUES ($1, $2)', [e.eventId, n]);
-  };
-  const applied = async () => ((await ds.query('SELECT n FROM msgtest.effects ORDER BY n')) as { n: number }[]).map((r) => r.n);
+    it('applies a batch once, in order, skipping events already in the inbox and repeats within the batch', async () => {
+      const processor = new EventProcessor('batcher', ds, outbox, quiet);
+      const events = [1, 2, 3, 4].map((n) => tracked(n));
+      await processor.process(events[1]!, [record]); // already applied before the batch
+      await processor.processBatch([...events, events[0]!], () => [record]);
+      await processor.processBatch(events, () => [record]); // redelivered whole
+      expect(await applied()).toEqual([1, 2, 3, 4]);
+    });
 
-  it('applies a batch once, in order, skipping events already in the inbox and repeats within the batch', async () => {
-    const processor = new EventProcessor('batcher', ds, outbox, quiet);
-    const events = [1, 2, 3, 4].map((n) => tracked(n));
-    await processor.process(events[1]!, [record]); // already applied before the batch
-    await processor.processBatch([...events, events[0]!], () => [record]);
-    await processor.processBatch(events, () => [record]); // redelivered whole
-    expect(await applied()).toEqual([1, 2, 3, 4]);
-  });
-
-  it('falls back to one by one when an event of the batch fails, dead-lettering only that one', async () => {
-    await ds.query('TRUNCATE msgtest.effects, msgtest.inbox, msgtest.dead_letters, msgtest.outbox');
-    const processor = new EventProcessor('batcher', ds, outbox, quiet, { maxAttempts: 2, baseDelayMs: 5 });
-    await processor.processBatch([tracked(10), tracked(-1), tracked(11)], () => [record]);
-    expect(await applied()).toEqual([10, 11]);
-    expect(((await ds.query('SELECT count(*) AS n FROM msgtest.dead_letters')) as { n: string }[])[0]!.n).toBe('1');
+    it('falls back to one by one when an event of the batch fails, dead-lettering only that one', async () => {
+        const processor = new EventProcessor('batcher', ds, outbox, quiet, { maxAttempts: 2, baseDelayMs: 5 });
+      await processor.processBatch([tracked(10), tracked(-1), tracked(11)], () => [record]);
+      expect(await applied()).toEqual([10, 11]);
+      expect(((await ds.query('SELECT count(*) AS n FROM msgtest.dead_letters')) as { n: string }[])[0]!.n).toBe('1');
+    });
   });
 });

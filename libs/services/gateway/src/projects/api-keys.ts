@@ -16,5 +16,3 @@ export function generateApiKey(kind: ApiKeyKind): GeneratedKey {
   const key = `${kind === 'secret' ? 'sk' : 'pk'}_${randomBytes(24).toString('hex')}`;
   return { key, hash: hashApiKey(key), prefix: key.slice(0, 10) };
 }
-
-export const keyKindOf = (key: string): ApiKeyKind | undefined => (key.startsWith('sk_') ? 'secret' : key.startsWith('pk_') ? 'public' : undefined);
