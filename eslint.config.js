@@ -72,7 +72,7 @@ const typedFiles = ['apps/**/*.ts', 'libs/**/*.ts', 'scripts/**/*.ts', 'bench/**
 
 export default defineConfig(
   {
-    ignores: ['**/dist/', '**/node_modules/', 'tools/', '**/coverage/', '.herald/', '.nx/'],
+    ignores: ['**/dist/', 'dist-*/', '**/node_modules/', 'tools/', '**/coverage/', '.herald/', '.nx/'],
   },
   js.configs.recommended,
   {

@@ -25,7 +25,7 @@ export default {
   transform: { '^.+\\.ts$': ['@swc/jest', swcJest] },
   moduleNameMapper,
   testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/dist-[^/]*/'],
   globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.mjs',
   testTimeout: 60_000,

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compiles every app, lib and script to dist/ (ES modules, path aliases resolved) with SWC.
+# HERALD_DIST names another output folder inside the repository (parallel work trees of one checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rm -rf dist
-npx --no-install swc apps libs scripts bench --config-file .swcrc -d dist --ignore '**/*.spec.ts' --ignore '**/*.mjs' >/dev/null
-echo '{"type":"module"}' > dist/package.json
+out="${HERALD_DIST:-dist}"
+rm -rf "$out"
+npx --no-install swc apps libs scripts bench --config-file .swcrc -d "$out" --ignore '**/*.spec.ts' --ignore '**/*.mjs' >/dev/null
+echo '{"type":"module"}' > "$out/package.json"

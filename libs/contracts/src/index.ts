@@ -8,3 +8,5 @@ export * from './events/contact-deleted/contact-deleted.v1.js';
 export * from './events/contact-subscription/contact-subscription.v1.js';
 export * from './events/event-tracked/event-tracked.v1.js';
 export * from './events/project-lifecycle/project-lifecycle.v1.js';
+export * from './events/domain-verification/domain-verification.v1.js';
+export * from './events/email-lifecycle/email-lifecycle.v1.js';

@@ -12,6 +12,15 @@ export const Topics = {
   EventTracked: 'event.tracked',
   ProjectReset: 'project.reset',
   ProjectDeleted: 'project.deleted',
+  DomainVerified: 'domain.verified',
+  DomainUnverified: 'domain.unverified',
+  EmailSent: 'email.sent',
+  EmailDelivered: 'email.delivered',
+  EmailBounced: 'email.bounced',
+  EmailComplained: 'email.complained',
+  EmailOpened: 'email.opened',
+  EmailClicked: 'email.clicked',
+  EmailFailed: 'email.failed',
 } as const;
 
 export type Topic = (typeof Topics)[keyof typeof Topics];

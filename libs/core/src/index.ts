@@ -8,3 +8,5 @@ export * from './ids.js';
 export * from './service-definition.js';
 export * from './nest-logger.js';
 export * from './wakeable-sleep.js';
+export * from './secret-box.js';
+export * from './dns.js';

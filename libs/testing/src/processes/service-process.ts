@@ -38,7 +38,7 @@ export class ServiceProcess {
   }
 
   static entry(app: string): string {
-    const file = path.join(ROOT, 'dist/apps', app, 'src/main.js');
+    const file = path.join(ROOT, process.env.HERALD_DIST ?? 'dist', 'apps', app, 'src/main.js');
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`bash scripts/build.sh\` (npm test does) before this test`);
     return file;
   }
