@@ -20,5 +20,16 @@ export function isPrincipal(value: unknown): value is Principal {
   const p = value as Record<string, unknown>;
   if (p.kind === 'api-key') return typeof p.projectId === 'string' && (p.keyType === 'secret' || p.keyType === 'public');
   if (p.kind === 'user') return typeof p.userId === 'string';
+  if (p.kind === 'service') return typeof p.service === 'string' && typeof p.projectId === 'string';
   return false;
+}
+
+/** Verifies a principal JWT (signature, issuer, audience, expiry, shape); null when it is not valid. */
+export function verifyPrincipal(token: string, secret: string): Principal | null {
+  try {
+    const claims = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: PRINCIPAL_ISSUER, audience: PRINCIPAL_AUDIENCE }) as { principal?: unknown };
+    return isPrincipal(claims.principal) ? claims.principal : null;
+  } catch {
+    return null;
+  }
 }

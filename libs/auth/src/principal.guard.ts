@@ -1,4 +1,4 @@
-import { ErrorCode, HeraldException, IS_PUBLIC } from '@herald/http';
+import { ErrorCode, HeraldException, IS_INTERNAL, IS_PUBLIC } from '@herald/http';
 import type { Principal } from '@herald/contracts';
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -22,9 +22,14 @@ export class PrincipalGuard extends AuthGuard(PRINCIPAL_STRATEGY) {
     if (context.getType() !== 'http') return true;
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const req = context.switchToHttp().getRequest<RequestWithPrincipal>();
-    if (req.principal) return true;
-    await (super.canActivate(context) as Promise<boolean>);
-    req.principal = req.user;
+    if (!req.principal) {
+      await (super.canActivate(context) as Promise<boolean>);
+      req.principal = req.user;
+    }
+    const internal = this.reflector.getAllAndOverride<boolean>(IS_INTERNAL, [context.getHandler(), context.getClass()]);
+    if (internal !== (req.principal?.kind === 'service')) {
+      throw new HeraldException(403, ErrorCode.Forbidden, internal ? 'Only Herald services call this route' : 'A service principal cannot call public routes');
+    }
     return true;
   }
 

@@ -19,5 +19,13 @@ export function normaliseEmail(s: string): string {
  * MAX_EMAIL_LENGTH characters. Surrounding whitespace makes it invalid: normalise first.
  */
 export function isValidEmail(s: unknown): s is string {
-  return typeof s === 'string' && s.length > 0 && s.length <= MAX_EMAIL_LENGTH && isEmail(s);
+  // validator throws on lone UTF-16 surrogates: such a string is no address
+  return typeof s === 'string' && s.length > 0 && s.length <= MAX_EMAIL_LENGTH && !/\p{Cs}/u.test(s) && isEmail(s);
+}
+
+/** The lower-cased domain of an address (after the last `@`), or null when there is none. */
+export function emailDomain(address: string): string | null {
+  const at = address.lastIndexOf('@');
+  const domain = at > 0 ? address.slice(at + 1).trim().toLowerCase() : '';
+  return domain.length > 0 ? domain : null;
 }

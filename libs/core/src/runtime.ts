@@ -6,6 +6,8 @@ export interface HeraldRuntime {
   internalJwtSecret: string;
   /** Lease of a running background job: a crashed worker's job is picked up again after this. */
   jobLeaseMs: number;
+  /** Standalone: this process's own loopback URL (set once it listens), the target of internal calls. */
+  selfUrl?: string;
   /** Present in distributed mode. */
   kafka?: { brokers: string[]; clientId: string; sessionTimeoutMs?: number; maxWaitMs?: number };
 }

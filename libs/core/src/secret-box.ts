@@ -24,3 +24,16 @@ export function openSecret(sealed: string, passphrase: string): string {
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }
+
+/**
+ * A secret for one purpose derived from another (standalone mode derives the DKIM key box and the
+ * link-signing secret from its generated internal secret, so a fresh install needs no setup).
+ */
+export function derivedSecret(purpose: string, base: string): string {
+  return createHash('sha256').update(`herald:${purpose}:${base}`).digest('base64url');
+}
+
+/** The passphrase of DKIM key boxes: DKIM_ENCRYPTION_KEY, else derived from the internal secret. */
+export function dkimEncryptionKey(configured: string | undefined, internalJwtSecret: string): string {
+  return configured ?? derivedSecret('dkim-key-box', internalJwtSecret);
+}

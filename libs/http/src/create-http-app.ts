@@ -16,12 +16,14 @@ export interface HttpAppOptions {
 export async function createHttpApp(rootModule: unknown, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
   collectProcessMetrics();
   const adapter = new FastifyAdapter({
-    bodyLimit: options.bodyLimit ?? 50 * 1024 * 1024,
+    bodyLimit: options.bodyLimit ?? 64 * 1024 * 1024,
     trustProxy: options.trustProxy ?? true,
     genReqId: genRequestId,
     requestIdHeader: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // signed links in emails carry their claims in a path parameter
+    maxParamLength: 2048,
   });
   installRequestContext(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, { logger: ['error', 'warn'], bufferLogs: false });

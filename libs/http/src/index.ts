@@ -5,6 +5,7 @@ export * from './errors/error-envelope.filter.js';
 export * from './validation/validation.pipe.js';
 export * from './pagination/cursor-pagination.js';
 export * from './pagination/page-pagination.js';
+export * from './pagination/keyset-page.js';
 export * from './request/public.decorator.js';
 export * from './request/request-context.js';
 export * from './request/request-context.interceptor.js';

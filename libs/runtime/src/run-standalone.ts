@@ -60,6 +60,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
   app.connectMicroservice({ strategy: new InProcessEventServer(app.get(ConsumerRegistry), app.get(InProcessBus)) }, { inheritAppConfig: true });
   await app.startAllMicroservices();
   await app.listen({ port: config.PORT, host: config.HOST });
+  runtime.selfUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS, stopDatabase);
   const url = await app.getUrl();
   log.info('Herald standalone started', { url, services: services.map((s) => s.name), startupMs: Math.round(performance.now() - started) });

@@ -24,6 +24,8 @@ import { FieldsController } from './fields/fields.controller.js';
 import { FieldsService } from './fields/fields.service.js';
 import { UsageDirectory } from './fields/usage-directory.js';
 import { ContactImport } from './imports/contact-import.entity.js';
+import { InternalContactsController } from './internal/internal-contacts.controller.js';
+import { DeliveryFeedbackHandler } from './internal/delivery-feedback.handler.js';
 import { ContactImportsController } from './imports/contact-imports.controller.js';
 import { ContactImportsService } from './imports/contact-imports.service.js';
 import { CsvImportProcessor } from './imports/csv-import.processor.js';
@@ -39,7 +41,7 @@ const schema = {
 /** Contacts, their custom data and field registry, CSV imports, bulk jobs and tracked events. */
 @Module({
   imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: CONTACTS }), JobsModule.forService(CONTACTS)],
-  controllers: [FieldsController, ContactImportsController, BulkController, ContactsController, EventsController, ProjectLifecycleHandler],
+  controllers: [FieldsController, ContactImportsController, BulkController, ContactsController, EventsController, ProjectLifecycleHandler, InternalContactsController, DeliveryFeedbackHandler],
   providers: [
     ContactWriter,
     FieldRegistry,

@@ -1,16 +1,43 @@
-import type { ServiceDefinition } from '@herald/core';
+import { createResolver, HERALD_RUNTIME, loadConfig, type HeraldRuntime, type ServiceDefinition } from '@herald/core';
+import { Job, JobsModule } from '@herald/jobs';
 import { messagingEntities, MessagingModule } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
 import { Module } from '@nestjs/common';
+import { DomainChecks } from './checks/domain-checks.js';
 import { DOMAINS } from './consumer.js';
+import { DomainVerifier } from './domains/domain-verifier.js';
+import { Domain } from './domains/domain.entity.js';
+import { DomainsController } from './domains/domains.controller.js';
+import { DomainsService } from './domains/domains.service.js';
+import { DKIM_ENCRYPTION_KEY, DOMAINS_SETTINGS, DomainsServiceConfig, DomainsSettings, resolveDkimEncryptionKey } from './domains.settings.js';
+import { DkimKeyGenerator } from './keys/dkim-key-generator.js';
 import { domainsMigrations } from './migrations/index.js';
+import { ProjectLifecycleHandler } from './projects/project-lifecycle.handler.js';
+import { DnsRecordChecker, DOMAINS_RESOLVER } from './records/dns-record-checker.js';
 
-const schema = { service: DOMAINS, entities: [...messagingEntities], migrations: domainsMigrations };
+export const domainsSchema = { service: DOMAINS, entities: [Domain, Job, ...messagingEntities], migrations: domainsMigrations };
 
-/** Sender domains, DKIM keys and verification state (issue #5). */
+/** Sender domains, DKIM keys and verification state. */
 @Module({
-  imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: DOMAINS })],
+  imports: [PersistenceModule.forService(domainsSchema), MessagingModule.forService({ service: DOMAINS }), JobsModule.forService(DOMAINS, { concurrency: 4 })],
+  controllers: [DomainsController, ProjectLifecycleHandler],
+  providers: [
+    { provide: DOMAINS_SETTINGS, useFactory: () => loadConfig(DomainsSettings) },
+    { provide: DKIM_ENCRYPTION_KEY, inject: [DOMAINS_SETTINGS, HERALD_RUNTIME], useFactory: (s: DomainsSettings, rt: HeraldRuntime) => resolveDkimEncryptionKey(s, rt) },
+    { provide: DOMAINS_RESOLVER, inject: [DOMAINS_SETTINGS], useFactory: (s: DomainsSettings) => createResolver({ servers: s.DNS_SERVERS }) },
+    DnsRecordChecker,
+    DkimKeyGenerator,
+    DomainVerifier,
+    DomainChecks,
+    DomainsService,
+  ],
 })
 export class DomainsModule {}
 
-export const domainsService: ServiceDefinition = { name: DOMAINS, module: DomainsModule, defaultPort: 3006, schema };
+export const domainsService: ServiceDefinition = {
+  name: DOMAINS,
+  module: DomainsModule,
+  config: DomainsServiceConfig,
+  defaultPort: 3006,
+  schema: domainsSchema,
+};

@@ -1,2 +1,3 @@
 export * from './domains.module.js';
 export * from './consumer.js';
+export { DomainsServiceConfig, DomainsSettings } from './domains.settings.js';

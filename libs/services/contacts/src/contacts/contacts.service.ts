@@ -1,5 +1,5 @@
 import { normaliseEmail } from '@herald/contact-data';
-import { notFound, type CursorPage } from '@herald/http';
+import { keysetPage, notFound, type CursorPage } from '@herald/http';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -10,7 +10,7 @@ import type { ListContactsQueryDto, UpdateContactDto, UpsertContactDto } from '.
 import { contactFromRow, contactView, type ContactView } from './contact-view.js';
 import { ContactWriter } from './contact-writer.js';
 import { Contact } from './contact.entity.js';
-import { keysetPage } from './keyset-page.js';
+import type { ServiceUpsertContactDto, ServiceUpsertResult } from '../internal/internal-contacts.dto.js';
 
 export type UpsertedContact = ContactView & { _meta: { isNew: boolean; isUpdate: boolean } };
 
@@ -29,6 +29,20 @@ export class ContactsService {
       this.writer.upsert(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, { email: dto.email, subscribed: dto.subscribed, data: dto.data }),
     );
     return { ...contactView(write.contact), _meta: { isNew: write.created, isUpdate: !write.created } };
+  }
+
+  /** The upsert of another service (/v1/send, workflows): its own default subscription and reason. */
+  async upsertFor(projectId: string, dto: ServiceUpsertContactDto, correlationId?: string): Promise<ServiceUpsertResult> {
+    const write = await this.db.transaction((m) =>
+      this.writer.upsert(m, { projectId, subscribedIfNew: dto.subscribedIfNew, reason: dto.reason, correlationId }, { email: dto.email, subscribed: dto.subscribed, data: dto.data }),
+    );
+    return { contact: contactView(write.contact), created: write.created, changedKeys: write.changedKeys, transient: write.transient };
+  }
+
+  /** Subscribe or unsubscribe one contact (links in emails, bounces, complaints). */
+  async setSubscription(projectId: string, id: string, subscribed: boolean, reason: string, correlationId?: string): Promise<{ contact: ContactView; changed: boolean }> {
+    const write = await this.db.transaction((m) => this.writer.update(m, { projectId, subscribedIfNew: true, reason, correlationId }, id, { subscribed }));
+    return { contact: contactView(write.contact), changed: write.changedKeys.includes('subscribed') };
   }
 
   async get(projectId: string, id: string): Promise<ContactView> {

@@ -1,10 +1,9 @@
-import { notFound, type CursorPage, type CursorQueryDto } from '@herald/http';
+import { keysetPage, notFound, type CursorPage, type CursorQueryDto } from '@herald/http';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Contact } from '../contacts/contact.entity.js';
-import { keysetPage } from '../contacts/keyset-page.js';
 import { CONTACTS } from '../consumer.js';
 import { UsageDirectory, type Usage } from '../fields/usage-directory.js';
 import { TrackedEvent } from './tracked-event.entity.js';

@@ -1,5 +1,7 @@
-import type { Principal } from '@herald/contracts';
-import { ErrorCode, HeraldException, IS_PUBLIC, unauthorized } from '@herald/http';
+import { verifyPrincipal } from '@herald/auth';
+import { PRINCIPAL_HEADER, type Principal } from '@herald/contracts';
+import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { ErrorCode, HeraldException, IS_INTERNAL, IS_PUBLIC, unauthorized } from '@herald/http';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
@@ -27,7 +29,7 @@ export class OptionalSessionGuard extends AuthGuard(SESSION_STRATEGY) {
 /**
  * The gateway's guard, global wherever the gateway runs (its own process, or standalone, where it
  * guards every service's routes in-process):
- * - `@Public()` routes pass;
+ * - `@Public()` routes pass; `@Internal()` routes need a principal another service signed;
  * - `@SessionAuth()` routes (accounts, projects, members) need a dashboard session;
  * - every project-scoped route (the routing table) needs `Authorization: Bearer sk_…` (or `pk_…` on
  *   /v1/track), or a session plus `X-Project-Id` naming a project the user is a member of;
@@ -41,6 +43,7 @@ export class EdgeAuthGuard implements CanActivate {
     private readonly credentials: CredentialsService,
     private readonly sessionGuard: OptionalSessionGuard,
     @Inject(API_RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(HERALD_RUNTIME) private readonly runtime: HeraldRuntime,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -49,6 +52,15 @@ export class EdgeAuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const req = context.switchToHttp().getRequest<EdgeRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
+
+    if (this.reflector.getAllAndOverride<boolean>(IS_INTERNAL, targets)) {
+      // a service-to-service call (standalone: this process hosts both ends): the caller's signed principal
+      const token = req.headers[PRINCIPAL_HEADER];
+      const principal = typeof token === 'string' ? verifyPrincipal(token, this.runtime.internalJwtSecret) : null;
+      if (principal?.kind !== 'service') throw new HeraldException(404, ErrorCode.RouteNotFound, `Route ${req.method} ${req.url.split('?')[0]} does not exist`);
+      req.principal = principal;
+      return true;
+    }
 
     if (this.reflector.getAllAndOverride<boolean>(SESSION_AUTH, targets)) {
       const user = await this.sessionUser(context, req);
@@ -62,6 +74,7 @@ export class EdgeAuthGuard implements CanActivate {
     if (!rule) {
       throw new HeraldException(404, ErrorCode.RouteNotFound, `Route ${req.method} ${req.url.split('?')[0]} does not exist`);
     }
+    if (rule.public) return true; // signed links and relay callbacks: the owning service checks the signature
     const principal = await this.projectPrincipal(context, req, rule);
     const decision = await this.limiter.consume(principal.projectId!);
     void reply.header('ratelimit-limit', String(decision.limit));

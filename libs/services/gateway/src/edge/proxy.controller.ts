@@ -38,14 +38,14 @@ export class ProxyController {
   @All('*')
   forward(@Req() req: ProxiedRequest, @Res() reply: FastifyReply): void {
     const rule = routeFor(req.url)!;
-    const principal = req.principal!;
-    const token = signPrincipal(principal, this.runtime.internalJwtSecret, 60);
+    const principal = req.principal;
+    const token = principal ? signPrincipal(principal, this.runtime.internalJwtSecret, 60) : undefined;
     const target = new URL(req.url, this.upstreams[rule.service]).toString();
     void reply.from(target, {
       rewriteRequestHeaders: (_req, headers) => {
         const out: Record<string, string | string[] | undefined> = { ...headers };
         for (const h of DROP) delete out[h];
-        out[PRINCIPAL_HEADER] = token;
+        if (token) out[PRINCIPAL_HEADER] = token;
         out['x-request-id'] = String(req.id);
         return out as never;
       },

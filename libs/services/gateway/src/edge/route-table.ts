@@ -6,14 +6,23 @@ export interface RouteRule {
   service: Upstream;
   /** Also accepts the project's public key (client-side tracking). */
   publicKey?: boolean;
+  /** No key at all: links inside emails and the email infrastructure's callbacks (the service checks their signatures). */
+  public?: boolean;
 }
 
 /**
  * Which service owns which public path (the architecture's routing table). Every path here is
- * project-scoped: a secret key, or a dashboard session naming its project with X-Project-Id.
+ * project-scoped (a secret key, or a dashboard session naming its project with X-Project-Id)
+ * except the `public` ones, whose requests carry their own signatures.
  * The gateway's own routes (/auth, /users, /projects, /config) are not in the table.
  */
 export const ROUTES: readonly RouteRule[] = [
+  { prefix: '/t', service: 'sending', public: true },
+  { prefix: '/unsubscribe', service: 'sending', public: true },
+  { prefix: '/subscribe', service: 'sending', public: true },
+  { prefix: '/manage', service: 'sending', public: true },
+  { prefix: '/webhooks', service: 'sending', public: true },
+  { prefix: '/uploads/files', service: 'sending', public: true },
   { prefix: '/v1/track', service: 'contacts', publicKey: true },
   { prefix: '/contacts', service: 'contacts' },
   { prefix: '/events', service: 'contacts' },

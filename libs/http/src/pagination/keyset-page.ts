@@ -1,4 +1,4 @@
-import { cursorPage, decodeCursor, type CursorPage, type CursorQueryDto } from '@herald/http';
+import { cursorPage, decodeCursor, type CursorPage, type CursorQueryDto } from './cursor-pagination.js';
 import type { DataSource } from 'typeorm';
 
 /**

@@ -1,0 +1,39 @@
+import { normaliseEmail } from '@herald/contact-data';
+import { Topics, type EmailLifecycleV1, type EventEnvelope } from '@herald/contracts';
+import { EventContext, OnEvent } from '@herald/messaging';
+import { tableName } from '@herald/persistence';
+import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { ContactWriter } from '../contacts/contact-writer.js';
+import { Contact } from '../contacts/contact.entity.js';
+import { CONTACTS } from '../consumer.js';
+
+/**
+ * A permanent bounce or a complaint unsubscribes the contact (the sending service suppresses the
+ * address on its side): through the one write path, so contact.unsubscribed goes out with the reason.
+ */
+@Controller()
+export class DeliveryFeedbackHandler {
+  constructor(private readonly writer: ContactWriter) {}
+
+  @OnEvent(CONTACTS, Topics.EmailBounced)
+  async onBounced(@Payload() event: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext): Promise<void> {
+    if (event.payload.bounceType !== 'permanent') return;
+    await this.unsubscribe(event, ctx, 'bounce');
+  }
+
+  @OnEvent(CONTACTS, Topics.EmailComplained)
+  async onComplained(@Payload() event: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext): Promise<void> {
+    await this.unsubscribe(event, ctx, 'complaint');
+  }
+
+  private async unsubscribe(event: EventEnvelope<EmailLifecycleV1>, ctx: EventContext, reason: string): Promise<void> {
+    const rows: { id: string }[] = await ctx.manager.query(`SELECT id FROM ${tableName(ctx.manager, Contact)} WHERE project_id = $1 AND (id = $2 OR email = $3) LIMIT 1`, [
+      event.projectId,
+      event.payload.contactId ?? '',
+      normaliseEmail(event.payload.email),
+    ]);
+    if (!rows[0]) return;
+    await this.writer.update(ctx.manager, { projectId: event.projectId, subscribedIfNew: false, reason, correlationId: event.eventId }, rows[0].id, { subscribed: false });
+  }
+}

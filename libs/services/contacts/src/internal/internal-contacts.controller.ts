@@ -1,0 +1,36 @@
+import { ProjectId } from '@herald/auth';
+import { Internal } from '@herald/http';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ContactsService } from '../contacts/contacts.service.js';
+import type { ContactView } from '../contacts/contact-view.js';
+import { ServiceGetContactDto, ServiceSubscriptionDto, ServiceUpsertContactDto, type ServiceUpsertResult } from './internal-contacts.dto.js';
+
+/**
+ * What other services ask of contacts when the answer must be immediate (the sending service's
+ * /v1/send upsert and its subscription links). Reached only with a service principal, never
+ * through the gateway.
+ */
+@Internal()
+@Controller('internal/contacts')
+export class InternalContactsController {
+  constructor(private readonly contacts: ContactsService) {}
+
+  @Post('upsert')
+  @HttpCode(200)
+  upsert(@ProjectId() projectId: string, @Body() body: ServiceUpsertContactDto, @Req() req: FastifyRequest): Promise<ServiceUpsertResult> {
+    return this.contacts.upsertFor(projectId, body, String(req.id));
+  }
+
+  @Post('subscription')
+  @HttpCode(200)
+  subscription(@ProjectId() projectId: string, @Body() body: ServiceSubscriptionDto, @Req() req: FastifyRequest): Promise<{ contact: ContactView; changed: boolean }> {
+    return this.contacts.setSubscription(projectId, body.contactId, body.subscribed, body.reason, String(req.id));
+  }
+
+  @Post('get')
+  @HttpCode(200)
+  get(@ProjectId() projectId: string, @Body() body: ServiceGetContactDto): Promise<ContactView> {
+    return this.contacts.get(projectId, body.contactId);
+  }
+}

@@ -1,0 +1,295 @@
+import { EmailBounced, EmailFailed, EmailSent, type EventEnvelope } from '@herald/contracts';
+import { createLogger, HERALD_RUNTIME, WakeableSleep, type HeraldRuntime } from '@herald/core';
+import { InjectOutbox, type Outbox } from '@herald/messaging';
+import { PgNotifications, tableName } from '@herald/persistence';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SENDING } from '../consumer.js';
+import { Email } from '../emails/email.entity.js';
+import { Suppression } from '../emails/suppression.entity.js';
+import { IdempotencyKey } from '../send/idempotency-key.entity.js';
+import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
+import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
+import { SenderDomains } from '../senders/sender-domains.js';
+import { emailEventPayload } from './email-events.js';
+import { SmtpRelay } from './smtp-relay.js';
+
+type EmailRow = Email;
+
+/** What became of one email in a batch, applied together at the end of the batch. */
+type Outcome =
+  | { email: EmailRow; kind: 'sent'; detail?: string }
+  | { email: EmailRow; kind: 'suppressed' | 'failed' | 'retry'; detail: string }
+  | { email: EmailRow; kind: 'bounced'; detail: string };
+
+const log = createLogger('sending.delivery');
+
+/**
+ * Delivers queued emails through the SMTP relay. Claims a batch (transactional before campaign
+ * and workflow mail, `FOR UPDATE SKIP LOCKED`, leased and renewed while in flight), skips
+ * suppressed addresses, signs with the sender domain's DKIM key, and records the hand-off just
+ * before each message's final dot (see SmtpRelay). Temporary failures retry with exponential
+ * backoff; permanent ones bounce and suppress the address. An expired lease (a crashed worker)
+ * puts an email back in the queue — unless its hand-off was recorded, in which case it counts as
+ * sent and is never sent twice.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private relay?: SmtpRelay;
+  private running = false;
+  private loop?: Promise<void>;
+  private readonly pause = new WakeableSleep();
+  private unlisten?: () => Promise<void>;
+  private readonly inFlight = new Set<string>();
+  private heartbeat?: NodeJS.Timeout;
+  private pendingHandoffs: { id: string; resolve: () => void; reject: (err: Error) => void }[] = [];
+  private lastRecovery = 0;
+
+  constructor(
+    @InjectDataSource(SENDING) private readonly db: DataSource,
+    @Inject(SENDING_SETTINGS) private readonly settings: SendingSettings,
+    @Inject(HERALD_RUNTIME) private readonly runtime: HeraldRuntime,
+    @InjectOutbox(SENDING) private readonly outbox: Outbox,
+    private readonly senders: SenderDomains,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.settings.SMTP_URL) {
+      log.warn('SMTP_URL is not set: emails are accepted and stay queued until a relay is configured');
+      return;
+    }
+    this.relay = new SmtpRelay(this.settings.SMTP_URL, { poolSize: this.settings.SMTP_POOL_SIZE, maxMessages: this.settings.SMTP_MAX_MESSAGES });
+    this.unlisten = await PgNotifications.for(this.runtime.databaseUrl).listen(EMAILS_CHANNEL, () => this.pause.wake());
+    this.running = true;
+    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(500, Math.floor(this.settings.DELIVERY_LEASE_MS / 3)));
+    this.heartbeat.unref();
+    this.loop = this.run();
+  }
+
+  /** Finishes the batch in flight (its outcomes are recorded), then stops. */
+  async onModuleDestroy(): Promise<void> {
+    this.running = false;
+    this.pause.wake();
+    await this.loop;
+    clearInterval(this.heartbeat);
+    await this.unlisten?.();
+    this.relay?.close();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        if (Date.now() - this.lastRecovery > Math.min(5000, this.settings.DELIVERY_LEASE_MS / 2)) {
+          this.lastRecovery = Date.now();
+          await this.recoverExpired();
+        }
+        const batch = await this.claim();
+        if (batch.length === 0) {
+          await this.pause.sleep(1000);
+          continue;
+        }
+        await this.deliverBatch(batch);
+      } catch (err) {
+        if (!this.running) break;
+        log.error('delivery loop failed; retrying', { error: (err as Error).message });
+        await this.pause.sleep(1000);
+      }
+    }
+  }
+
+  private async claim(): Promise<EmailRow[]> {
+    const table = tableName(this.db, Email);
+    const [rows] = (await this.db.query(
+      `UPDATE ${table} SET status = 'sending', attempts = attempts + 1, lease_until = now() + ($2 || ' milliseconds')::interval, handoff_at = NULL
+        WHERE id IN (SELECT id FROM ${table} WHERE status = 'queued' AND next_attempt_at <= now()
+                     ORDER BY priority, next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+      [this.settings.DELIVERY_BATCH_SIZE, String(this.settings.DELIVERY_LEASE_MS)],
+    )) as [Record<string, unknown>[], number];
+    return rows.map((r) => this.db.getRepository(Email).create(fromRow(r))).sort((a, b) => a.priority - b.priority);
+  }
+
+  private async deliverBatch(batch: EmailRow[]): Promise<void> {
+    for (const e of batch) this.inFlight.add(e.id);
+    try {
+      const suppressed = await this.suppressedOf(batch);
+      const outcomes = await Promise.all(batch.map((email) => this.deliverOne(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`))));
+      await this.record(outcomes);
+    } finally {
+      for (const e of batch) this.inFlight.delete(e.id);
+    }
+  }
+
+  private async deliverOne(email: EmailRow, suppressed: boolean): Promise<Outcome> {
+    if (suppressed) return { email, kind: 'suppressed', detail: 'The address is on the suppression list' };
+    let handedOff = false;
+    try {
+      const dkim = await this.senders.signingKey(email.projectId, email.fromEmail);
+      if (!dkim) return { email, kind: 'failed', detail: `The sender domain of ${email.fromEmail} is no longer verified` };
+      const raw = await this.relay!.compose(
+        {
+          messageId: email.messageId,
+          from: { email: email.fromEmail, name: email.fromName },
+          to: { email: email.toEmail, name: email.toName },
+          replyTo: email.replyTo,
+          subject: email.subject,
+          html: email.html,
+          text: email.text,
+          headers: email.headers,
+          attachments: email.attachments,
+        },
+        dkim,
+      );
+      const answer = await this.relay!.deliver({ from: email.fromEmail, to: email.toEmail }, raw, async () => {
+        await this.recordHandoff(email.id);
+        handedOff = true;
+      });
+      return { email, kind: 'sent', detail: answer.response };
+    } catch (err) {
+      const message = (err as Error).message;
+      const kind = SmtpRelay.classify(err, handedOff);
+      if (kind === 'permanent') return { email, kind: 'bounced', detail: message };
+      if (kind === 'in-doubt') return { email, kind: 'sent', detail: `The relay's answer was lost after the hand-off; counted as sent, never resent: ${message}` };
+      if (email.attempts >= this.settings.DELIVERY_MAX_ATTEMPTS) return { email, kind: 'failed', detail: `Gave up after ${email.attempts} attempts: ${message}` };
+      return { email, kind: 'retry', detail: message };
+    }
+  }
+
+  /** Hand-offs of concurrent sends are written together: one UPDATE per event-loop turn. */
+  private recordHandoff(id: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pendingHandoffs.push({ id, resolve, reject });
+      if (this.pendingHandoffs.length === 1) setImmediate(() => void this.flushHandoffs());
+    });
+  }
+
+  private async flushHandoffs(): Promise<void> {
+    const pending = this.pendingHandoffs;
+    this.pendingHandoffs = [];
+    try {
+      await this.db.query(`UPDATE ${tableName(this.db, Email)} SET handoff_at = now() WHERE id = ANY($1::varchar[]) AND status = 'sending'`, [pending.map((p) => p.id)]);
+      for (const p of pending) p.resolve();
+    } catch (err) {
+      for (const p of pending) p.reject(err as Error);
+    }
+  }
+
+  private async record(outcomes: Outcome[]): Promise<void> {
+    const table = tableName(this.db, Email);
+    await this.db.transaction(async (m) => {
+      const byKind = (k: Outcome['kind']) => outcomes.filter((o) => o.kind === k);
+      const ids = (os: Outcome[]) => os.map((o) => o.email.id);
+      const details = (os: Outcome[]) => os.map((o) => o.detail ?? null);
+      const sent = byKind('sent');
+      if (sent.length > 0) {
+        await m.query(
+          `UPDATE ${table} AS e SET status = 'sent', sent_at = now(), lease_until = NULL, error = CASE WHEN x.detail LIKE 'The relay''s answer%' THEN x.detail ELSE NULL END
+             FROM unnest($1::varchar[], $2::text[]) AS x(id, detail) WHERE e.id = x.id`,
+          [ids(sent), details(sent)],
+        );
+      }
+      for (const kind of ['suppressed', 'failed', 'bounced'] as const) {
+        const os = byKind(kind);
+        if (os.length === 0) continue;
+        await m.query(
+          `UPDATE ${table} AS e SET status = $3::varchar, lease_until = NULL, error = x.detail, bounced_at = CASE WHEN $3::varchar = 'bounced' THEN now() ELSE e.bounced_at END
+             FROM unnest($1::varchar[], $2::text[]) AS x(id, detail) WHERE e.id = x.id`,
+          [ids(os), details(os), kind],
+        );
+      }
+      const retry = byKind('retry');
+      if (retry.length > 0) {
+        const delays = retry.map((o) => Math.min(3_600_000, this.settings.DELIVERY_RETRY_BASE_MS * 2 ** Math.max(0, o.email.attempts - 1)));
+        await m.query(
+          `UPDATE ${table} AS e SET status = 'queued', lease_until = NULL, handoff_at = NULL, error = x.detail, next_attempt_at = now() + (x.delay || ' milliseconds')::interval
+             FROM unnest($1::varchar[], $2::text[], $3::varchar[]) AS x(id, detail, delay) WHERE e.id = x.id`,
+          [ids(retry), details(retry), delays.map(String)],
+        );
+      }
+      const bounced = byKind('bounced');
+      if (bounced.length > 0) await this.suppress(m, bounced.map((o) => ({ projectId: o.email.projectId, email: o.email.toEmail, detail: o.detail! })));
+      const events: EventEnvelope[] = [
+        ...sent.map((o) => EmailSent.create({ projectId: o.email.projectId, source: SENDING, payload: emailEventPayload(o.email, { messageId: o.email.messageId }) })),
+        ...bounced.map((o) =>
+          EmailBounced.create({ projectId: o.email.projectId, source: SENDING, payload: emailEventPayload(o.email, { bounceType: 'permanent', reason: o.detail }) }),
+        ),
+        ...byKind('failed').map((o) => EmailFailed.create({ projectId: o.email.projectId, source: SENDING, payload: emailEventPayload(o.email, { reason: o.detail }) })),
+      ];
+      await this.outbox.add(m, ...events);
+    });
+  }
+
+  private async suppress(m: EntityManager, rows: { projectId: string; email: string; detail: string }[]): Promise<void> {
+    await m.query(
+      `INSERT INTO ${tableName(m, Suppression)} (project_id, email, reason, detail)
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[]) ON CONFLICT DO NOTHING`,
+      [rows.map((r) => r.projectId), rows.map((r) => r.email), rows.map(() => 'bounce'), rows.map((r) => r.detail)],
+    );
+  }
+
+  private async suppressedOf(batch: EmailRow[]): Promise<Set<string>> {
+    const rows: { project_id: string; email: string }[] = await this.db.query(
+      `SELECT s.project_id, s.email FROM ${tableName(this.db, Suppression)} s
+        JOIN unnest($1::varchar[], $2::varchar[]) AS x(project_id, email) ON s.project_id = x.project_id AND s.email = x.email`,
+      [batch.map((e) => e.projectId), batch.map((e) => e.toEmail)],
+    );
+    return new Set(rows.map((r) => `${r.project_id}\u0000${r.email}`));
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    try {
+      await this.db.query(
+        `UPDATE ${tableName(this.db, Email)} SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE id = ANY($1::varchar[]) AND status = 'sending'`,
+        [[...this.inFlight], String(this.settings.DELIVERY_LEASE_MS)],
+      );
+    } catch (err) {
+      log.warn('could not renew delivery leases', { error: (err as Error).message });
+    }
+  }
+
+  /** Emails of a crashed worker: back to the queue, or sent when their hand-off was recorded. */
+  private async recoverExpired(): Promise<void> {
+    const table = tableName(this.db, Email);
+    await this.db.transaction(async (m) => {
+      const [rows] = (await m.query(
+        `UPDATE ${table} SET lease_until = NULL,
+                status = CASE WHEN handoff_at IS NULL THEN 'queued' ELSE 'sent' END,
+                sent_at = CASE WHEN handoff_at IS NULL THEN NULL ELSE handoff_at END,
+                error = CASE WHEN handoff_at IS NULL THEN error ELSE 'Recovered after a worker stopped mid-delivery; the hand-off was recorded, so it counts as sent and is never resent' END
+          WHERE status = 'sending' AND lease_until < now() RETURNING *`,
+      )) as [Record<string, unknown>[], number];
+      const sent = rows.filter((r) => r.status === 'sent').map((r) => this.db.getRepository(Email).create(fromRow(r)));
+      if (rows.length > 0) log.info('recovered emails of a stopped worker', { requeued: rows.length - sent.length, sent: sent.length });
+      await this.outbox.add(m, ...sent.map((e) => EmailSent.create({ projectId: e.projectId, source: SENDING, payload: emailEventPayload(e, { messageId: e.messageId }) })));
+      await m.query(`DELETE FROM ${tableName(m, IdempotencyKey)} WHERE created_at < now() - interval '24 hours'`)
+    });
+  }
+}
+
+/** Maps a raw `RETURNING *` row of the emails table. */
+export function fromRow(r: Record<string, unknown>): Partial<Email> {
+  return {
+    id: r.id as string,
+    projectId: r.project_id as string,
+    contactId: r.contact_id as string,
+    toEmail: r.to_email as string,
+    toName: r.to_name as string | null,
+    fromEmail: r.from_email as string,
+    fromName: r.from_name as string | null,
+    replyTo: r.reply_to as string | null,
+    subject: r.subject as string,
+    html: r.html as string,
+    text: r.text as string,
+    headers: r.headers as Record<string, string>,
+    attachments: r.attachments as Email['attachments'],
+    templateId: r.template_id as string | null,
+    type: r.type as Email['type'],
+    origin: r.origin as Email['origin'],
+    priority: r.priority as number,
+    status: r.status as Email['status'],
+    attempts: r.attempts as number,
+    messageId: r.message_id as string,
+  };
+}

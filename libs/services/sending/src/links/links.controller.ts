@@ -1,0 +1,100 @@
+import { Public } from '@herald/http';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { LinkSigner } from './link-signer.js';
+import { LinkTracking } from './link-tracking.js';
+import { donePage, invalidLinkPage, managePage, subscribePage, unsubscribePage } from './pages.js';
+
+/** A transparent 1×1 GIF. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+const html = (reply: FastifyReply, status: number, body: string) =>
+  reply.status(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('x-frame-options', 'DENY').send(body);
+
+/**
+ * The links inside emails, all signed (LinkSigner): the open pixel, the click redirect, and the
+ * unsubscribe, subscribe and manage pages. A POST to the unsubscribe link is RFC 8058's one-click
+ * unsubscribe (mail clients send `List-Unsubscribe=One-Click`), answered without a page to click.
+ */
+@Public()
+@Controller()
+export class LinksController {
+  constructor(
+    private readonly signer: LinkSigner,
+    private readonly tracking: LinkTracking,
+  ) {}
+
+  @Get('t/open/:token')
+  async open(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, 'open');
+    if (claims) await this.tracking.opened(claims.e);
+    void reply.status(200).header('content-type', 'image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
+  }
+
+  @Get('t/click/:token')
+  async click(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, 'click');
+    if (!claims || !/^https?:\/\//i.test(claims.u)) return void html(reply, 404, invalidLinkPage());
+    await this.tracking.clicked(claims.e, claims.u);
+    void reply.status(302).header('location', claims.u).header('cache-control', 'no-store').send();
+  }
+
+  @Get('unsubscribe/:token')
+  async unsubscribeForm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, 'unsub');
+    if (!claims) return void html(reply, 404, invalidLinkPage());
+    const contact = await this.tracking.contact(claims.p, claims.c);
+    if (!contact) return void html(reply, 404, invalidLinkPage());
+    html(reply, 200, unsubscribePage(contact.email, `${this.signer.appUrl}/unsubscribe/${token}`));
+  }
+
+  /** The page's button and RFC 8058 one-click both land here. */
+  @Post('unsubscribe/:token')
+  @HttpCode(200)
+  async unsubscribe(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, 'unsub');
+    if (!claims) return void html(reply, 404, invalidLinkPage());
+    const contact = await this.tracking.setSubscription(claims.p, claims.c, false);
+    if (!contact) return void html(reply, 404, invalidLinkPage());
+    html(reply, 200, donePage(false, contact.email));
+  }
+
+  @Get('subscribe/:token')
+  async subscribeForm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, 'sub');
+    if (!claims) return void html(reply, 404, invalidLinkPage());
+    const contact = await this.tracking.contact(claims.p, claims.c);
+    if (!contact) return void html(reply, 404, invalidLinkPage());
+    html(reply, 200, subscribePage(contact.email, `${this.signer.appUrl}/subscribe/${token}`));
+  }
+
+  @Post('subscribe/:token')
+  @HttpCode(200)
+  async subscribe(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, 'sub');
+    if (!claims) return void html(reply, 404, invalidLinkPage());
+    const contact = await this.tracking.setSubscription(claims.p, claims.c, true);
+    if (!contact) return void html(reply, 404, invalidLinkPage());
+    html(reply, 200, donePage(true, contact.email));
+  }
+
+  @Get('manage/:token')
+  async manage(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, 'manage');
+    if (!claims) return void html(reply, 404, invalidLinkPage());
+    const contact = await this.tracking.contact(claims.p, claims.c);
+    if (!contact) return void html(reply, 404, invalidLinkPage());
+    html(reply, 200, managePage(contact.email, contact.subscribed, `${this.signer.appUrl}/manage/${token}`));
+  }
+
+  @Post('manage/:token')
+  @HttpCode(200)
+  async manageChange(@Param('token') token: string, @Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, 'manage');
+    const action = (body as { action?: unknown } | undefined)?.action;
+    if (!claims || (action !== 'subscribe' && action !== 'unsubscribe')) return void html(reply, 404, invalidLinkPage());
+    const contact = await this.tracking.setSubscription(claims.p, claims.c, action === 'subscribe');
+    if (!contact) return void html(reply, 404, invalidLinkPage());
+    html(reply, 200, donePage(action === 'subscribe', contact.email));
+  }
+}

@@ -1,0 +1,49 @@
+import { InternalClient } from '@herald/auth';
+import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { SENDING } from '../consumer.js';
+import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
+
+export interface RemoteContact {
+  id: string;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+}
+
+export interface RemoteUpsert {
+  contact: RemoteContact;
+  created: boolean;
+  changedKeys: string[];
+  transient: Record<string, unknown>;
+}
+
+/**
+ * The contacts service as the sending service needs it, answered at once (internal HTTP): the
+ * recipient upsert of /v1/send under contacts' own data rules, and subscription changes from links.
+ */
+@Injectable()
+export class ContactsClient {
+  private readonly client: InternalClient;
+
+  constructor(@Inject(SENDING_SETTINGS) settings: SendingSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
+    const baseUrl = () => {
+      const url = runtime.mode === 'standalone' ? runtime.selfUrl : settings.CONTACTS_URL;
+      if (!url) throw new Error('CONTACTS_URL is not configured');
+      return url;
+    };
+    this.client = new InternalClient(SENDING, 'contacts', baseUrl, runtime.internalJwtSecret);
+  }
+
+  upsert(projectId: string, input: { email: string; subscribed?: boolean; data?: Record<string, unknown> }, requestId?: string): Promise<RemoteUpsert> {
+    return this.client.post(projectId, '/internal/contacts/upsert', { ...input, subscribedIfNew: false, reason: 'send' }, requestId);
+  }
+
+  setSubscription(projectId: string, contactId: string, subscribed: boolean, reason: 'unsubscribe-link' | 'subscribe-link'): Promise<{ contact: RemoteContact; changed: boolean }> {
+    return this.client.post(projectId, '/internal/contacts/subscription', { contactId, subscribed, reason });
+  }
+
+  get(projectId: string, contactId: string): Promise<RemoteContact> {
+    return this.client.post(projectId, '/internal/contacts/get', { contactId });
+  }
+}

@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { emailDomain, RESERVED_DATA_KEYS } from '@herald/contact-data';
+import { newId } from '@herald/core';
+import { conflict, HeraldException, ErrorCode, validationFailed } from '@herald/http';
+import { tableName } from '@herald/persistence';
+import { htmlToPlainText, TemplateRenderer } from '@herald/templating';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { SENDING } from '../consumer.js';
+import { Email } from '../emails/email.entity.js';
+import { Suppression } from '../emails/suppression.entity.js';
+import { LinkSigner } from '../links/link-signer.js';
+import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
+import { SenderDomains } from '../senders/sender-domains.js';
+import type { Template } from '../templates/template.entity.js';
+import { TemplatesService } from '../templates/templates.service.js';
+import { ContactsClient, type RemoteUpsert } from './contacts-client.js';
+import { addOpenPixel, rewriteLinks } from './email-content.js';
+import { IdempotencyKey } from './idempotency-key.entity.js';
+import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
+
+export const EMAILS_CHANNEL = 'herald_sending_emails';
+
+export interface SendResult {
+  success: true;
+  data: { emails: { contact: { id: string; email: string }; email: string }[]; timestamp: string };
+}
+
+/**
+ * POST /v1/send: validates everything first, then for each recipient in turn upserts the contact
+ * through the contacts service (its data rules; a new contact unsubscribed unless `subscribed` says
+ * otherwise), renders its own email, and finally stores every email in one transaction, queued for
+ * the delivery worker. Unsubscribed contacts get no marketing mail; suppressed addresses get none.
+ */
+@Injectable()
+export class SendEmailUseCase {
+  constructor(
+    @InjectDataSource(SENDING) private readonly db: DataSource,
+    @Inject(SENDING_SETTINGS) private readonly settings: SendingSettings,
+    private readonly templates: TemplatesService,
+    private readonly senders: SenderDomains,
+    private readonly contacts: ContactsClient,
+    private readonly links: LinkSigner,
+    private readonly renderer: TemplateRenderer,
+  ) {}
+
+  async execute(projectId: string, body: unknown, idempotencyKey: string | undefined, requestId?: string): Promise<SendResult> {
+    if (idempotencyKey === undefined) return this.send(projectId, body, requestId);
+    if (idempotencyKey.length === 0 || idempotencyKey.length > 255) {
+      throw validationFailed([{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 characters', code: 'invalid_string' }]);
+    }
+    const hash = createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+    const table = tableName(this.db, IdempotencyKey);
+    // keys are remembered for 24 hours
+    await this.db.query(`DELETE FROM ${table} WHERE project_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`, [projectId, idempotencyKey]);
+    const claimed: unknown[] = await this.db.query(
+      `INSERT INTO ${table} (project_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key`,
+      [projectId, idempotencyKey, hash],
+    );
+    if (claimed.length === 0) {
+      const [previous] = (await this.db.query(`SELECT request_hash, response FROM ${table} WHERE project_id = $1 AND key = $2`, [projectId, idempotencyKey])) as {
+        request_hash: string;
+        response: SendResult | null;
+      }[];
+      if (!previous) return this.execute(projectId, body, idempotencyKey, requestId);
+      if (previous.request_hash !== hash) {
+        throw validationFailed([{ field: 'Idempotency-Key', message: 'This Idempotency-Key was used with a different request body', code: 'idempotency_key_reused' }]);
+      }
+      if (!previous.response) throw conflict('A request with this Idempotency-Key is still being processed', 'Retry in a moment to receive its result.');
+      return previous.response;
+    }
+    try {
+      const result = await this.send(projectId, body, requestId);
+      await this.db.query(`UPDATE ${table} SET response = $3 WHERE project_id = $1 AND key = $2`, [projectId, idempotencyKey, JSON.stringify(result)]);
+      return result;
+    } catch (err) {
+      await this.db.query(`DELETE FROM ${table} WHERE project_id = $1 AND key = $2`, [projectId, idempotencyKey]);
+      throw err;
+    }
+  }
+
+  private async send(projectId: string, body: unknown, requestId?: string): Promise<SendResult> {
+    const parsed = parseSendRequest(body, this.settings.MAX_ATTACHMENT_BYTES);
+    if (Array.isArray(parsed)) throw validationFailed(parsed);
+    const request = parsed;
+    const template = request.template ? await this.templates.find(projectId, request.template) : undefined;
+    const content = this.content(request, template);
+    await this.senders.assertVerified(projectId, content.from.email, request.from ? 'from' : 'template.from');
+
+    const suppressed = await this.suppressed(projectId, request.to.map((t) => t.email));
+    const emails: Email[] = [];
+    const answer: SendResult['data']['emails'] = [];
+    for (const recipient of request.to) {
+      const upsert = await this.contacts.upsert(projectId, { email: recipient.email, subscribed: request.subscribed, data: request.data }, requestId);
+      const email = await this.render(projectId, request, content, recipient, upsert, suppressed.has(upsert.contact.email));
+      emails.push(email);
+      answer.push({ contact: { id: upsert.contact.id, email: upsert.contact.email }, email: email.id });
+    }
+    await this.db.transaction(async (m) => {
+      await m.getRepository(Email).insert(emails);
+      if (emails.some((e) => e.status === 'queued')) await m.query(`SELECT pg_notify($1, '')`, [EMAILS_CHANNEL]);
+    });
+    return { success: true, data: { emails: answer, timestamp: new Date().toISOString() } };
+  }
+
+  /** Request fields override the template's (subject, body, from, reply-to). */
+  private content(request: SendRequest, template: Template | undefined) {
+    const subject = request.subject ?? template?.subject;
+    const body = request.body ?? template?.body;
+    const from: Mailbox | undefined = request.from ?? (template?.from ? { email: template.from, ...(template.fromName ? { name: template.fromName } : {}) } : undefined);
+    if (!subject || !body) throw validationFailed([{ field: subject ? 'body' : 'subject', message: 'subject and body are required unless the template has them', code: 'required' }]);
+    if (!from) throw validationFailed([{ field: 'from', message: 'from is required unless the template has one', code: 'required' }]);
+    return { subject, body, from, replyTo: request.reply ?? template?.replyTo ?? undefined, type: template?.type ?? 'transactional', templateId: template?.id };
+  }
+
+  private async render(
+    projectId: string,
+    request: SendRequest,
+    content: ReturnType<SendEmailUseCase['content']>,
+    recipient: Mailbox,
+    upsert: RemoteUpsert,
+    suppressed: boolean,
+  ): Promise<Email> {
+    const id = newId('eml');
+    const contact = upsert.contact;
+    const urls = this.links.subscriptionUrls(projectId, contact.id, id);
+    const variables: Record<string, unknown> = { ...contact.data, ...upsert.transient };
+    for (const key of RESERVED_DATA_KEYS) delete variables[key];
+    Object.assign(variables, { svc_id: contact.id, svc_email: contact.email, ...urls });
+
+    let subject: string;
+    let html: string;
+    try {
+      subject = (await this.renderer.render(content.subject, variables, { escape: 'none' })).replace(/[\r\n]+/g, ' ').trim();
+      html = await this.renderer.render(content.body, variables, { escape: 'html' });
+    } catch (err) {
+      throw validationFailed([{ field: request.template ? 'template' : 'body', message: `The template could not be rendered: ${(err as Error).message}`, code: 'render_failed' }]);
+    }
+    if (subject.length === 0 || subject.length > SEND_LIMITS.subject) {
+      throw validationFailed([{ field: 'subject', message: `The rendered subject must be 1 to ${SEND_LIMITS.subject} characters`, code: 'invalid_string' }]);
+    }
+    const text = htmlToPlainText(html);
+    const ownLink = (url: string) => url.startsWith(`${this.links.appUrl}/`);
+    if (this.settings.TRACK_CLICKS) html = rewriteLinks(html, (url) => this.links.clickUrl(id, url), ownLink);
+    if (this.settings.TRACK_OPENS) html = addOpenPixel(html, this.links.openUrl(id));
+
+    const headers: Record<string, string> = { ...request.headers };
+    if (content.type === 'marketing') {
+      headers['List-Unsubscribe'] = `<${urls.unsubscribeUrl}>`;
+      headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+    }
+    const size = Buffer.byteLength(html) + Buffer.byteLength(text) + request.attachments.reduce((n, a) => n + a.content.length, 0);
+    if (size > SEND_LIMITS.message) throw validationFailed([{ field: 'attachments', message: `The message would be ${size} bytes; at most ${SEND_LIMITS.message} are allowed`, code: 'too_big' }]);
+
+    const skipped = content.type === 'marketing' && !contact.subscribed;
+    return this.db.getRepository(Email).create({
+      id,
+      projectId,
+      contactId: contact.id,
+      toEmail: contact.email,
+      toName: recipient.name ?? null,
+      fromEmail: content.from.email,
+      fromName: content.from.name ?? null,
+      replyTo: content.replyTo ?? null,
+      subject,
+      html,
+      text,
+      headers,
+      attachments: request.attachments.map((a) => ({ filename: a.filename, content: a.content, ...(a.contentType ? { contentType: a.contentType } : {}) })),
+      templateId: content.templateId ?? null,
+      type: content.type,
+      origin: 'api',
+      priority: 0,
+      status: suppressed ? 'suppressed' : skipped ? 'skipped' : 'queued',
+      error: suppressed ? 'The address is on the suppression list' : skipped ? 'The contact is unsubscribed from marketing mail' : null,
+      messageId: `${id}@${emailDomain(content.from.email)}`,
+    });
+  }
+
+  private async suppressed(projectId: string, emails: string[]): Promise<Set<string>> {
+    const rows: { email: string }[] = await this.db.query(`SELECT email FROM ${tableName(this.db, Suppression)} WHERE project_id = $1 AND email = ANY($2::varchar[])`, [projectId, emails]);
+    return new Set(rows.map((r) => r.email));
+  }
+}
+
+/** For the controller: the header is optional; an array (repeated header) is refused. */
+export function idempotencyKeyOf(value: string | string[] | undefined): string | undefined {
+  if (Array.isArray(value)) throw new HeraldException(400, ErrorCode.ValidationError, 'Send one Idempotency-Key header');
+  return value;
+}
+

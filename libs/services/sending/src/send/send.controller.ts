@@ -1,0 +1,16 @@
+import { ProjectId } from '@herald/auth';
+import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { idempotencyKeyOf, SendEmailUseCase, type SendResult } from './send-email.use-case.js';
+
+@Controller('v1/send')
+export class SendController {
+  constructor(private readonly send: SendEmailUseCase) {}
+
+  /** The body is validated by parseSendRequest (its union-typed fields do not fit a DTO class). */
+  @Post()
+  @HttpCode(200)
+  execute(@ProjectId() projectId: string, @Body() body: unknown, @Headers('idempotency-key') key: string | string[] | undefined, @Req() req: FastifyRequest): Promise<SendResult> {
+    return this.send.execute(projectId, body, idempotencyKeyOf(key), String(req.id));
+  }
+}

@@ -1,0 +1,55 @@
+import { Resolver } from 'node:dns/promises';
+import { createResolver, parseDnsServers } from '@herald/core';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
+import type { DnsResolver } from './domain-dns.js';
+
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value);
+
+/** True when Node's resolver accepts every entry (`ip`, `ip:port`, `[ipv6]:port`; no host names). */
+export function isDnsServerList(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const servers = parseDnsServers(value);
+  if (servers.length === 0) return false;
+  try {
+    new Resolver().setServers(servers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const IsDnsServerList = () =>
+  ValidateBy({
+    name: 'isDnsServerList',
+    validator: {
+      validate: isDnsServerList,
+      defaultMessage: () => 'DNS_SERVERS must be comma-separated IP addresses, each optionally with a port (1.1.1.1,[2606:4700::1111]:53)',
+    },
+  });
+
+/** Settings of POST /v1/verify, read from the environment at boot (`loadConfig(VerifySettings)`). */
+export class VerifySettings {
+  /** Resolvers for the MX/A/AAAA/NS/SOA lookups; unset: the system's resolvers (/etc/resolv.conf). */
+  @IsOptional() @IsString() @IsDnsServerList()
+  DNS_SERVERS?: string;
+
+  /** Overall deadline of one verification's DNS lookups; a lookup still running then counts as timed out. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(30_000)
+  VERIFY_TIMEOUT_MS: number = 3000;
+}
+
+export const VERIFY_SETTINGS = Symbol('VERIFY_SETTINGS');
+
+/** Makes a fresh resolver for one verification (the verifier cancels its outstanding queries at the deadline). */
+export type DnsResolverFactory = () => DnsResolver;
+export const DNS_RESOLVER_FACTORY = Symbol('DNS_RESOLVER_FACTORY');
+
+/**
+ * Resolvers through DNS_SERVERS with a per-try timeout of a third of the deadline, so a lost UDP
+ * packet is retried once before the deadline ends the lookup.
+ */
+export function dnsResolverFactory(settings: VerifySettings): DnsResolverFactory {
+  const timeoutMs = Math.max(50, Math.floor(settings.VERIFY_TIMEOUT_MS / 3));
+  return () => createResolver({ servers: settings.DNS_SERVERS, timeoutMs, tries: 2 });
+}

@@ -1,0 +1,19 @@
+import { TemplateRenderer, type RenderOptions, type TemplateVariables } from './template-renderer.js';
+import type { TemplateProblem } from './template-errors.js';
+
+export * from './template-renderer.js';
+export * from './template-errors.js';
+export { htmlToPlainText, type PlainTextOptions } from './html-to-plain-text.js';
+export { NULLISH_OPERATOR } from './nullish-default.js';
+
+let shared: TemplateRenderer | undefined;
+
+/** The process-wide renderer with the default limits (its parsed-template cache is shared by all callers). */
+export const defaultTemplateRenderer = (): TemplateRenderer => (shared ??= new TemplateRenderer());
+
+/** Renders with the default renderer; see `TemplateRenderer.render`. */
+export const renderTemplate = (source: string, variables: TemplateVariables, options: RenderOptions): string =>
+  defaultTemplateRenderer().render(source, variables, options);
+
+/** Parses (does not render) a template: `[]`, or its problems with 1-based line and column. */
+export const validateTemplate = (source: string): TemplateProblem[] => defaultTemplateRenderer().validate(source);

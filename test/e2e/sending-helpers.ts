@@ -1,0 +1,73 @@
+import pg from 'pg';
+import type { TestDnsServer } from '@herald/testing';
+import { eventually } from '@herald/testing';
+import type { ProjectApi } from './contacts-helpers.js';
+
+export interface DomainRecordBody {
+  type: 'TXT';
+  name: string;
+  value: string;
+  purpose: string;
+  required: boolean;
+  status?: string;
+}
+
+export interface DomainBody {
+  id: string;
+  domain: string;
+  status: 'pending' | 'verified';
+  dkimSelector: string;
+  records: DomainRecordBody[];
+}
+
+/** Publishes every record of a domain on the loopback DNS server. */
+export function publish(dns: TestDnsServer, domain: DomainBody): void {
+  for (const r of domain.records) dns.set(r.name, 'TXT', r.value);
+}
+
+/**
+ * Adds `name` to the project, publishes its records, forces a check, and waits until the sending
+ * service's read model (fed by domain.verified) knows the domain: then mail from it is accepted.
+ */
+export async function verifiedDomain(api: ProjectApi, dns: TestDnsServer, db: SendingDb, name: string): Promise<DomainBody> {
+  const created = await api.post<DomainBody>('/domains', { domain: name });
+  if (created.status !== 201) throw new Error(`POST /domains answered ${created.status}: ${JSON.stringify(created.body)}`);
+  publish(dns, created.body);
+  const checked = await api.get<DomainBody>(`/domains/${created.body.id}/verify`);
+  if (checked.body.status !== 'verified') throw new Error(`domain not verified: ${JSON.stringify(checked.body)}`);
+  await eventually(async () => ((await db.senderDomain(created.body.id))?.verified ? true : undefined), { message: 'sending never learned of the verified domain' });
+  return checked.body;
+}
+
+/** Reads the sending schema directly: what the service stored about emails, suppressions and domains. */
+export class SendingDb {
+  private readonly pool: pg.Pool;
+
+  constructor(databaseUrl: string) {
+    this.pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  }
+
+  async email(id: string): Promise<{ id: string; status: string; error: string | null; to_email: string; attempts: number } | undefined> {
+    return (await this.pool.query('SELECT id, status, error, to_email, attempts FROM sending.emails WHERE id = $1', [id])).rows[0];
+  }
+
+  async emailsOf(projectId: string): Promise<{ id: string; status: string }[]> {
+    return (await this.pool.query('SELECT id, status FROM sending.emails WHERE project_id = $1 ORDER BY id', [projectId])).rows;
+  }
+
+  async suppressed(projectId: string, email: string): Promise<boolean> {
+    return (await this.pool.query('SELECT 1 FROM sending.suppressions WHERE project_id = $1 AND email = $2', [projectId, email])).rowCount === 1;
+  }
+
+  async senderDomain(domainId: string): Promise<{ verified: boolean } | undefined> {
+    return (await this.pool.query('SELECT verified FROM sending.sender_domains WHERE domain_id = $1', [domainId])).rows[0];
+  }
+
+  async outboxTypes(projectId: string): Promise<string[]> {
+    return (await this.pool.query(`SELECT topic AS type FROM sending.outbox WHERE envelope->>'projectId' = $1 ORDER BY id`, [projectId])).rows.map((r) => r.type);
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}

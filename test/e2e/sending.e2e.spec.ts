@@ -1,0 +1,309 @@
+import { createResolver } from '@herald/core';
+import { createTestDatabase, eventually, freePort, ServiceProcess, startDnsServer, startSmtpSink, type SmtpSink, type TestDatabase, type TestDnsServer } from '@herald/testing';
+// mailauth ships CommonJS; its DKIM verifier is what receiving mail servers run
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
+import { publish, SendingDb, verifiedDomain, type DomainBody } from './sending-helpers.js';
+
+interface SendBody {
+  success: true;
+  data: { emails: { contact: { id: string; email: string }; email: string }[]; timestamp: string };
+}
+
+/**
+ * Sending for real through one standalone process: sender domains verified over a loopback DNS
+ * server, /v1/send rendered and DKIM-signed into a loopback SMTP sink, links, bounces
+ * (spec: POST /v1/send, Templates, Domains, Domain states, Contact subscription, Limits).
+ */
+describe('sending through the public API (standalone)', () => {
+  let db: TestDatabase;
+  let dns: TestDnsServer;
+  let smtp: SmtpSink;
+  let herald: ServiceProcess;
+  let sending: SendingDb;
+  let owner: string;
+  let seq = 0;
+  /** A project with its own verified domain `<n>.example.test`. */
+  const project = async (): Promise<TestProjectApi & { domain: string; from: string }> => {
+    const api = await newProject(herald.url, owner);
+    const domain = `p${++seq}-${Date.now().toString(36)}.example.test`;
+    await verifiedDomain(api, dns, sending, domain);
+    return Object.assign(api, { domain, from: `hello@${domain}` });
+  };
+  const messagesTo = (address: string) => smtp.messages.filter((m) => m.to.includes(address));
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dns = await startDnsServer();
+    smtp = await startSmtpSink();
+    const port = await freePort();
+    herald = new ServiceProcess('standalone', port, {
+      DATABASE_URL: db.url,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      DNS_SERVERS: dns.address,
+      SMTP_URL: smtp.url,
+      APP_URL: `http://127.0.0.1:${port}`,
+      DELIVERY_RETRY_BASE_MS: '200',
+    });
+    await herald.start();
+    sending = new SendingDb(db.url);
+    owner = (await newProject(herald.url)).cookie;
+  }, 90_000);
+
+  afterAll(async () => {
+    await sending?.end();
+    await herald?.stop();
+    await smtp?.stop();
+    await dns?.stop();
+    await db?.drop();
+  }, 60_000);
+
+  it('refuses a send from a domain that is not verified, naming the domain (pending or unknown)', async () => {
+    const api = await newProject(herald.url, owner);
+    const pending = await api.post<DomainBody>('/domains', { domain: 'pending.example.test' });
+    expect(pending.status).toBe(201);
+    for (const from of ['news@pending.example.test', 'news@never-added.example.test']) {
+      const res = await api.post<ErrorBody>('/v1/send', { to: 'a@example.com', from, subject: 'Hi', body: '<p>Hi</p>' });
+      expect(res.status).toBe(422);
+      expect(res.body.error.errors?.[0]).toMatchObject({ field: 'from', code: 'domain_not_verified' });
+      expect(res.body.error.message).toContain(from.split('@')[1]);
+    }
+    expect(await sending.emailsOf(api.projectId)).toEqual([]);
+  });
+
+  it('refuses a domain until its records are published, then accepts mail from it', async () => {
+    const api = await newProject(herald.url, owner);
+    const created = (await api.post<DomainBody>('/domains', { domain: 'later.example.test' })).body;
+    expect((await api.get<DomainBody>(`/domains/${created.id}/verify`)).body.status).toBe('pending');
+    expect((await api.post('/v1/send', { to: 'a@example.com', from: 'x@later.example.test', subject: 'Hi', body: 'Hi' })).status).toBe(422);
+    publish(dns, created);
+    expect((await api.get<DomainBody>(`/domains/${created.id}/verify`)).body.status).toBe('verified');
+    await eventually(async () => ((await api.post('/v1/send', { to: 'a@example.com', from: 'x@later.example.test', subject: 'Hi', body: 'Hi' })).status === 200 ? true : undefined));
+  });
+
+  it('renders ?? defaults, dotted paths, escaped values and non-persistent data into the delivered message', async () => {
+    const api = await project();
+    const template = await api.post('/templates', {
+      name: 'Welcome',
+      subject: 'Hello {{firstName ?? "friend"}}, {{profile.tier}}',
+      body: '<p>Hi {{firstName ?? "there"}}</p><p>Tier: {{profile.tier}}</p><p>Note: {{note}}</p><p>Coupon: {{coupon}}</p><p>Visits: {{visits ?? 7}}</p><p>Id: {{svc_id}} {{svc_email}}</p>',
+      from: api.from,
+      fromName: 'Acme',
+    });
+    expect(template.status).toBe(201);
+    const to = 'render@example.com';
+    const res = await api.post<SendBody>('/v1/send', {
+      to,
+      template: template.body.id,
+      data: { profile: { tier: 'gold' }, note: '<script>alert(1)</script>', coupon: { value: 'SAVE10', persistent: false }, visits: 0 },
+    });
+    expect(res.status).toBe(200);
+    const contactId = res.body.data.emails[0]!.contact.id;
+    const [message] = await smtp.waitFor((m) => m.to.includes(to));
+    expect(message!.subject).toBe('Hello friend, gold');
+    expect(message!.html).toContain('<p>Hi there</p>');
+    expect(message!.html).toContain('<p>Tier: gold</p>');
+    expect(message!.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(message!.html).not.toContain('<script>');
+    expect(message!.html).toContain('<p>Coupon: SAVE10</p>');
+    expect(message!.html).toContain('<p>Visits: 0</p>');
+    expect(message!.html).toContain(`<p>Id: ${contactId} ${to}</p>`);
+    expect(message!.text).toContain('Hi there');
+    const contact = await api.contact(contactId);
+    expect(contact.data).toEqual({ profile: { tier: 'gold' }, note: '<script>alert(1)</script>', visits: 0 });
+    expect(contact.subscribed).toBe(false); // a new contact of /v1/send defaults to unsubscribed
+  });
+
+  it('signs every message with DKIM so that the signature verifies against the key published in DNS', async () => {
+    const api = await project();
+    const to = 'dkim@example.com';
+    expect((await api.post('/v1/send', { to, from: { name: 'Acme', email: api.from }, subject: 'Signed', body: '<p>Signed body</p>' })).status).toBe(200);
+    const [message] = await smtp.waitFor((m) => m.to.includes(to));
+    const resolver = createResolver({ servers: dns.address });
+    const result = await dkimVerify(message!.raw, { resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT') });
+    expect(result.results).toHaveLength(1);
+    expect(result.results[0].status.result).toBe('pass');
+    expect(result.results[0].signingDomain).toBe(api.domain);
+  });
+
+  it('gives each of an array of three recipients its own contact and its own rendered message', async () => {
+    const api = await project();
+    const to = ['one@example.com', { name: 'Two', email: 'two@example.com' }, 'three@example.com'];
+    const res = await api.post<SendBody>('/v1/send', { to, from: api.from, subject: 'For {{svc_email}}', body: '<p>{{svc_email}}</p>' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.emails.map((e) => e.contact.email)).toEqual(['one@example.com', 'two@example.com', 'three@example.com']);
+    expect(new Set(res.body.data.emails.map((e) => e.contact.id)).size).toBe(3);
+    for (const address of ['one@example.com', 'two@example.com', 'three@example.com']) {
+      const [message] = await smtp.waitFor((m) => m.to.includes(address) && m.subject === `For ${address}`);
+      expect(message!.to).toEqual([address]);
+    }
+    expect((await api.allContacts()).map((c) => c.email).sort()).toEqual(['one@example.com', 'three@example.com', 'two@example.com']);
+  });
+
+  it('answers 422 for a header with CR or LF and sends nothing', async () => {
+    const api = await project();
+    for (const headers of [{ 'X-Campaign': 'a\r\nBcc: victim@example.com' }, { 'X-Bad\nName': 'v' }, { 'X-Long': 'x'.repeat(999) }]) {
+      const res = await api.post<ErrorBody>('/v1/send', { to: 'hdr@example.com', from: api.from, subject: 'Hi', body: 'Hi', headers });
+      expect(res.status).toBe(422);
+      expect(res.body.error.errors?.[0]?.field).toMatch(/^headers\./);
+    }
+    expect((await api.post<ErrorBody>('/v1/send', { to: 'hdr@example.com', from: api.from, subject: 'Line\nbreak', body: 'Hi' })).status).toBe(422);
+    expect(await sending.emailsOf(api.projectId)).toEqual([]);
+    expect(await api.allContacts()).toEqual([]);
+    expect(messagesTo('hdr@example.com')).toEqual([]);
+  });
+
+  it('passes valid custom headers and attachments through to the message', async () => {
+    const api = await project();
+    const to = 'attach@example.com';
+    const res = await api.post('/v1/send', {
+      to,
+      from: api.from,
+      subject: 'With file',
+      body: '<p>See attached</p>',
+      reply: 'support@example.com',
+      headers: { 'X-Campaign': 'spring' },
+      attachments: [{ filename: 'hello.txt', content: Buffer.from('hello file').toString('base64'), contentType: 'text/plain' }],
+    });
+    expect(res.status).toBe(200);
+    const [message] = await smtp.waitFor((m) => m.to.includes(to));
+    expect(message!.headers.get('x-campaign')).toBe('spring');
+    expect(JSON.stringify(message!.headers.get('reply-to'))).toContain('support@example.com');
+    expect(message!.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([['hello.txt', 'hello file']]);
+  });
+
+  it('unsubscribes with RFC 8058 one-click, and then skips marketing mail but still sends transactional mail', async () => {
+    const api = await project();
+    const to = 'oneclick@example.com';
+    const marketing = (await api.post('/templates', { name: 'News', subject: 'News', body: '<p>News <a href="{{unsubscribeUrl}}">unsubscribe</a></p>', from: api.from, type: 'marketing' })).body;
+    const first = await api.post<SendBody>('/v1/send', { to, template: marketing.id, subscribed: true });
+    expect(first.status).toBe(200);
+    const [message] = await smtp.waitFor((m) => m.to.includes(to));
+    expect(message!.headerLines.find((h) => h.key === 'list-unsubscribe-post')?.line).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    const link = /<(http[^>]+)>/.exec(message!.headerLines.find((h) => h.key === 'list-unsubscribe')!.line.replace(/\r?\n\s+/g, ''))![1]!;
+    expect(message!.html).toContain(link.replace(/&/g, '&amp;'));
+
+    const oneClick = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(oneClick.status).toBe(200);
+    const contactId = first.body.data.emails[0]!.contact.id;
+    expect((await api.contact(contactId)).subscribed).toBe(false);
+
+    const second = await api.post<SendBody>('/v1/send', { to, template: marketing.id });
+    expect(second.status).toBe(200);
+    expect(await sending.email(second.body.data.emails[0]!.email)).toMatchObject({ status: 'skipped' });
+    const transactional = await api.post<SendBody>('/v1/send', { to, from: api.from, subject: 'Your receipt', body: '<p>Receipt</p>' });
+    await smtp.waitFor((m) => m.to.includes(to) && m.subject === 'Your receipt');
+    expect(messagesTo(to).map((m) => m.subject)).toEqual(['News', 'Your receipt']);
+    await eventually(async () => ((await sending.email(transactional.body.data.emails[0]!.email))?.status === 'sent' ? true : undefined));
+  });
+
+  it('refuses a forged or altered unsubscribe link', async () => {
+    const api = await project();
+    const res = await api.post<SendBody>('/v1/send', { to: 'forge@example.com', from: api.from, subject: 'Hi', body: '<a href="{{unsubscribeUrl}}">u</a>' });
+    const [message] = await smtp.waitFor((m) => m.to.includes('forge@example.com'));
+    const link = /href="(http[^"]+\/unsubscribe\/[^"]+)"/.exec(message!.html!)![1]!;
+    const forged = link.slice(0, -3) + (link.endsWith('AAA') ? 'BBB' : 'AAA');
+    expect((await fetch(forged, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${herald.url}/unsubscribe/${res.body.data.emails[0]!.contact.id}`)).status).toBe(404);
+  });
+
+  it('records the first open and click, and the click redirect only goes where the signed link says', async () => {
+    const api = await project();
+    const res = await api.post<SendBody>('/v1/send', { to: 'track@example.com', from: api.from, subject: 'Hi', body: '<p><a href="https://example.org/page?a=1&amp;b=2">go</a></p>' });
+    const [message] = await smtp.waitFor((m) => m.to.includes('track@example.com'));
+    const click = /href="(http[^"]+\/t\/click\/[^"]+)"/.exec(message!.html!)![1]!;
+    const pixel = /src="(http[^"]+\/t\/open\/[^"]+)"/.exec(message!.html!)![1]!;
+    const redirect = await fetch(click, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('https://example.org/page?a=1&b=2');
+    await fetch(click, { redirect: 'manual' });
+    expect((await fetch(pixel)).headers.get('content-type')).toBe('image/gif');
+    await fetch(pixel);
+    const tampered = click.replace(/\/t\/click\/([^.]+)\./, () => `/t/click/${Buffer.from(JSON.stringify({ k: 'click', e: res.body.data.emails[0]!.email, u: 'https://evil.example' })).toString('base64url')}.`);
+    expect((await fetch(tampered, { redirect: 'manual' })).status).toBe(404);
+    await eventually(async () => {
+      const types = await sending.outboxTypes(api.projectId);
+      return types.filter((t) => t === 'email.opened').length === 1 && types.filter((t) => t === 'email.clicked').length === 1 ? true : undefined;
+    });
+  });
+
+  it('marks a permanently rejected email bounced, suppresses the address and unsubscribes the contact', async () => {
+    const api = await project();
+    const to = 'rejected@example.com';
+    smtp.reject({ recipient: to, code: 550, message: 'No such user' });
+    const res = await api.post<SendBody>('/v1/send', { to, from: api.from, subject: 'Hi', body: 'Hi', subscribed: true });
+    const emailId = res.body.data.emails[0]!.email;
+    await eventually(async () => ((await sending.email(emailId))?.status === 'bounced' ? true : undefined));
+    expect((await sending.email(emailId))!.error).toContain('No such user');
+    expect(await sending.suppressed(api.projectId, to)).toBe(true);
+    await eventually(async () => ((await api.contact(res.body.data.emails[0]!.contact.id)).subscribed === false ? true : undefined));
+    const again = await api.post<SendBody>('/v1/send', { to, from: api.from, subject: 'Again', body: 'Again' });
+    expect(await sending.email(again.body.data.emails[0]!.email)).toMatchObject({ status: 'suppressed' });
+    expect(messagesTo(to)).toEqual([]);
+  });
+
+  it('retries a temporary SMTP failure and then delivers', async () => {
+    const api = await project();
+    const to = 'later@example.com';
+    smtp.reject({ recipient: to, code: 451, message: 'Try later', times: 1 });
+    const res = await api.post<SendBody>('/v1/send', { to, from: api.from, subject: 'Eventually', body: 'Hi' });
+    await smtp.waitFor((m) => m.to.includes(to));
+    await eventually(async () => ((await sending.email(res.body.data.emails[0]!.email))?.status === 'sent' ? true : undefined));
+    expect((await sending.email(res.body.data.emails[0]!.email))!.attempts).toBe(2);
+  });
+
+  it('answers a retried request with the same Idempotency-Key with the original result and sends nothing new', async () => {
+    const api = await project();
+    const body = { to: 'idem@example.com', from: api.from, subject: 'Once', body: 'Once' };
+    const call = (key: string, b: unknown = body) =>
+      fetch(`${herald.url}/v1/send`, { method: 'POST', headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(b) });
+    const first = await call('order-1');
+    const second = await call('order-1');
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(await second.json()).toEqual(await first.json());
+    expect((await call('order-1', { ...body, subject: 'Other' })).status).toBe(422);
+    await smtp.waitFor((m) => m.to.includes('idem@example.com'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(messagesTo('idem@example.com')).toHaveLength(1);
+    expect(await sending.emailsOf(api.projectId)).toHaveLength(1);
+  });
+
+  it('validates the request: content, recipients and attachment limits (422 with field errors)', async () => {
+    const api = await project();
+    const cases: [unknown, string][] = [
+      [{ from: api.from, subject: 'Hi', body: 'Hi' }, 'to'],
+      [{ to: 'not-an-address', from: api.from, subject: 'Hi', body: 'Hi' }, 'to'],
+      [{ to: 'a@example.com', from: api.from, body: 'Hi' }, 'subject'],
+      [{ to: 'a@example.com', subject: 'Hi', body: 'Hi' }, 'from'],
+      [{ to: 'a@example.com', from: api.from, subject: 'x'.repeat(999), body: 'Hi' }, 'subject'],
+      [{ to: 'a@example.com', from: api.from, subject: 'Hi', body: 'Hi', attachments: Array.from({ length: 11 }, (_, i) => ({ filename: `${i}.txt`, content: 'aGk=' })) }, 'attachments'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await api.post<ErrorBody>('/v1/send', body);
+      expect([res.status, res.body.error.errors?.map((e) => e.field)]).toEqual([422, expect.arrayContaining([field])]);
+    }
+    expect((await api.post<ErrorBody>('/v1/send', { to: 'a@example.com', template: 'tpl_missing' })).status).toBe(404);
+    expect(await sending.emailsOf(api.projectId)).toEqual([]);
+  });
+
+  it('checks a template on save: syntax errors name line and column, from must be on a verified domain', async () => {
+    const api = await project();
+    const broken = await api.post<ErrorBody>('/templates', { name: 'Broken', subject: 'Hi', body: '<p>ok</p>\n{% if x %}never closed', from: api.from });
+    expect(broken.status).toBe(422);
+    expect(broken.body.error.errors?.[0]?.message).toMatch(/line 2, column \d+/);
+    const foreign = await api.post<ErrorBody>('/templates', { name: 'Foreign', subject: 'Hi', body: 'Hi', from: 'me@not-mine.example.test' });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.error.errors?.[0]).toMatchObject({ field: 'from' });
+    const ok = (await api.post('/templates', { name: 'Ok', subject: 'Hi', body: 'Hi', from: api.from })).body;
+    const copy = await api.post(`/templates/${ok.id}/duplicate`);
+    expect(copy.status).toBe(201);
+    expect((await api.get(`/templates/${copy.body.id}`)).body).toMatchObject({ name: 'Ok (copy)', from: api.from });
+    expect((await api.patch(`/templates/${ok.id}`, { subject: 'Changed' })).body.subject).toBe('Changed');
+    expect((await api.get(`/templates/${ok.id}/usage`)).body).toEqual({ campaigns: [], workflows: [] });
+    expect((await api.get('/templates')).body.total).toBe(2);
+    expect((await api.delete(`/templates/${ok.id}`)).status).toBe(204);
+    const other = await newProject(herald.url, owner);
+    expect((await other.get(`/templates/${copy.body.id}`)).status).toBe(404);
+  });
+});
