@@ -1,9 +1,20 @@
+import { createHmac } from 'node:crypto';
 import { createResolver } from '@herald/core';
 import { createTestDatabase, eventually, freePort, ServiceProcess, startDnsServer, startSmtpSink, type SmtpSink, type TestDatabase, type TestDnsServer } from '@herald/testing';
 // mailauth ships CommonJS; its DKIM verifier is what receiving mail servers run
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
 import { publish, SendingDb, verifiedDomain, type DomainBody } from './sending-helpers.js';
+
+const WEBHOOK_SECRET = 'whsec_e2e_0123456789abcdef';
+
+/** A request of the generic relay-notification format, signed as docs/webhooks.md describes. */
+function signedWebhook(body: unknown): { headers: Record<string, string>; body: string } {
+  const raw = JSON.stringify(body);
+  const t = Math.floor(Date.now() / 1000);
+  const v1 = createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${raw}`).digest('hex');
+  return { headers: { 'content-type': 'application/json', 'x-herald-signature': `t=${t},v1=${v1}` }, body: raw };
+}
 
 interface SendBody {
   success: true;
@@ -44,6 +55,7 @@ describe('sending through the public API (standalone)', () => {
       SMTP_URL: smtp.url,
       APP_URL: `http://127.0.0.1:${port}`,
       DELIVERY_RETRY_BASE_MS: '200',
+      WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
     });
     await herald.start();
     sending = new SendingDb(db.url);
@@ -305,5 +317,24 @@ describe('sending through the public API (standalone)', () => {
     expect((await api.delete(`/templates/${ok.id}`)).status).toBe(204);
     const other = await newProject(herald.url, owner);
     expect((await other.get(`/templates/${copy.body.id}`)).status).toBe(404);
+  });
+
+  it('applies a signed complaint from the generic relay webhook once: suppressed, unsubscribed, and a repeat changes nothing', async () => {
+    const api = await project();
+    const to = 'complains@example.com';
+    const res = await api.post<SendBody>('/v1/send', { to, from: api.from, subject: 'Hi', body: 'Hi', subscribed: true });
+    const [message] = await smtp.waitFor((m) => m.to.includes(to));
+    const notice = { id: `relay-${Date.now()}`, type: 'complaint', email: to, messageId: message!.messageId };
+    const post = (req: { headers: Record<string, string>; body: string }) => fetch(`${herald.url}/webhooks/generic`, { method: 'POST', ...req });
+    const unsigned = await post({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(notice) });
+    expect(unsigned.status).toBe(401);
+    const first = await post(signedWebhook(notice));
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ received: true, duplicate: false });
+    expect(await sending.suppressed(api.projectId, to)).toBe(true);
+    await eventually(async () => ((await api.contact(res.body.data.emails[0]!.contact.id)).subscribed === false ? true : undefined));
+    const repeat = await post(signedWebhook(notice));
+    expect(await repeat.json()).toMatchObject({ duplicate: true });
+    expect((await sending.outboxTypes(api.projectId)).filter((t) => t === 'email.complained')).toHaveLength(1);
   });
 });

@@ -27,7 +27,7 @@ export class PrincipalGuard extends AuthGuard(PRINCIPAL_STRATEGY) {
       req.principal = req.user;
     }
     const internal = this.reflector.getAllAndOverride<boolean>(IS_INTERNAL, [context.getHandler(), context.getClass()]);
-    if (internal !== (req.principal?.kind === 'service')) {
+    if (Boolean(internal) !== (req.principal?.kind === 'service')) {
       throw new HeraldException(403, ErrorCode.Forbidden, internal ? 'Only Herald services call this route' : 'A service principal cannot call public routes');
     }
     return true;

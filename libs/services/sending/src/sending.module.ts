@@ -28,6 +28,7 @@ import { TemplatesController } from './templates/templates.controller.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UploadsModule } from './uploads/uploads.module.js';
 import { VerifyModule } from './verify/verify.module.js';
+import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.module.js';
 
 const schema = {
   service: SENDING,
@@ -38,7 +39,7 @@ const schema = {
 /** Outgoing email: templates, /v1/send, delivery through SMTP with DKIM, tracking and subscription links, bounces, /v1/verify, uploads. */
 @Module({
   imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: SENDING }), VerifyModule, UploadsModule],
-  controllers: [SendController, TemplatesController, LinksController, SenderDomainHandler, SendingProjectLifecycleHandler],
+  controllers: [SendController, TemplatesController, LinksController, SenderDomainHandler, SendingProjectLifecycleHandler, ...WEBHOOK_CONTROLLERS],
   providers: [
     { provide: SENDING_SETTINGS, useFactory: () => loadConfig(SendingSettings) },
     { provide: TemplateRenderer, useFactory: () => new TemplateRenderer() },
@@ -51,6 +52,7 @@ const schema = {
     DeliveryWorker,
     EmailNotificationSink,
     { provide: DeliveryNotificationSink, useExisting: EmailNotificationSink },
+    ...WEBHOOK_PROVIDERS,
   ],
 })
 export class SendingModule {}

@@ -114,19 +114,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     for (const e of batch) this.inFlight.add(e.id);
     try {
       const suppressed = await this.suppressedOf(batch);
-      const outcomes = await Promise.all(batch.map((email) => this.deliverOne(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`))));
+      // compose and sign everything first, so that while messages are on the wire the event loop is
+      // free and the step from a recorded hand-off to the final dot takes microseconds
+      const prepared = await Promise.all(batch.map((email) => this.prepare(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`))));
+      const outcomes: Outcome[] = await Promise.all(prepared.map((p) => (p.raw ? this.deliverOne(p.email, p.raw) : p.outcome)));
       await this.record(outcomes);
     } finally {
       for (const e of batch) this.inFlight.delete(e.id);
     }
   }
 
-  private async deliverOne(email: EmailRow, suppressed: boolean): Promise<Outcome> {
-    if (suppressed) return { email, kind: 'suppressed', detail: 'The address is on the suppression list' };
-    let handedOff = false;
+  private async prepare(email: EmailRow, suppressed: boolean): Promise<{ email: EmailRow; raw: Buffer; outcome?: undefined } | { email: EmailRow; raw?: undefined; outcome: Outcome }> {
+    if (suppressed) return { email, outcome: { email, kind: 'suppressed', detail: 'The address is on the suppression list' } };
     try {
       const dkim = await this.senders.signingKey(email.projectId, email.fromEmail);
-      if (!dkim) return { email, kind: 'failed', detail: `The sender domain of ${email.fromEmail} is no longer verified` };
+      if (!dkim) return { email, outcome: { email, kind: 'failed', detail: `The sender domain of ${email.fromEmail} is no longer verified` } };
       const raw = await this.relay!.compose(
         {
           messageId: email.messageId,
@@ -141,6 +143,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         },
         dkim,
       );
+      return { email, raw };
+    } catch (err) {
+      return { email, outcome: { email, kind: 'failed', detail: `The message could not be composed: ${(err as Error).message}` } };
+    }
+  }
+
+  private async deliverOne(email: EmailRow, raw: Buffer): Promise<Outcome> {
+    let handedOff = false;
+    try {
       const answer = await this.relay!.deliver({ from: email.fromEmail, to: email.toEmail }, raw, async () => {
         await this.recordHandoff(email.id);
         handedOff = true;

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { DkimKey } from '../senders/sender-domains.js';
+import { SmtpPool } from './smtp-pool.js';
 
 export interface OutgoingMessage {
   messageId: string;
@@ -23,27 +24,18 @@ export type FailureKind = 'permanent' | 'temporary' | 'in-doubt';
 
 /**
  * The SMTP side of delivery: composes and DKIM-signs a message (nodemailer's own MIME composer and
- * DKIM signer), then hands it to a pooled SMTP transport. The message stream holds back its end —
+ * DKIM signer), then hands it to a pooled SMTP connection. The message stream holds back its end —
  * and with it the final `.` of DATA, the moment the relay takes responsibility — until
  * `beforeHandoff` has recorded the hand-off. A crash before that record leaves an unfinished DATA
  * the relay discards, so the email may be sent again safely; after it, the email is never resent.
  */
 export class SmtpRelay {
   private readonly composer: Transporter;
-  private readonly transport: Transporter;
+  private readonly pool: SmtpPool;
 
   constructor(url: string, options: { poolSize: number; maxMessages: number }) {
     this.composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
-    this.transport = nodemailer.createTransport(url, {
-      pool: true,
-      maxConnections: options.poolSize,
-      maxMessages: options.maxMessages,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 60_000,
-      disableFileAccess: true,
-      disableUrlAccess: true,
-    } as never);
+    this.pool = new SmtpPool({ url, size: options.poolSize, maxMessages: options.maxMessages });
   }
 
   /** The signed RFC 5322 message, CRLF line ends. */
@@ -83,7 +75,7 @@ export class SmtpRelay {
         );
       },
     });
-    const info = (await this.transport.sendMail({ envelope, raw: stream })) as { response: string };
+    const info = await this.pool.send(envelope, stream);
     return { response: info.response };
   }
 
@@ -95,12 +87,8 @@ export class SmtpRelay {
     return handedOff ? 'in-doubt' : 'temporary';
   }
 
-  async verify(): Promise<boolean> {
-    return this.transport.verify();
-  }
-
   close(): void {
-    this.transport.close();
+    this.pool.close();
     this.composer.close();
   }
 }

@@ -1,4 +1,4 @@
-import { PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { IMMUTABLE_CACHE_CONTROL, UploadStorage, type StoredFile } from './upload-storage.js';
 import type { UploadsSettings } from './uploads.settings.js';
 
@@ -36,20 +36,26 @@ export function s3ClientConfig(s: S3Settings): S3ClientConfig {
   };
 }
 
-/** Uploads in an S3-compatible bucket; the bucket (or the CDN before it) serves them. */
+/** Uploads in an S3-compatible bucket; the bucket (or the CDN before it) serves them. The SDK is loaded on first use. */
 export class S3UploadStorage extends UploadStorage {
-  private readonly client: S3Client;
+  private client?: Promise<{ client: S3Client; PutObjectCommand: typeof import('@aws-sdk/client-s3').PutObjectCommand }>;
 
   constructor(
     private readonly settings: S3Settings,
     client?: S3Client,
   ) {
     super();
-    this.client = client ?? new S3Client(s3ClientConfig(settings));
+    if (client) this.client = import('@aws-sdk/client-s3').then(({ PutObjectCommand }) => ({ client, PutObjectCommand }));
+  }
+
+  private sdk() {
+    this.client ??= import('@aws-sdk/client-s3').then(({ S3Client, PutObjectCommand }) => ({ client: new S3Client(s3ClientConfig(this.settings)), PutObjectCommand }));
+    return this.client;
   }
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
-    await this.client.send(
+    const { client, PutObjectCommand } = await this.sdk();
+    await client.send(
       new PutObjectCommand({
         Bucket: this.settings.S3_BUCKET,
         Key: key,
@@ -70,7 +76,7 @@ export class S3UploadStorage extends UploadStorage {
     return null;
   }
 
-  destroy(): void {
-    this.client.destroy();
+  async destroy(): Promise<void> {
+    if (this.client) (await this.client).client.destroy();
   }
 }

@@ -1,4 +1,4 @@
-import { HERALD_RUNTIME, loadConfig, createLogger, type HeraldRuntime } from '@herald/core';
+import { createLogger, HERALD_RUNTIME, loadConfig, type HeraldRuntime } from '@herald/core';
 import { enableMultipart } from '@herald/http';
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -39,7 +39,7 @@ export class UploadsModule implements OnModuleInit, OnModuleDestroy {
     enableMultipart(this.http);
   }
 
-  onModuleDestroy(): void {
-    if (this.storage instanceof S3UploadStorage) this.storage.destroy();
+  async onModuleDestroy(): Promise<void> {
+    if (this.storage instanceof S3UploadStorage) await this.storage.destroy();
   }
 }

@@ -1,0 +1,108 @@
+import { createLogger } from '@herald/core';
+import { ErrorCode, HeraldException, validationFailed } from '@herald/http';
+import { Inject, Injectable } from '@nestjs/common';
+import { DeliveryNotificationSink } from '../../delivery/delivery-notification.js';
+import { WEBHOOKS_SETTINGS, type WebhooksSettings } from '../webhooks.settings.js';
+import { SesNotificationError, sesDeliveryNotification } from './ses-notification.js';
+import { SnsHttpClient } from './sns-https-client.js';
+import { parseSnsMessage, SnsMessageError, type SnsMessage, type SnsSubscriptionMessage } from './sns-message.js';
+import { isHttpsUrl, SnsVerificationError, SnsVerifier } from './sns-verifier.js';
+
+const log = createLogger('sending.webhooks.ses');
+
+export interface WebhookReceipt {
+  received: true;
+  duplicate: boolean;
+  /** Present when the message was valid but carried nothing to record (subscription messages, other SES events). */
+  ignored?: string;
+  /** SubscriptionConfirmation: the subscription was confirmed. */
+  confirmed?: boolean;
+}
+
+const forbidden = (message: string) =>
+  new HeraldException(403, ErrorCode.Forbidden, message, { suggestion: 'Only Amazon SNS, with a valid signature, may post to /webhooks/ses.' });
+
+/** POST /webhooks/ses: Amazon SES notifications delivered by Amazon SNS, verified, then recorded. */
+@Injectable()
+export class SesWebhookService {
+  private readonly verifier: SnsVerifier;
+  private readonly subscribeUrl: RegExp;
+  private readonly topics?: ReadonlySet<string>;
+
+  constructor(
+    @Inject(WEBHOOKS_SETTINGS) settings: WebhooksSettings,
+    @Inject(SnsHttpClient) private readonly http: SnsHttpClient,
+    @Inject(DeliveryNotificationSink) private readonly sink: DeliveryNotificationSink,
+  ) {
+    this.verifier = new SnsVerifier(http, settings.SNS_CERT_URL_PATTERN);
+    this.subscribeUrl = new RegExp(settings.SNS_SUBSCRIBE_URL_PATTERN);
+    if (settings.SES_SNS_TOPIC_ARNS?.length) this.topics = new Set(settings.SES_SNS_TOPIC_ARNS);
+  }
+
+  async receive(body: unknown): Promise<WebhookReceipt> {
+    let message: SnsMessage;
+    try {
+      message = parseSnsMessage(body);
+    } catch (err) {
+      if (err instanceof SnsMessageError) throw new HeraldException(400, ErrorCode.BadRequest, `Not an Amazon SNS message: ${err.message}`);
+      throw err;
+    }
+    if (this.topics && !this.topics.has(message.TopicArn)) {
+      log.warn('SNS message from a topic not in SES_SNS_TOPIC_ARNS refused', { topicArn: message.TopicArn, type: message.Type });
+      throw forbidden(`Topic ${message.TopicArn} is not accepted here (SES_SNS_TOPIC_ARNS)`);
+    }
+    try {
+      await this.verifier.verify(message);
+    } catch (err) {
+      if (!(err instanceof SnsVerificationError)) throw err;
+      log.warn('SNS message refused', { reason: err.message, topicArn: message.TopicArn, messageId: message.MessageId });
+      throw forbidden(err.message);
+    }
+
+    switch (message.Type) {
+      case 'SubscriptionConfirmation':
+        await this.confirm(message);
+        return { received: true, duplicate: false, confirmed: true };
+      case 'UnsubscribeConfirmation':
+        log.warn('SNS topic unsubscribed this endpoint; bounces and complaints will stop arriving', { topicArn: message.TopicArn });
+        return { received: true, duplicate: false, ignored: 'UnsubscribeConfirmation' };
+      case 'Notification':
+        return this.record(message.MessageId, message.Message, message.Timestamp);
+    }
+  }
+
+  private async record(messageId: string, body: string, timestamp: string): Promise<WebhookReceipt> {
+    let notification;
+    try {
+      notification = sesDeliveryNotification(messageId, body, timestamp);
+    } catch (err) {
+      if (!(err instanceof SesNotificationError)) throw err;
+      log.warn('unreadable SES notification', { reason: err.message, messageId });
+      throw validationFailed([{ field: 'Message', message: err.message, code: 'invalid' }], 'The SNS Message is not a readable SES notification');
+    }
+    if (!notification) return { received: true, duplicate: false, ignored: 'not a Bounce, Complaint or Delivery notification' };
+    const { duplicate } = await this.sink.record(notification);
+    return { received: true, duplicate };
+  }
+
+  /** Confirms a subscription by GET SubscribeURL — only to an allowed SNS host. */
+  private async confirm(m: SnsSubscriptionMessage): Promise<void> {
+    if (!isHttpsUrl(m.SubscribeURL) || !this.subscribeUrl.test(m.SubscribeURL)) {
+      log.warn('SNS SubscribeURL refused', { subscribeUrl: m.SubscribeURL, topicArn: m.TopicArn });
+      throw forbidden(`SubscribeURL ${m.SubscribeURL} is not an allowed SNS URL`);
+    }
+    let status: number;
+    try {
+      status = (await this.http.get(m.SubscribeURL)).status;
+    } catch (err) {
+      status = 0;
+      log.warn('SNS subscription confirmation failed', { topicArn: m.TopicArn, error: (err as Error).message });
+    }
+    if (status < 200 || status >= 300) {
+      throw new HeraldException(503, ErrorCode.ServiceUnavailable, `Confirming the subscription to ${m.TopicArn} failed${status ? ` (SNS answered ${status})` : ''}`, {
+        suggestion: 'SNS retries the confirmation; or confirm it in the AWS console.',
+      });
+    }
+    log.info('SNS subscription confirmed', { topicArn: m.TopicArn });
+  }
+}
