@@ -7,6 +7,7 @@ export * from './pagination/cursor-pagination.js';
 export * from './pagination/page-pagination.js';
 export * from './pagination/keyset-page.js';
 export * from './request/public.decorator.js';
+export * from './request/raw-body.js';
 export * from './request/request-context.js';
 export * from './request/request-context.interceptor.js';
 export * from './health/health.controller.js';

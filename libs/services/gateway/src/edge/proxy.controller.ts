@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
 import { routeFor, type Upstream } from './route-table.js';
 
-type ProxiedRequest = FastifyRequest & { principal?: Principal };
+type ProxiedRequest = FastifyRequest & { principal?: Principal; rawBody?: Buffer };
 
 const DROP = ['authorization', 'cookie', 'host', 'x-project-id', PRINCIPAL_HEADER, 'content-length'];
 
@@ -42,6 +42,8 @@ export class ProxyController {
     const token = principal ? signPrincipal(principal, this.runtime.internalJwtSecret, 60) : undefined;
     const target = new URL(req.url, this.upstreams[rule.service]).toString();
     void reply.from(target, {
+      // signed callbacks keep their exact bytes (reply-from would re-serialise parsed JSON)
+      ...(req.rawBody ? { body: req.rawBody, contentType: String(req.headers['content-type'] ?? 'application/octet-stream') } : {}),
       rewriteRequestHeaders: (_req, headers) => {
         const out: Record<string, string | string[] | undefined> = { ...headers };
         for (const h of DROP) delete out[h];

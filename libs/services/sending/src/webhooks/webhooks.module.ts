@@ -3,7 +3,7 @@ import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '
 import { DeliveryNotificationSink } from '../delivery/delivery-notification.js';
 import { GenericWebhookController } from './generic/generic-webhook.controller.js';
 import { GenericWebhookService } from './generic/generic-webhook.service.js';
-import { RawBodySetup } from './raw-body.js';
+import { RawBodySetup } from '@herald/http';
 import { SesWebhookController } from './ses/ses-webhook.controller.js';
 import { SesWebhookService } from './ses/ses-webhook.service.js';
 import { NodeHttpsClient, SnsHttpClient } from './ses/sns-https-client.js';

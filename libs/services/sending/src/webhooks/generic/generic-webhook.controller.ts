@@ -1,6 +1,6 @@
 import { Public } from '@herald/http';
 import { Controller, Headers, HttpCode, Post } from '@nestjs/common';
-import { KeepRawBody, RawBody } from '../raw-body.js';
+import { KeepRawBody, RawBody } from '@herald/http';
 import type { WebhookReceipt } from '../ses/ses-webhook.service.js';
 import { SIGNATURE_HEADER } from './generic-signature.js';
 import { GenericWebhookService } from './generic-webhook.service.js';

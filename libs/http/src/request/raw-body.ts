@@ -11,14 +11,16 @@ const installed = new WeakSet<object>();
 
 /**
  * Installs (once per HTTP server) a `preParsing` hook that copies the exact bytes of the request
- * body to `req.rawBody` — only on routes marked {@link KeepRawBody}, so other routes pay nothing.
+ * body to `req.rawBody` — only on routes marked {@link KeepRawBody} (or chosen by `also`, e.g. the
+ * gateway forwarding signed webhooks byte for byte), so other routes pay nothing.
  * The body is still parsed as usual (JSON, text) for the handler.
  */
-export function captureRawBodies(fastify: FastifyInstance): void {
+export function captureRawBodies(fastify: FastifyInstance, also?: (req: FastifyRequest) => boolean): void {
   if (installed.has(fastify)) return;
   installed.add(fastify);
   fastify.addHook('preParsing', (req, _reply, payload, done) => {
-    if ((req.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[KEEP_RAW_BODY] !== true) return done(null, payload);
+    const marked = (req.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[KEEP_RAW_BODY] === true;
+    if (!marked && !also?.(req)) return done(null, payload);
     const chunks: Buffer[] = [];
     const tee = new Transform({
       transform(chunk: Buffer, _enc, cb) {

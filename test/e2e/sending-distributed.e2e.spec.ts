@@ -1,0 +1,128 @@
+import { createHmac } from 'node:crypto';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  ServiceProcess,
+  startDnsServer,
+  startKafka,
+  startRedis,
+  startSmtpSink,
+  TEST_INTERNAL_SECRET,
+  type KafkaBroker,
+  type SmtpSink,
+  type TestDatabase,
+  type TestDnsServer,
+} from '@herald/testing';
+import { newProject, type TestProjectApi } from './contacts-helpers.js';
+import { SendingDb, verifiedDomain } from './sending-helpers.js';
+
+const WEBHOOK_SECRET = 'whsec_distributed_0123456789';
+
+/**
+ * Sending in distributed mode: gateway, contacts, domains and sending as their own processes over
+ * Kafka. The domain's verification reaches sending as `domain.verified` on Kafka; /v1/send upserts
+ * its recipient in the contacts process over internal HTTP; a signed relay webhook crosses the
+ * gateway byte for byte.
+ */
+describe('sending across services (distributed)', () => {
+  let db: TestDatabase;
+  let kafka: KafkaBroker;
+  let redis: { url: string; stop(): Promise<void> };
+  let dns: TestDnsServer;
+  let smtp: SmtpSink;
+  let sending: SendingDb;
+  const processes: ServiceProcess[] = [];
+  let gateway: ServiceProcess;
+  let api: TestProjectApi;
+
+  beforeAll(async () => {
+    [db, kafka, redis, dns, smtp] = await Promise.all([createTestDatabase(), startKafka(), startRedis(), startDnsServer(), startSmtpSink()]);
+    const env = {
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: kafka.brokers.join(','),
+      INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      KAFKA_MAX_WAIT_MS: '100',
+      DATABASE_POOL_SIZE: '4',
+      DKIM_ENCRYPTION_KEY: 'distributed-test-dkim-encryption-key-0123456789',
+      LINK_SECRET: 'distributed-test-link-secret-0123456789abcdef',
+      DNS_SERVERS: dns.address,
+    };
+    const apps = ['gateway', 'contacts', 'domains', 'sending'];
+    for (const app of apps) {
+      const migrate = new ServiceProcess(app, await freePort(), env, ['migrate']);
+      await migrate.start({ waitReady: false });
+      expect(await migrate.exitCode()).toBe(0);
+    }
+    const gatewayPort = await freePort();
+    const contacts = new ServiceProcess('contacts', await freePort(), env);
+    const domains = new ServiceProcess('domains', await freePort(), env);
+    const sendingProcess = new ServiceProcess('sending', await freePort(), {
+      ...env,
+      CONTACTS_URL: contacts.url,
+      APP_URL: `http://127.0.0.1:${gatewayPort}`,
+      SMTP_URL: smtp.url,
+      WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
+    });
+    processes.push(contacts, domains, sendingProcess);
+    await Promise.all([contacts.start(), domains.start(), sendingProcess.start()]);
+    const nowhere = 'http://127.0.0.1:9';
+    gateway = new ServiceProcess('gateway', gatewayPort, {
+      ...env,
+      REDIS_URL: redis.url,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      CONTACTS_URL: contacts.url,
+      SENDING_URL: sendingProcess.url,
+      DOMAINS_URL: domains.url,
+      CAMPAIGNS_URL: nowhere,
+      SEGMENTS_URL: nowhere,
+      WORKFLOWS_URL: nowhere,
+      ANALYTICS_URL: nowhere,
+    });
+    processes.push(gateway);
+    await gateway.start();
+    sending = new SendingDb(db.url);
+    api = await newProject(gateway.url);
+    await verifiedDomain(api, dns, sending, 'dist.example.test');
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await sending?.end();
+    await Promise.all([kafka?.stop(), redis?.stop(), smtp?.stop(), dns?.stop()]);
+    await db?.drop();
+  }, 60_000);
+
+  it('sends through the gateway: the recipient becomes a contact in the contacts service and the message is delivered signed', async () => {
+    const res = await api.post('/v1/send', { to: 'dist@example.com', from: 'hi@dist.example.test', subject: 'Hello {{svc_email}}', body: '<p>Hi {{name ?? "you"}}</p>', data: { plan: 'pro' } });
+    expect(res.status).toBe(200);
+    const [message] = await smtp.waitFor((m) => m.to.includes('dist@example.com'));
+    expect(message!.subject).toBe('Hello dist@example.com');
+    expect(message!.headerLines.some((h) => h.key === 'dkim-signature')).toBe(true);
+    const contact = await api.contact(res.body.data.emails[0].contact.id);
+    expect(contact).toMatchObject({ email: 'dist@example.com', subscribed: false, data: { plan: 'pro' } });
+  });
+
+  it('keeps /internal routes unreachable through the gateway', async () => {
+    const res = await fetch(`${gateway.url}/internal/contacts/upsert`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'x@example.com', subscribedIfNew: true, reason: 'send' }),
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it('forwards a signed relay webhook to sending byte for byte (its HMAC still verifies) and the complaint unsubscribes the contact', async () => {
+    const res = await api.post('/v1/send', { to: 'unhappy@example.com', from: 'hi@dist.example.test', subject: 'Hi', body: 'Hi', subscribed: true });
+    const [message] = await smtp.waitFor((m) => m.to.includes('unhappy@example.com'));
+    // pretty-printed on purpose: a proxy that re-serialises JSON would break the signature
+    const raw = JSON.stringify({ id: 'n-1', type: 'complaint', email: 'unhappy@example.com', messageId: message!.messageId }, null, 2);
+    const t = Math.floor(Date.now() / 1000);
+    const signature = `t=${t},v1=${createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${raw}`).digest('hex')}`;
+    const hook = await fetch(`${gateway.url}/webhooks/generic`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-herald-signature': signature }, body: raw });
+    expect(hook.status).toBe(200);
+    expect(await hook.json()).toMatchObject({ received: true, duplicate: false });
+    await eventually(async () => ((await api.contact(res.body.data.emails[0].contact.id)).subscribed === false ? true : undefined), { timeoutMs: 30_000 });
+  });
+});
