@@ -337,4 +337,43 @@ describe('sending through the public API (standalone)', () => {
     expect(await repeat.json()).toMatchObject({ duplicate: true });
     expect((await sending.outboxTypes(api.projectId)).filter((t) => t === 'email.complained')).toHaveLength(1);
   });
+
+  it('uploads an image checked by its content and serves it at the public URL it answers', async () => {
+    const api = await project();
+    const upload = async (bytes: Uint8Array, name: string, type: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([bytes], { type }), name);
+      const res = await fetch(`${herald.url}/uploads/image`, { method: 'POST', headers: { authorization: `Bearer ${api.key}` }, body: form });
+      return { status: res.status, body: (await res.json()) as { url?: string } };
+    };
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const ok = await upload(png, 'logo.png', 'image/png');
+    expect(ok.status).toBe(201);
+    const served = await fetch(ok.body.url!);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+    const disguised = await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'logo.png', 'image/png');
+    expect(disguised.status).toBe(422);
+  });
+
+  it('verifies an address: MX records, typos and disposable domains, with reasons', async () => {
+    const api = await project();
+    dns.set('mail-ok.example.test', 'MX', [{ priority: 10, exchange: 'mx.mail-ok.example.test' }]);
+    dns.set('mail-ok.example.test', 'A', '127.0.0.2');
+    const verify = async (email: string) => (await api.post('/v1/verify', { email })).body;
+    const good = await verify('Alice+news@mail-ok.example.test');
+    expect(good).toMatchObject({ success: true, data: { email: 'alice+news@mail-ok.example.test', valid: true, hasMxRecords: true, hasWebsite: true, domainExists: true, isPlusAddressed: true } });
+    const nowhere = await verify('bob@nothing-here.example.test');
+    expect(nowhere.data).toMatchObject({ valid: false, domainExists: false, hasMxRecords: false });
+    expect(nowhere.data.reasons.length).toBeGreaterThan(0);
+    const disposable = await verify('temp@mailinator.com');
+    expect(disposable.data).toMatchObject({ isDisposable: true, valid: false });
+    const typo = await verify('bob@gmial.com');
+    expect(typo.data.isTypo).toBe(true);
+    expect(typo.data.reasons.join(' ')).toContain('bob@gmail.com');
+    const malformed = await verify('not an address');
+    expect(malformed.data).toMatchObject({ valid: false });
+    expect((await api.post('/v1/verify', {})).status).toBe(422);
+  });
 });
