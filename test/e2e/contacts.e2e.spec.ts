@@ -726,6 +726,26 @@ describe('contacts through the public API (standalone)', () => {
       expect(again.body.data.contact).toBe(res.body.data.contact);
     });
 
+    it('concurrent tracks written together keep per-request semantics: one contact per email, every event, every data key, and a bad request fails alone', async () => {
+      const api = await project();
+      const emails = Array.from({ length: 20 }, (_, i) => `burst${i}@example.com`);
+      const requests = Array.from({ length: 300 }, (_, i) => ({ email: emails[i % emails.length]!, event: 'burst', data: { [`k${i}`]: i } }));
+      const tooBig = { email: emails[0]!, event: 'burst', data: { blob: 'x'.repeat(70 * 1024) } };
+      const answers = await Promise.all([...requests.slice(0, 150), tooBig, ...requests.slice(150)].map((r) => api.track(r)));
+      expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([422]);
+      const contacts = await api.allContacts();
+      expect(contacts.map((c) => c.email).sort()).toEqual([...emails].sort());
+      for (const c of contacts) {
+        const own = requests.map((r, i) => [r, i] as const).filter(([r]) => r.email === c.email);
+        expect(c.data).toEqual(Object.fromEntries(own.map(([, i]) => [`k${i}`, i])));
+        expect(c.subscribed).toBe(true);
+      }
+      expect((await api.get('/events/stats')).body.total).toBe(300);
+      const created = await outbox.events(['contact.created'], contacts.map((c) => c.id));
+      expect(created).toHaveLength(20);
+      expect(await outbox.events(['event.tracked'], contacts.map((c) => c.id))).toHaveLength(300);
+    });
+
     it('a new contact is not subscribed when the request says subscribed:false', async () => {
       const api = await project();
       const res = await api.track({ email: 'ada@example.com', event: 'signed-up', subscribed: false });

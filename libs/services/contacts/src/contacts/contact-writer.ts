@@ -11,6 +11,13 @@ import { FieldRegistry } from '../fields/field-registry.js';
 import { contactFromRow } from './contact-view.js';
 import { Contact } from './contact.entity.js';
 
+/** Another writer created a contact of the batch at the same moment: write the batch item by item. */
+export class ConcurrentCreate extends Error {
+  constructor() {
+    super('a contact of the batch was created concurrently');
+  }
+}
+
 export interface ContactInput {
   email: string;
   /** Set the subscription; absent keeps an existing contact's state. */
@@ -88,6 +95,82 @@ export class ContactWriter {
     if (!row) return false;
     await this.outbox.add(m, ContactDeleted.create({ ...this.meta(ctx), payload: { contactId: row.id, email: row.email } }));
     return true;
+  }
+
+  /**
+   * Many upserts of one project in a few statements (the batched /v1/track path): each item is
+   * applied in order with exactly the semantics of `upsert`, its own subscription default and
+   * reason, and gets its own result; the events come out in the same order as if the items had
+   * been written one by one. Throws `ConcurrentCreate` when another writer created one of the new
+   * contacts meanwhile: the caller then writes the items one by one.
+   */
+  async upsertMany(m: EntityManager, projectId: string, items: { input: ContactInput; ctx: WriteContext }[]): Promise<ContactWrite[]> {
+    const table = tableName(m, Contact);
+    const emails = [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
+    const rows: Record<string, unknown>[] = await m.query(`SELECT * FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) ORDER BY email FOR UPDATE`, [
+      projectId,
+      emails,
+    ]);
+    const current = new Map(rows.map((r) => [r.email as string, contactFromRow(r)]));
+    const created = new Set<string>();
+    const touched = new Set<string>();
+    const events: EventEnvelope[] = [];
+    const results: ContactWrite[] = [];
+    const now = new Date();
+    for (const { input, ctx } of items) {
+      const email = normaliseEmail(input.email);
+      const before = current.get(email);
+      if (!before) {
+        const patch = applyDataPatch({}, input.data);
+        this.assertSize(patch.data);
+        const subscribed = input.subscribed ?? ctx.subscribedIfNew;
+        const contact = { id: newId('cnt'), projectId, email, subscribed, data: patch.data, createdAt: now, updatedAt: now } as Contact;
+        current.set(email, contact);
+        created.add(email);
+        events.push(ContactCreated.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, subscribed, data: contact.data } }));
+        results.push({ contact, created: true, changedKeys: [], transient: patch.transient });
+        continue;
+      }
+      const patch = applyDataPatch(before.data, input.data);
+      this.assertSize(patch.data);
+      const subscribed = input.subscribed ?? before.subscribed;
+      const changedKeys = [...(subscribed !== before.subscribed ? ['subscribed'] : []), ...patch.changedKeys.map((k) => `data.${k}`)];
+      if (changedKeys.length === 0) {
+        results.push({ contact: before, created: false, changedKeys, transient: patch.transient });
+        continue;
+      }
+      const contact = { ...before, subscribed, data: patch.data, updatedAt: now } as Contact;
+      current.set(email, contact);
+      touched.add(email);
+      events.push(ContactUpdated.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, subscribed, data: contact.data, changedKeys } }));
+      if (subscribed !== before.subscribed) {
+        const contract = subscribed ? ContactSubscribed : ContactUnsubscribed;
+        events.push(contract.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, reason: ctx.reason } }));
+      }
+      results.push({ contact, created: false, changedKeys, transient: patch.transient });
+    }
+
+    const inserts = [...created].sort().map((e) => current.get(e)!);
+    if (inserts.length > 0) {
+      const inserted: unknown[] = await m.query(
+        `INSERT INTO ${table} (id, project_id, email, subscribed, data)
+         SELECT id, $1, email, subscribed, data FROM unnest($2::varchar[], $3::varchar[], $4::boolean[], $5::jsonb[]) AS x(id, email, subscribed, data)
+         ON CONFLICT (project_id, email) DO NOTHING RETURNING id`,
+        [projectId, inserts.map((c) => c.id), inserts.map((c) => c.email), inserts.map((c) => c.subscribed), inserts.map((c) => JSON.stringify(c.data))],
+      );
+      if (inserted.length < inserts.length) throw new ConcurrentCreate();
+    }
+    const updates = [...touched].filter((e) => !created.has(e)).map((e) => current.get(e)!);
+    if (updates.length > 0) {
+      await m.query(
+        `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
+           FROM unnest($1::varchar[], $2::boolean[], $3::jsonb[]) AS u(id, subscribed, data) WHERE c.id = u.id`,
+        [updates.map((c) => c.id), updates.map((c) => c.subscribed), updates.map((c) => JSON.stringify(c.data))],
+      );
+    }
+    await this.fields.registerMany(m, projectId, [...inserts, ...updates].map((c) => c.data));
+    await this.outbox.add(m, ...events);
+    return results;
   }
 
   /**
