@@ -4,25 +4,27 @@
  * its delivery worker, in-process bus) on a project with a sender domain verified over a loopback
  * DNS server. Mail goes to a loopback SMTP sink that only counts messages and bytes (smtp-server in a
  * worker thread of this process: parsing each message, as the test sink does, would take CPU from
- * the processes measured); the same sink takes Herald's messages and the raw nodemailer run.
+ * the processes measured); the same sink takes Herald's messages and the raw nodemailer runs.
  *
  *  1. accept BENCH_DELIVER (5 000) sends with the delivery worker off (Herald started without
  *     SMTP_URL): accepted requests/s and latency, nothing else running;
- *  2. restart Herald with SMTP_URL: delivered emails/s, from the spawn of the process until the
- *     sink has every message (boot included) and from the first message to the last;
- *  3. on that Herald, accept BENCH_SEND (2 000) more at BENCH_CONCURRENCY (32) in flight while the
- *     worker delivers them: accepted requests/s, p50/p99, and emails/s arriving at the sink meanwhile;
- *  4. Herald stopped, nodemailer alone (pooled SMTP transport, pool of SMTP_POOL_SIZE = 5,
- *     maxMessages 1 000 like Herald's, 100 sendMail calls in flight like a delivery batch) sends the
- *     very messages of step 2 (read back from sending.emails: same from/to/subject/html/text and
- *     Message-ID), DKIM-signed with an RSA-2048 key of its own, to the same sink: raw emails/s.
+ *  2. raw nodemailer (pooled SMTP transport, SMTP_POOL_SIZE = 5 connections and maxMessages 1 000
+ *     like Herald's, 100 sendMail calls in flight like a delivery batch) sends those very messages
+ *     (read back from sending.emails: same from/to/subject/html/text and Message-ID), DKIM-signed
+ *     with an RSA-2048 key of its own, given as a PEM string and as a parsed KeyObject;
+ *  3. Herald restarted with SMTP_URL delivers the queue: emails/s from the first message to the
+ *     last, and from the spawn of the process (boot included);
+ *  4. the raw runs again (the machine's speed drifts; the ratio uses the mean of before and after);
+ *  5. on that Herald, accept BENCH_SEND (2 000) more at BENCH_CONCURRENCY (32) in flight while the
+ *     worker delivers them: accepted requests/s, p50/p99, and emails/s reaching the sink meanwhile.
  *
  * Each /v1/send has one recipient (a distinct address), a small HTML body with one link and
- * {{svc_email}}. Targets (issue #5): delivered ≥ 500 emails/s and ≥ 50% of raw nodemailer.
- * CPU columns: the whole machine, this process (load driver, sink thread, raw nodemailer), Herald's
- * process, and the PostgreSQL backends of the bench database (from /proc).
+ * {{svc_email}}. Targets (issue #5): delivered ≥ 500 emails/s and ≥ 50% of raw nodemailer (the
+ * faster of its two key forms). CPU columns: the whole machine, this process (load driver or raw
+ * nodemailer), the sink thread, Herald's process and the PostgreSQL backends of the bench database
+ * (from /proc); `sender CPU/item` is Herald's (or raw nodemailer's) CPU time per request or email.
  * BENCH_DELIVERY_NODE_OPTIONS is given as NODE_OPTIONS to the delivering Herald only (e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * `--import <a preload that runs the inspector profiler>`; Node 20 refuses --cpu-prof there).
  */
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -171,6 +173,15 @@ async function countedLoop(total: number, concurrency: number, op: (i: number) =
   return { latencies, ok: latencies.length, errors, firstError, elapsedMs };
 }
 
+interface RawRun extends CountedRun {
+  cpu: PhaseCpu;
+  sink: SinkReading;
+  /** Emails/s at the sink from the first message to the last. */
+  firstLast: number;
+  /** Emails/s at the sink from the first sendMail call to the last message. */
+  whole: number;
+}
+
 interface DomainRecord {
   name: string;
   value: string;
@@ -255,49 +266,14 @@ async function main(): Promise<void> {
     herald = undefined;
     const queued = Number((await admin.query(`SELECT count(*) AS n FROM sending.emails WHERE status = 'queued'`)).rows[0].n);
 
-    // ---- 2. deliver the queue ---------------------------------------------------------------
-    sink.reset();
-    const spawnedAt = epochNow();
-    herald = await startStandalone(db, {
-      ...common,
-      SMTP_URL: sink.url,
-      ...(process.env.BENCH_DELIVERY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_DELIVERY_NODE_OPTIONS } : {}),
-    });
-    const readyAt = epochNow();
-    await sink.waitFor(1, 60_000);
-    const deliverMeter = await phaseMeter(); // from the first message on: boot excluded
-    const drained = await sink.waitFor(queued, 300_000);
-    const deliverCpu = await deliverMeter();
-    const delivered = sink.read();
-    if (!drained) console.error(`warning: only ${delivered.count} of ${queued} queued emails reached the sink within 300 s`);
-    const sentRows = Number((await admin.query(`SELECT count(*) AS n FROM sending.emails WHERE status = 'sent'`)).rows[0].n);
-
-    // ---- 3. accept while delivering ----------------------------------------------------------
-    let acceptOn: (CountedRun & { cpu: PhaseCpu }) | undefined;
-    let duringAccept: SinkReading | undefined;
-    let drainMs = NaN;
-    if (SEND > 0) {
-      sink.reset();
-      client = httpClient(herald.url, CONCURRENCY);
-      const acceptStarted = epochNow();
-      acceptOn = await measured(() => countedLoop(SEND, CONCURRENCY, send(client)));
-      duringAccept = sink.read();
-      client.close();
-      const waitStarted = performance.now();
-      if (!(await sink.waitFor(acceptOn.ok, 300_000))) console.error(`warning: only ${sink.read().count} of ${acceptOn.ok} reached the sink within 300 s`);
-      drainMs = performance.now() - waitStarted;
-      duringAccept = { ...duringAccept, firstAt: acceptStarted, lastAt: acceptStarted + acceptOn.elapsedMs };
-    }
-    await herald.stop();
-    herald = undefined;
-
-    // ---- 4. raw nodemailer: the same messages, same sink --------------------------------------
+    // ---- 2. raw nodemailer: the same messages, same sink, just before (here) and just after Herald
+    // delivers them (the machine's speed drifts over a run; the two runs bracket the delivery)
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'der' } });
     const messages = (
-      await admin.query(`SELECT message_id, from_email, from_name, to_email, subject, html, text FROM sending.emails WHERE status = 'sent' ORDER BY created_at, id LIMIT $1`, [queued])
+      await admin.query(`SELECT message_id, from_email, from_name, to_email, subject, html, text FROM sending.emails WHERE status = 'queued' ORDER BY created_at, id`)
     ).rows as { message_id: string; from_email: string; from_name: string | null; to_email: string; subject: string; html: string; text: string }[];
     /** nodemailer alone; `key` as a PEM string (as its documentation shows) or a parsed KeyObject (node:crypto parses a PEM key at every signature). */
-    const rawRun = async (key: string | KeyObject) => {
+    const rawRun = async (key: string | KeyObject): Promise<RawRun> => {
       // one options object: with the URL as first argument, the second one holds message defaults and `pool` would be ignored
       const transport = nodemailer.createTransport({
         url: sink.url,
@@ -332,33 +308,73 @@ async function main(): Promise<void> {
       );
       transport.close();
       const reading = sink.read();
-      return { ...loop, sink: reading, firstLast: rate(reading.count - 1, reading.lastAt - reading.firstAt), whole: rate(reading.count, reading.lastAt - started), startedAt: started };
+      return { ...loop, sink: reading, firstLast: rate(reading.count - 1, reading.lastAt - reading.firstAt), whole: rate(reading.count, reading.lastAt - started) };
     };
-    const rawPem = await rawRun(privateKey as string);
-    const rawKey = await rawRun(createPrivateKey(privateKey as string));
+    const keyObject = createPrivateKey(privateKey as string);
+    const rawPemBefore = await rawRun(privateKey as string);
+    const rawKeyBefore = await rawRun(keyObject);
+
+    // ---- 3. Herald delivers the queue, then 4. raw nodemailer again ---------------------------
+    sink.reset();
+    const spawnedAt = epochNow();
+    herald = await startStandalone(db, {
+      ...common,
+      SMTP_URL: sink.url,
+      ...(process.env.BENCH_DELIVERY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_DELIVERY_NODE_OPTIONS } : {}),
+    });
+    const readyAt = epochNow();
+    await sink.waitFor(1, 60_000);
+    const deliverMeter = await phaseMeter(); // from the first message on: boot excluded
+    const drained = await sink.waitFor(queued, 300_000);
+    const deliverCpu = await deliverMeter();
+    const delivered = sink.read();
+    if (!drained) console.error(`warning: only ${delivered.count} of ${queued} queued emails reached the sink within 300 s`);
+    const sentRows = Number((await admin.query(`SELECT count(*) AS n FROM sending.emails WHERE status = 'sent'`)).rows[0].n);
+    const rawKeyAfter = await rawRun(keyObject); // Herald idle meanwhile
+    const rawPemAfter = await rawRun(privateKey as string);
+
+    // ---- 5. accept while delivering ----------------------------------------------------------
+    let acceptOn: (CountedRun & { cpu: PhaseCpu }) | undefined;
+    let duringAccept: SinkReading | undefined;
+    let drainMs = NaN;
+    let acceptConns = 0;
+    if (SEND > 0) {
+      sink.reset();
+      client = httpClient(herald.url, CONCURRENCY);
+      acceptOn = await measured(() => countedLoop(SEND, CONCURRENCY, send(client)));
+      duringAccept = sink.read();
+      client.close();
+      const waitStarted = performance.now();
+      if (!(await sink.waitFor(acceptOn.ok, 300_000))) console.error(`warning: only ${sink.read().count} of ${acceptOn.ok} reached the sink within 300 s`);
+      drainMs = performance.now() - waitStarted;
+      acceptConns = sink.read().connections;
+    }
+    await herald.stop();
+    herald = undefined;
 
     // ---- figures --------------------------------------------------------------------------------
     const deliveredFirstLast = rate(delivered.count - 1, delivered.lastAt - delivered.firstAt);
     const deliveredWithBoot = rate(delivered.count, delivered.lastAt - spawnedAt);
-    const rawFirstLast = rate(rawSink.count - 1, rawSink.lastAt - rawSink.firstAt);
-    const rawWhole = rate(rawSink.count, rawSink.lastAt - rawStarted);
-    const ratio = deliveredFirstLast / rawFirstLast;
+    const rawRate = (before: RawRun, after: RawRun) => ({ firstLast: (before.firstLast + after.firstLast) / 2, whole: (before.whole + after.whole) / 2 });
+    const rawPem = rawRate(rawPemBefore, rawPemAfter);
+    const rawKey = rawRate(rawKeyBefore, rawKeyAfter);
+    const rawBest = rawKey.firstLast >= rawPem.firstLast ? { form: 'KeyObject', ...rawKey } : { form: 'PEM key', ...rawPem };
     const kb = delivered.count > 0 ? delivered.bytes / delivered.count / 1024 : NaN;
 
     console.log(
       `\n/v1/send and delivery, standalone mode, one recipient per request, ${CONCURRENCY} requests in flight (closed loop, keep-alive);` +
-        ` delivery through a pool of ${POOL} SMTP connections (batches of ${IN_FLIGHT}) into a counting loopback sink; messages ${kb.toFixed(1)} KiB signed;` +
+        ` delivery through a pool of ${POOL} SMTP connections (batches of ${IN_FLIGHT}) into a counting loopback sink; messages ${kb.toFixed(1)} KiB, DKIM RSA-2048;` +
         ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start`,
     );
     const rows: string[][] = [
-      ['sending', 'count', 'seconds', 'per second', 'p50', 'p99', 'max', 'errors', 'smtp conn.', 'machine busy', 'cores: driver', 'sink', 'herald', 'postgres', 'herald CPU/item'],
+      ['sending', 'count', 'seconds', 'per second', 'p50', 'p99', 'max', 'errors', 'smtp conn.', 'machine busy', 'cores: driver', 'sink', 'herald', 'postgres', 'sender CPU/item'],
     ];
-    const row = (label: string, o: { count: number; ms: number; perSecond?: number; lat?: Summary; errors?: number; conns?: number; cpu?: PhaseCpu }) =>
+    const row = (label: string, o: { count: number; ms: number; perSecond?: number; lat?: Summary; errors?: number; conns?: number; cpu?: PhaseCpu; sender?: 'herald' | 'driver' }) =>
       rows.push([
         label, num(o.count), (o.ms / 1000).toFixed(1), num(o.perSecond ?? rate(o.count, o.ms)),
         ...(o.lat ? [ms(o.lat.p50), ms(o.lat.p99), ms(o.lat.max)] : ['', '', '']),
         o.errors === undefined ? '' : String(o.errors), o.conns === undefined ? '' : String(o.conns),
-        ...(o.cpu ? [...cpuCells(o.cpu), o.cpu.children > 0 ? ms((o.cpu.children * o.ms) / o.count) : '—'] : ['', '', '', '', '', '']),
+        ...(o.cpu ? [...cpuCells(o.cpu), ms(((o.sender === 'driver' ? o.cpu.driver : o.cpu.children) * o.ms) / o.count)] : ['', '', '', '', '', '']),
       ]);
     row('POST /v1/send accepted, delivery off', { count: acceptOff.ok, ms: acceptOff.elapsedMs, lat: summarise(acceptOff.latencies), errors: acceptOff.errors, cpu: acceptOff.cpu });
     row('delivered, first → last message', {
@@ -368,26 +384,30 @@ async function main(): Promise<void> {
     if (acceptOn && duringAccept) {
       row('POST /v1/send accepted, delivery on', { count: acceptOn.ok, ms: acceptOn.elapsedMs, lat: summarise(acceptOn.latencies), errors: acceptOn.errors, cpu: acceptOn.cpu });
       row('  delivered meanwhile', { count: duringAccept.count, ms: acceptOn.elapsedMs });
-      row('  rest, delivered after the last request', { count: acceptOn.ok - duringAccept.count, ms: drainMs, conns: sink.read().connections });
+      row('  rest, delivered after the last request', { count: acceptOn.ok - duringAccept.count, ms: drainMs, conns: acceptConns });
     }
-    row(`raw nodemailer, pool ${POOL}, ${IN_FLIGHT} in flight, first → last`, {
-      count: rawSink.count, ms: rawSink.lastAt - rawSink.firstAt, perSecond: rawFirstLast, errors: raw.errors, conns: rawSink.connections, cpu: raw.cpu,
-    });
-    row('raw nodemailer, first call → last', { count: rawSink.count, ms: rawSink.lastAt - rawStarted });
+    const raws = [
+      ['PEM key, before Herald', rawPemBefore], ['KeyObject, before Herald', rawKeyBefore], ['KeyObject, after Herald', rawKeyAfter], ['PEM key, after Herald', rawPemAfter],
+    ] as const;
+    for (const [label, r] of raws) {
+      row(`raw nodemailer, ${label}`, { count: r.sink.count, ms: r.sink.lastAt - r.sink.firstAt, perSecond: r.firstLast, errors: r.errors, conns: r.sink.connections, cpu: r.cpu, sender: 'driver' });
+    }
     printTable(rows);
     if (acceptOff.firstError) console.error(`first error (delivery off): ${acceptOff.firstError}`);
     if (acceptOn?.firstError) console.error(`first error (delivery on): ${acceptOn.firstError}`);
-    if (raw.firstError) console.error(`first raw error: ${raw.firstError}`);
+    for (const [label, r] of raws) if (r.firstError) console.error(`first error, raw nodemailer ${label}: ${r.firstError}`);
     if (sentRows !== delivered.count) console.error(`warning: ${sentRows} emails marked sent, ${delivered.count} reached the sink`);
 
     console.log('');
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    const share = (x: number) => `${Math.round(x * 100)}%`;
     printTable([
       ['target (issue #5)', 'measured', 'result'],
       ['delivered ≥ 500 emails/s (first → last)', num(deliveredFirstLast), verdict(deliveredFirstLast >= 500)],
       ['delivered ≥ 500 emails/s (boot included)', num(deliveredWithBoot), verdict(deliveredWithBoot >= 500)],
-      ['delivered ≥ 50% of raw nodemailer (first → last)', `${Math.round(ratio * 100)}%`, verdict(ratio >= 0.5)],
-      ['delivered ≥ 50% of raw nodemailer (boot included / first call)', `${Math.round((deliveredWithBoot / rawWhole) * 100)}%`, verdict(deliveredWithBoot / rawWhole >= 0.5)],
+      [`delivered ≥ 50% of raw nodemailer, ${rawBest.form} (${num(rawBest.firstLast)}/s; first → last)`, share(deliveredFirstLast / rawBest.firstLast), verdict(deliveredFirstLast / rawBest.firstLast >= 0.5)],
+      [`delivered ≥ 50% of raw nodemailer, ${rawBest.form} (boot included / from the first call)`, share(deliveredWithBoot / rawBest.whole), verdict(deliveredWithBoot / rawBest.whole >= 0.5)],
+      [`  against raw nodemailer, ${rawBest.form === 'PEM key' ? 'KeyObject' : 'PEM key'} (${num(rawBest.form === 'PEM key' ? rawKey.firstLast : rawPem.firstLast)}/s; first → last)`, share(deliveredFirstLast / (rawBest.form === 'PEM key' ? rawKey : rawPem).firstLast), ''],
     ]);
   } finally {
     if (herald) {

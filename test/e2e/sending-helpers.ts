@@ -55,6 +55,11 @@ export class SendingDb {
     return (await this.pool.query('SELECT id, status FROM sending.emails WHERE project_id = $1 ORDER BY id', [projectId])).rows;
   }
 
+  /** Emails a restarted worker found handed to the relay but unconfirmed, and counted as sent. */
+  async recoveredAsSent(projectId: string): Promise<number> {
+    return (await this.pool.query(`SELECT count(*)::int AS n FROM sending.emails WHERE project_id = $1 AND status = 'sent' AND error LIKE 'Recovered after%'`, [projectId])).rows[0].n;
+  }
+
   async suppressed(projectId: string, email: string): Promise<boolean> {
     return (await this.pool.query('SELECT 1 FROM sending.suppressions WHERE project_id = $1 AND email = $2', [projectId, email])).rowCount === 1;
   }

@@ -3,7 +3,7 @@ import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { isPrincipal, PRINCIPAL_AUDIENCE, PRINCIPAL_ISSUER } from './principal-token.js';
+import { hmacKey, isPrincipal, PRINCIPAL_AUDIENCE, PRINCIPAL_ISSUER } from './principal-token.js';
 
 export const PRINCIPAL_STRATEGY = 'herald-principal';
 
@@ -13,7 +13,8 @@ export class PrincipalStrategy extends PassportStrategy(Strategy, PRINCIPAL_STRA
   constructor(@Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
     super({
       jwtFromRequest: ExtractJwt.fromHeader(PRINCIPAL_HEADER),
-      secretOrKey: runtime.internalJwtSecret,
+      // a KeyObject (jsonwebtoken takes it; passport-jwt passes it through untouched)
+      secretOrKey: hmacKey(runtime.internalJwtSecret) as unknown as string,
       algorithms: ['HS256'],
       issuer: PRINCIPAL_ISSUER,
       audience: PRINCIPAL_AUDIENCE,

@@ -60,6 +60,12 @@ export interface SmtpSinkOptions {
   name?: string;
   /** Advertised SIZE limit in bytes; larger messages get 552. Default: unlimited. */
   maxMessageSize?: number;
+  /**
+   * A slow relay: the message is captured as soon as its final dot arrives, but the 250 answer
+   * comes this many milliseconds later (a client that dies meanwhile has handed the message over
+   * without hearing so).
+   */
+  replyDelayMs?: number;
 }
 
 export type SmtpMessagePredicate = (message: CapturedMessage) => boolean;
@@ -259,7 +265,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     },
     onData(stream, session, callback) {
       capture(stream, session).then(
-        () => callback(null, 'OK: message captured'),
+        () => (options.replyDelayMs ? setTimeout(() => callback(null, 'OK: message captured'), options.replyDelayMs) : callback(null, 'OK: message captured')),
         (error: unknown) => {
           stream.resume(); // never leave the client waiting on an unread stream
           callback(error instanceof Error ? error : new Error(String(error)));

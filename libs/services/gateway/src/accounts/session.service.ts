@@ -1,3 +1,4 @@
+import { hmacKey } from '@herald/auth';
 import { hkdfSync } from 'node:crypto';
 import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
@@ -29,7 +30,7 @@ export class SessionService {
   }
 
   issue(reply: FastifyReply, request: FastifyRequest, claims: SessionClaims): void {
-    const token = jwt.sign(claims, this.secret, { algorithm: 'HS256', expiresIn: this.ttlSeconds, issuer: SESSION_ISSUER, audience: SESSION_AUDIENCE });
+    const token = jwt.sign(claims, hmacKey(this.secret), { algorithm: 'HS256', expiresIn: this.ttlSeconds, issuer: SESSION_ISSUER, audience: SESSION_AUDIENCE });
     void reply.header('set-cookie', this.cookie(request, token, this.ttlSeconds));
   }
 

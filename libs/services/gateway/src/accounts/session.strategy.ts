@@ -1,3 +1,4 @@
+import { hmacKey } from '@herald/auth';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PassportStrategy } from '@nestjs/passport';
@@ -18,7 +19,7 @@ export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY
   ) {
     super({
       jwtFromRequest: SessionService.tokenFrom,
-      secretOrKey: sessions.secret,
+      secretOrKey: hmacKey(sessions.secret) as unknown as string,
       algorithms: ['HS256'],
       issuer: SESSION_ISSUER,
       audience: SESSION_AUDIENCE,

@@ -11,7 +11,7 @@ import { Suppression } from '../emails/suppression.entity.js';
 import { IdempotencyKey } from '../send/idempotency-key.entity.js';
 import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
-import { SenderDomains } from '../senders/sender-domains.js';
+import { SenderDomains, type DkimKey } from '../senders/sender-domains.js';
 import { emailEventPayload } from './email-events.js';
 import { SmtpRelay } from './smtp-relay.js';
 
@@ -116,7 +116,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       const suppressed = await this.suppressedOf(batch);
       // compose and sign everything first, so that while messages are on the wire the event loop is
       // free and the step from a recorded hand-off to the final dot takes microseconds
-      const prepared = await Promise.all(batch.map((email) => this.prepare(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`))));
+      const keys = new Map<string, Promise<DkimKey | null>>(); // one lookup per project and sender domain of the batch
+      const keyOf = (email: EmailRow) => {
+        const id = `${email.projectId}\u0000${email.fromEmail.slice(email.fromEmail.lastIndexOf('@') + 1)}`;
+        if (!keys.has(id)) keys.set(id, this.senders.signingKey(email.projectId, email.fromEmail));
+        return keys.get(id)!;
+      };
+      const prepared = await Promise.all(batch.map((email) => this.prepare(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`), keyOf)));
       const outcomes: Outcome[] = await Promise.all(prepared.map((p) => (p.raw ? this.deliverOne(p.email, p.raw) : p.outcome)));
       await this.record(outcomes);
     } finally {
@@ -124,10 +130,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async prepare(email: EmailRow, suppressed: boolean): Promise<{ email: EmailRow; raw: Buffer; outcome?: undefined } | { email: EmailRow; raw?: undefined; outcome: Outcome }> {
+  private async prepare(email: EmailRow, suppressed: boolean, keyOf: (email: EmailRow) => Promise<DkimKey | null>): Promise<{ email: EmailRow; raw: Buffer; outcome?: undefined } | { email: EmailRow; raw?: undefined; outcome: Outcome }> {
     if (suppressed) return { email, outcome: { email, kind: 'suppressed', detail: 'The address is on the suppression list' } };
     try {
-      const dkim = await this.senders.signingKey(email.projectId, email.fromEmail);
+      const dkim = await keyOf(email);
       if (!dkim) return { email, outcome: { email, kind: 'failed', detail: `The sender domain of ${email.fromEmail} is no longer verified` } };
       const raw = await this.relay!.compose(
         {

@@ -52,7 +52,8 @@ export class SmtpRelay {
       attachments: message.attachments.map((a) => ({ filename: a.filename, content: a.content, encoding: 'base64', ...(a.contentType ? { contentType: a.contentType } : {}) })),
       disableFileAccess: true,
       disableUrlAccess: true,
-      ...(dkim ? { dkim: { domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey: dkim.privateKey } } : {}),
+      // nodemailer hands privateKey to crypto's Sign#sign, which takes a KeyObject (its typings say string)
+      ...(dkim ? { dkim: { domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey: dkim.privateKey as unknown as string } } : {}),
     })) as { message: Buffer };
     return info.message;
   }
