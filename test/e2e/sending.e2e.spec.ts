@@ -209,6 +209,24 @@ describe('sending through the public API (standalone)', () => {
     await eventually(async () => ((await sending.email(transactional.body.data.emails[0]!.email))?.status === 'sent' ? true : undefined));
   });
 
+  it('serves the manage page with the current state and flips the subscription from its form, and the subscribe link re-subscribes', async () => {
+    const api = await project();
+    const res = await api.post<SendBody>('/v1/send', { to: 'prefs@example.com', from: api.from, subject: 'Prefs', body: '<a href="{{manageUrl}}">m</a> <a href="{{subscribeUrl}}">s</a>', subscribed: true });
+    const contactId = res.body.data.emails[0]!.contact.id;
+    const [message] = await smtp.waitFor((m) => m.to.includes('prefs@example.com'));
+    const manage = /href="(http[^"]+\/manage\/[^"]+)"/.exec(message!.html!)![1]!;
+    const subscribe = /href="(http[^"]+\/subscribe\/[^"]+)"/.exec(message!.html!)![1]!;
+    const page = await fetch(manage);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('is subscribed to');
+    const form = await fetch(manage, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=unsubscribe' });
+    expect(form.status).toBe(200);
+    expect((await api.contact(contactId)).subscribed).toBe(false);
+    expect(await (await fetch(manage)).text()).toContain('is unsubscribed from');
+    expect((await fetch(subscribe, { method: 'POST' })).status).toBe(200);
+    expect((await api.contact(contactId)).subscribed).toBe(true);
+  });
+
   it('refuses a forged or altered unsubscribe link', async () => {
     const api = await project();
     const res = await api.post<SendBody>('/v1/send', { to: 'forge@example.com', from: api.from, subject: 'Hi', body: '<a href="{{unsubscribeUrl}}">u</a>' });
