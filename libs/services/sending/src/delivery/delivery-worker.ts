@@ -12,6 +12,7 @@ import { IdempotencyKey } from '../send/idempotency-key.entity.js';
 import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { SenderDomains, type DkimKey } from '../senders/sender-domains.js';
+import { deliveryMetrics } from './delivery-metrics.js';
 import { emailEventPayload } from './email-events.js';
 import { SmtpRelay } from './smtp-relay.js';
 
@@ -112,6 +113,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async deliverBatch(batch: EmailRow[]): Promise<void> {
     for (const e of batch) this.inFlight.add(e.id);
+    const endTimer = deliveryMetrics.batchSeconds.startTimer();
     try {
       const suppressed = await this.suppressedOf(batch);
       // compose and sign everything first, so that while messages are on the wire the event loop is
@@ -125,7 +127,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       const prepared = await Promise.all(batch.map((email) => this.prepare(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`), keyOf)));
       const outcomes: Outcome[] = await Promise.all(prepared.map((p) => (p.raw ? this.deliverOne(p.email, p.raw) : p.outcome)));
       await this.record(outcomes);
+      for (const o of outcomes) deliveryMetrics.outcomes.inc({ outcome: o.kind });
     } finally {
+      endTimer();
       for (const e of batch) this.inFlight.delete(e.id);
     }
   }
@@ -278,7 +282,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
           WHERE status = 'sending' AND lease_until < now() RETURNING *`,
       )) as [Record<string, unknown>[], number];
       const sent = rows.filter((r) => r.status === 'sent').map((r) => this.db.getRepository(Email).create(fromRow(r)));
-      if (rows.length > 0) log.info('recovered emails of a stopped worker', { requeued: rows.length - sent.length, sent: sent.length });
+      if (rows.length > 0) {
+        log.info('recovered emails of a stopped worker', { requeued: rows.length - sent.length, sent: sent.length });
+        deliveryMetrics.recovered.inc({ as: 'requeued' }, rows.length - sent.length);
+        deliveryMetrics.recovered.inc({ as: 'sent' }, sent.length);
+      }
       await this.outbox.add(m, ...sent.map((e) => EmailSent.create({ projectId: e.projectId, source: SENDING, payload: emailEventPayload(e, { messageId: e.messageId }) })));
       await m.query(`DELETE FROM ${tableName(m, IdempotencyKey)} WHERE created_at < now() - interval '24 hours'`)
     });
