@@ -746,6 +746,27 @@ describe('contacts through the public API (standalone)', () => {
       expect(await outbox.events(['event.tracked'], contacts.map((c) => c.id))).toHaveLength(300);
     });
 
+    it('lets browsers track with the public key: CORS preflight answered, answers readable, other routes not opened', async () => {
+      const api = await project();
+      const preflight = await fetch(`${herald.url}/v1/track`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      const tracked = await fetch(`${herald.url}/v1/track`, {
+        method: 'POST',
+        headers: { origin: 'https://shop.example', authorization: `Bearer ${api.publicKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'browser@example.com', event: 'page-viewed' }),
+      });
+      expect(tracked.status).toBe(200);
+      expect(tracked.headers.get('access-control-allow-origin')).toBe('*');
+      const contacts = await fetch(`${herald.url}/contacts`, { headers: { origin: 'https://shop.example', authorization: `Bearer ${api.key}` } });
+      expect(contacts.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
     it('a new contact is not subscribed when the request says subscribed:false', async () => {
       const api = await project();
       const res = await api.track({ email: 'ada@example.com', event: 'signed-up', subscribed: false });

@@ -18,6 +18,7 @@ import { User } from './accounts/user.entity.js';
 import { GATEWAY } from './consumer.js';
 import { CredentialsService } from './edge/credentials.service.js';
 import { API_RATE_LIMITER, EdgeAuthGuard, OptionalSessionGuard } from './edge/edge-auth.guard.js';
+import { PublicKeyCors } from './edge/public-key-cors.js';
 import { createRedis, RateLimiter } from './edge/rate-limiter.js';
 import { GATEWAY_SETTINGS, GatewaySettings } from './gateway.settings.js';
 import { gatewayMigrations } from './migrations/index.js';
@@ -81,6 +82,7 @@ class RedisLifecycle implements OnApplicationShutdown {
     MembersService,
     CredentialsService,
     { provide: APP_GUARD, useClass: EdgeAuthGuard },
+    PublicKeyCors,
   ],
   exports: [GATEWAY_SETTINGS],
 })
