@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises';
+import { ValidateBy } from 'class-validator';
 
 export interface DnsOptions {
   /** `DNS_SERVERS`: comma-separated `host` or `host:port` (IPv6 as `[addr]:port`). Empty: the system resolver's servers. */
@@ -32,3 +33,26 @@ export function isNoDataError(err: unknown): boolean {
   const code = (err as { code?: string }).code;
   return code === 'ENODATA' || code === 'ENOTFOUND' || code === 'NXDOMAIN';
 }
+
+/** True when Node's resolver accepts every entry (`ip`, `ip:port`, `[ipv6]:port`; no host names). */
+export function isDnsServerList(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const servers = parseDnsServers(value);
+  if (servers.length === 0) return false;
+  try {
+    new Resolver().setServers(servers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The one validation of DNS_SERVERS, for every service that resolves through it. */
+export const IsDnsServerList = () =>
+  ValidateBy({
+    name: 'isDnsServerList',
+    validator: {
+      validate: isDnsServerList,
+      defaultMessage: () => 'DNS_SERVERS must be comma-separated IP addresses, each optionally with a port (1.1.1.1,[2606:4700::1111]:53)',
+    },
+  });

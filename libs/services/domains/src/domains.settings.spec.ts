@@ -17,6 +17,11 @@ describe('domains settings', () => {
     expect(() => loadConfig(DomainsSettings, { DOMAIN_CHECK_INTERVAL_MS: '10' })).toThrow(/DOMAIN_CHECK_INTERVAL_MS/);
   });
 
+  it('accept DNS_SERVERS as IP addresses with optional ports and refuse host names, the same rule as /v1/verify (Node resolves through IPs only)', () => {
+    expect(loadConfig(DomainsSettings, { DNS_SERVERS: '127.0.0.1:5353,[::1]:53' }).DNS_SERVERS).toBe('127.0.0.1:5353,[::1]:53');
+    expect(() => loadConfig(DomainsSettings, { DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/);
+  });
+
   it('in distributed mode require DKIM_ENCRYPTION_KEY besides what every service requires', () => {
     expect(requiredVariables(DomainsServiceConfig)).toEqual([...requiredVariables(ServiceConfig), 'DKIM_ENCRYPTION_KEY'].sort());
     expect(() => resolveDkimEncryptionKey(loadConfig(DomainsSettings, {}), runtime('distributed'))).toThrow(/DKIM_ENCRYPTION_KEY/);

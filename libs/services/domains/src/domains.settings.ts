@@ -1,15 +1,14 @@
-import { dkimEncryptionKey, ServiceConfig, type HeraldRuntime } from '@herald/core';
+import { dkimEncryptionKey, IsDnsServerList, ServiceConfig, type HeraldRuntime } from '@herald/core';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Min, MinLength } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value);
-const DNS_SERVER_LIST = /^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/;
 const KEY_MESSAGE = { message: 'DKIM_ENCRYPTION_KEY must be at least 32 characters' };
 
 /** The domains service's settings, in both modes. All optional; the distributed config below adds what it must have. */
 export class DomainsSettings {
-  /** Resolvers for verification lookups: `host`, `host:port`, `[v6]:port`, comma-separated. Unset: the system's. */
-  @IsOptional() @Matches(DNS_SERVER_LIST, { message: 'DNS_SERVERS must be a comma-separated list of host or host:port' })
+  /** Resolvers for verification lookups: `ip`, `ip:port`, `[v6]:port`, comma-separated (Node's resolver takes no host names). Unset: the system's. */
+  @IsOptional() @IsString() @IsDnsServerList()
   DNS_SERVERS?: string;
 
   /**

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '@herald/core';
-import { dnsResolverFactory, isDnsServerList, VerifySettings } from './verify.settings.js';
+import { isDnsServerList } from '@herald/core';
+import { dnsResolverFactory, VerifySettings } from './verify.settings.js';
 
 describe('VerifySettings', () => {
   it('defaults: system resolvers, 3000 ms deadline', () => {

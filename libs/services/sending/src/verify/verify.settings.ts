@@ -1,32 +1,9 @@
-import { Resolver } from 'node:dns/promises';
-import { createResolver, parseDnsServers } from '@herald/core';
+import { createResolver, IsDnsServerList } from '@herald/core';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { DnsResolver } from './domain-dns.js';
 
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value);
-
-/** True when Node's resolver accepts every entry (`ip`, `ip:port`, `[ipv6]:port`; no host names). */
-export function isDnsServerList(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const servers = parseDnsServers(value);
-  if (servers.length === 0) return false;
-  try {
-    new Resolver().setServers(servers);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const IsDnsServerList = () =>
-  ValidateBy({
-    name: 'isDnsServerList',
-    validator: {
-      validate: isDnsServerList,
-      defaultMessage: () => 'DNS_SERVERS must be comma-separated IP addresses, each optionally with a port (1.1.1.1,[2606:4700::1111]:53)',
-    },
-  });
 
 /** Settings of POST /v1/verify, read from the environment at boot (`loadConfig(VerifySettings)`). */
 export class VerifySettings {
