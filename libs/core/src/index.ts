@@ -1,3 +1,4 @@
+export * from './config-transforms.js';
 export * from './load-config.js';
 export * from './service-config.js';
 export * from './logger.js';

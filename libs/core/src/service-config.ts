@@ -1,7 +1,7 @@
+import { toInt } from './config-transforms.js';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value);
 
 /** Settings every service process needs in distributed mode (one service per process). */
 export class ServiceConfig {

@@ -1,8 +1,7 @@
-import { dkimEncryptionKey, IsDnsServerList, ServiceConfig, type HeraldRuntime } from '@herald/core';
+import { dkimEncryptionKey, type HeraldRuntime, IsDnsServerList, ServiceConfig, toInt } from '@herald/core';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Min, MinLength } from 'class-validator';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value);
 const KEY_MESSAGE = { message: 'DKIM_ENCRYPTION_KEY must be at least 32 characters' };
 
 /** The domains service's settings, in both modes. All optional; the distributed config below adds what it must have. */

@@ -1,9 +1,7 @@
-import { ServiceConfig } from '@herald/core';
+import { ServiceConfig, toBool, toInt } from '@herald/core';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value);
-const toBool = ({ value }: { value: unknown }) => (typeof value === 'string' ? ['1', 'true', 'yes'].includes(value.toLowerCase()) : value);
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 
 /** The gateway's settings, in both modes. All optional; the distributed config below adds what it must have. */

@@ -1,6 +1,6 @@
 import { Topics, type EventEnvelope } from '@herald/contracts';
 import { EventContext, OnEvent } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
+import { deleteProjectRows } from '@herald/persistence';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { ANALYTICS } from '../consumer.js';
@@ -20,6 +20,6 @@ export class ProjectLifecycleHandler {
   }
 
   private async wipe(projectId: string, ctx: EventContext): Promise<void> {
-    await ctx.manager.query(`DELETE FROM ${tableName(ctx.manager, EventCount)} WHERE project_id = $1`, [projectId]);
+    await deleteProjectRows(ctx.manager, projectId, [EventCount]);
   }
 }

@@ -174,79 +174,15 @@ export class ContactWriter {
   }
 
   /**
-   * The CSV path: many rows in a few statements. Rows for the same email are merged in order;
-   * new contacts are created (subscribed as `ctx.subscribedIfNew`), existing ones get their data
-   * patched. Returns how many were created and how many existing contacts were matched.
+   * The CSV path: rows of one import batch through `upsertMany` (new contacts subscribed as
+   * `ctx.subscribedIfNew`, existing ones patched). Returns how many contacts were created and how
+   * many existing contacts the rows matched.
    */
   async upsertBatch(m: EntityManager, ctx: WriteContext, rows: { email: string; data: Record<string, unknown> }[]): Promise<{ created: number; updated: number }> {
-    const table = tableName(m, Contact);
-    const byEmail = new Map<string, Record<string, unknown>[]>();
-    for (const row of rows) {
-      const email = normaliseEmail(row.email);
-      byEmail.set(email, [...(byEmail.get(email) ?? []), row.data]);
-    }
-    const emails = [...byEmail.keys()];
-    const existingRows: Record<string, unknown>[] = await m.query(
-      `SELECT * FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) ORDER BY email FOR UPDATE`,
-      [ctx.projectId, emails],
-    );
-    const existing = new Map(existingRows.map((r) => [r.email as string, contactFromRow(r)]));
-    const patchAll = (start: Record<string, unknown>, patches: Record<string, unknown>[]) => {
-      let data = start;
-      const changed = new Set<string>();
-      for (const p of patches) {
-        const result = applyDataPatch(data, p);
-        data = result.data;
-        result.changedKeys.forEach((k) => changed.add(k));
-      }
-      return { data, changedKeys: [...changed].sort() };
-    };
-
-    const inserts = emails.filter((e) => !existing.has(e)).map((email) => ({ id: newId('cnt'), email, data: patchAll({}, byEmail.get(email)!).data }));
-    const events: EventEnvelope[] = [];
-    let created = 0;
-    if (inserts.length > 0) {
-      const insertedRows: Record<string, unknown>[] = await m.query(
-        `INSERT INTO ${table} (id, project_id, email, subscribed, data)
-         SELECT id, $1, email, $2, data FROM unnest($3::varchar[], $4::varchar[], $5::jsonb[]) AS x(id, email, data)
-         ON CONFLICT (project_id, email) DO NOTHING RETURNING *`,
-        [ctx.projectId, ctx.subscribedIfNew, inserts.map((i) => i.id), inserts.map((i) => i.email), inserts.map((i) => JSON.stringify(i.data))],
-      );
-      created = insertedRows.length;
-      for (const r of insertedRows) {
-        const c = contactFromRow(r);
-        events.push(ContactCreated.create({ ...this.meta(ctx), payload: { contactId: c.id, email: c.email, subscribed: c.subscribed, data: c.data } }));
-      }
-      if (insertedRows.length < inserts.length) {
-        // created concurrently by another writer: patch them like existing contacts
-        const raced: Record<string, unknown>[] = await m.query(`SELECT * FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) FOR UPDATE`, [
-          ctx.projectId,
-          inserts.filter((i) => !insertedRows.some((r) => r.email === i.email)).map((i) => i.email),
-        ]);
-        for (const r of raced) existing.set(r.email as string, contactFromRow(r));
-      }
-    }
-
-    const updates = [...existing.values()]
-      .map((c) => ({ contact: c, ...patchAll(c.data, byEmail.get(c.email)!) }))
-      .filter((u) => u.changedKeys.length > 0);
-    if (updates.length > 0) {
-      await m.query(
-        `UPDATE ${table} AS c SET data = u.data, updated_at = now() FROM unnest($1::varchar[], $2::jsonb[]) AS u(id, data) WHERE c.id = u.id`,
-        [updates.map((u) => u.contact.id), updates.map((u) => JSON.stringify(u.data))],
-      );
-      for (const u of updates) {
-        events.push(
-          ContactUpdated.create({
-            ...this.meta(ctx),
-            payload: { contactId: u.contact.id, email: u.contact.email, subscribed: u.contact.subscribed, data: u.data, changedKeys: u.changedKeys.map((k) => `data.${k}`) },
-          }),
-        );
-      }
-    }
-    await this.fields.registerMany(m, ctx.projectId, [...inserts.map((i) => i.data), ...updates.map((u) => u.data)]);
-    await this.outbox.add(m, ...events);
-    return { created, updated: existing.size };
+    const writes = await this.upsertMany(m, ctx.projectId, rows.map((r) => ({ input: { email: r.email, data: r.data }, ctx })));
+    const created = new Set(writes.filter((w) => w.created).map((w) => w.contact.id));
+    const matched = new Set(writes.filter((w) => !created.has(w.contact.id)).map((w) => w.contact.id));
+    return { created: created.size, updated: matched.size };
   }
 
   private async applyChanges(m: EntityManager, ctx: WriteContext, current: Contact, input: Partial<ContactInput>): Promise<ContactWrite> {

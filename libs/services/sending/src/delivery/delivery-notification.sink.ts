@@ -7,11 +7,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SENDING } from '../consumer.js';
 import { DeliveryNotice } from '../emails/delivery-notice.entity.js';
-import { Email } from '../emails/email.entity.js';
+import { Email, emailFromRow } from '../emails/email.entity.js';
 import { Suppression } from '../emails/suppression.entity.js';
 import { DeliveryNotificationSink, type DeliveryNotification } from './delivery-notification.js';
 import { emailEventPayload } from './email-events.js';
-import { fromRow } from './delivery-worker.js';
 
 /**
  * Applies relay notifications: finds the email (by Herald id or Message-ID), marks it delivered,
@@ -38,7 +37,7 @@ export class EmailNotificationSink extends DeliveryNotificationSink {
         `SELECT * FROM ${tableName(m, Email)} WHERE (id = $1 OR message_id = $2) AND to_email = ANY($3::varchar[]) FOR UPDATE`,
         [n.emailId ?? '', messageId ?? '', recipients],
       );
-      const emails = rows.map((r) => fromRow(r) as Email);
+      const emails = rows.map((r) => emailFromRow(r) as Email);
       const events: EventEnvelope[] = [];
       const table = tableName(m, Email);
       for (const email of emails) {

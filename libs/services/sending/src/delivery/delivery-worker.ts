@@ -6,7 +6,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SENDING } from '../consumer.js';
-import { Email } from '../emails/email.entity.js';
+import { Email, emailFromRow } from '../emails/email.entity.js';
 import { Suppression } from '../emails/suppression.entity.js';
 import { IdempotencyKey } from '../send/idempotency-key.entity.js';
 import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
@@ -46,6 +46,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private heartbeat?: NodeJS.Timeout;
   private pendingHandoffs: { id: string; resolve: () => void; reject: (err: Error) => void }[] = [];
   private lastRecovery = 0;
+  private lastPurge = 0;
 
   constructor(
     @InjectDataSource(SENDING) private readonly db: DataSource,
@@ -85,6 +86,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
           this.lastRecovery = Date.now();
           await this.recoverExpired();
         }
+        if (Date.now() - this.lastPurge > 60_000) {
+          this.lastPurge = Date.now();
+          // housekeeping of /v1/send: Idempotency-Keys are remembered for 24 hours
+          await this.db.query(`DELETE FROM ${tableName(this.db, IdempotencyKey)} WHERE created_at < now() - interval '24 hours'`);
+        }
         const batch = await this.claim();
         if (batch.length === 0) {
           await this.pause.sleep(1000);
@@ -108,7 +114,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         RETURNING *`,
       [this.settings.DELIVERY_BATCH_SIZE, String(this.settings.DELIVERY_LEASE_MS)],
     )) as [Record<string, unknown>[], number];
-    return rows.map((r) => this.db.getRepository(Email).create(fromRow(r))).sort((a, b) => a.priority - b.priority);
+    return rows.map((r) => this.db.getRepository(Email).create(emailFromRow(r))).sort((a, b) => a.priority - b.priority);
   }
 
   private async deliverBatch(batch: EmailRow[]): Promise<void> {
@@ -281,40 +287,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
                 error = CASE WHEN handoff_at IS NULL THEN error ELSE 'Recovered after a worker stopped mid-delivery; the hand-off was recorded, so it counts as sent and is never resent' END
           WHERE status = 'sending' AND lease_until < now() RETURNING *`,
       )) as [Record<string, unknown>[], number];
-      const sent = rows.filter((r) => r.status === 'sent').map((r) => this.db.getRepository(Email).create(fromRow(r)));
+      const sent = rows.filter((r) => r.status === 'sent').map((r) => this.db.getRepository(Email).create(emailFromRow(r)));
       if (rows.length > 0) {
         log.info('recovered emails of a stopped worker', { requeued: rows.length - sent.length, sent: sent.length });
         deliveryMetrics.recovered.inc({ as: 'requeued' }, rows.length - sent.length);
         deliveryMetrics.recovered.inc({ as: 'sent' }, sent.length);
       }
       await this.outbox.add(m, ...sent.map((e) => EmailSent.create({ projectId: e.projectId, source: SENDING, payload: emailEventPayload(e, { messageId: e.messageId }) })));
-      await m.query(`DELETE FROM ${tableName(m, IdempotencyKey)} WHERE created_at < now() - interval '24 hours'`)
     });
   }
-}
-
-/** Maps a raw `RETURNING *` row of the emails table. */
-export function fromRow(r: Record<string, unknown>): Partial<Email> {
-  return {
-    id: r.id as string,
-    projectId: r.project_id as string,
-    contactId: r.contact_id as string,
-    toEmail: r.to_email as string,
-    toName: r.to_name as string | null,
-    fromEmail: r.from_email as string,
-    fromName: r.from_name as string | null,
-    replyTo: r.reply_to as string | null,
-    subject: r.subject as string,
-    html: r.html as string,
-    text: r.text as string,
-    headers: r.headers as Record<string, string>,
-    attachments: r.attachments as Email['attachments'],
-    templateId: r.template_id as string | null,
-    type: r.type as Email['type'],
-    origin: r.origin as Email['origin'],
-    priority: r.priority as number,
-    status: r.status as Email['status'],
-    attempts: r.attempts as number,
-    messageId: r.message_id as string,
-  };
 }

@@ -115,3 +115,29 @@ export class Email {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }
+
+/** Maps a raw `RETURNING *` row of the emails table. */
+export function emailFromRow(r: Record<string, unknown>): Partial<Email> {
+  return {
+    id: r.id as string,
+    projectId: r.project_id as string,
+    contactId: r.contact_id as string,
+    toEmail: r.to_email as string,
+    toName: r.to_name as string | null,
+    fromEmail: r.from_email as string,
+    fromName: r.from_name as string | null,
+    replyTo: r.reply_to as string | null,
+    subject: r.subject as string,
+    html: r.html as string,
+    text: r.text as string,
+    headers: r.headers as Record<string, string>,
+    attachments: r.attachments as Email['attachments'],
+    templateId: r.template_id as string | null,
+    type: r.type as Email['type'],
+    origin: r.origin as Email['origin'],
+    priority: r.priority as number,
+    status: r.status as Email['status'],
+    attempts: r.attempts as number,
+    messageId: r.message_id as string,
+  };
+}

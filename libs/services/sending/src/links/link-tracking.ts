@@ -7,8 +7,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SENDING } from '../consumer.js';
 import { emailEventPayload } from '../delivery/email-events.js';
-import { fromRow } from '../delivery/delivery-worker.js';
-import { Email } from '../emails/email.entity.js';
+import { Email, emailFromRow } from '../emails/email.entity.js';
 import { ContactsClient, type RemoteContact } from '../send/contacts-client.js';
 
 /** What links in emails record: the first open and the first click of each email, and subscription changes. */
@@ -50,7 +49,7 @@ export class LinkTracking {
   private async first(emailId: string, column: 'opened_at' | 'clicked_at', event: (e: Partial<Email>) => ReturnType<typeof EmailOpened.create>): Promise<void> {
     await this.db.transaction(async (m) => {
       const [rows] = (await m.query(`UPDATE ${tableName(m, Email)} SET ${column} = now() WHERE id = $1 AND ${column} IS NULL RETURNING *`, [emailId])) as [Record<string, unknown>[], number];
-      if (rows[0]) await this.outbox.add(m, event(fromRow(rows[0])));
+      if (rows[0]) await this.outbox.add(m, event(emailFromRow(rows[0])));
     });
   }
 }

@@ -2,6 +2,7 @@ import { Public } from '@herald/http';
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { LinkSigner } from './link-signer.js';
+import type { RemoteContact } from '../send/contacts-client.js';
 import { LinkTracking } from './link-tracking.js';
 import { donePage, invalidLinkPage, managePage, subscribePage, unsubscribePage } from './pages.js';
 
@@ -40,61 +41,51 @@ export class LinksController {
   }
 
   @Get('unsubscribe/:token')
-  async unsubscribeForm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    const claims = this.signer.verify(token, 'unsub');
-    if (!claims) return void html(reply, 404, invalidLinkPage());
-    const contact = await this.tracking.contact(claims.p, claims.c);
-    if (!contact) return void html(reply, 404, invalidLinkPage());
-    html(reply, 200, unsubscribePage(contact.email, `${this.signer.appUrl}/unsubscribe/${token}`));
+  unsubscribeForm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    return this.page(token, 'unsub', reply, (c) => unsubscribePage(c.email, `${this.signer.appUrl}/unsubscribe/${token}`));
   }
 
   /** The page's button and RFC 8058 one-click both land here. */
   @Post('unsubscribe/:token')
   @HttpCode(200)
-  async unsubscribe(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    const claims = this.signer.verify(token, 'unsub');
-    if (!claims) return void html(reply, 404, invalidLinkPage());
-    const contact = await this.tracking.setSubscription(claims.p, claims.c, false);
-    if (!contact) return void html(reply, 404, invalidLinkPage());
-    html(reply, 200, donePage(false, contact.email));
+  unsubscribe(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    return this.change(token, 'unsub', false, reply);
   }
 
   @Get('subscribe/:token')
-  async subscribeForm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    const claims = this.signer.verify(token, 'sub');
-    if (!claims) return void html(reply, 404, invalidLinkPage());
-    const contact = await this.tracking.contact(claims.p, claims.c);
-    if (!contact) return void html(reply, 404, invalidLinkPage());
-    html(reply, 200, subscribePage(contact.email, `${this.signer.appUrl}/subscribe/${token}`));
+  subscribeForm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    return this.page(token, 'sub', reply, (c) => subscribePage(c.email, `${this.signer.appUrl}/subscribe/${token}`));
   }
 
   @Post('subscribe/:token')
   @HttpCode(200)
-  async subscribe(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    const claims = this.signer.verify(token, 'sub');
-    if (!claims) return void html(reply, 404, invalidLinkPage());
-    const contact = await this.tracking.setSubscription(claims.p, claims.c, true);
-    if (!contact) return void html(reply, 404, invalidLinkPage());
-    html(reply, 200, donePage(true, contact.email));
+  subscribe(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    return this.change(token, 'sub', true, reply);
   }
 
   @Get('manage/:token')
-  async manage(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    const claims = this.signer.verify(token, 'manage');
-    if (!claims) return void html(reply, 404, invalidLinkPage());
-    const contact = await this.tracking.contact(claims.p, claims.c);
-    if (!contact) return void html(reply, 404, invalidLinkPage());
-    html(reply, 200, managePage(contact.email, contact.subscribed, `${this.signer.appUrl}/manage/${token}`));
+  manage(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    return this.page(token, 'manage', reply, (c) => managePage(c.email, c.subscribed, `${this.signer.appUrl}/manage/${token}`));
   }
 
   @Post('manage/:token')
   @HttpCode(200)
-  async manageChange(@Param('token') token: string, @Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
-    const claims = this.signer.verify(token, 'manage');
+  manageChange(@Param('token') token: string, @Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
     const action = (body as { action?: unknown } | undefined)?.action;
-    if (!claims || (action !== 'subscribe' && action !== 'unsubscribe')) return void html(reply, 404, invalidLinkPage());
-    const contact = await this.tracking.setSubscription(claims.p, claims.c, action === 'subscribe');
-    if (!contact) return void html(reply, 404, invalidLinkPage());
-    html(reply, 200, donePage(action === 'subscribe', contact.email));
+    if (action !== 'subscribe' && action !== 'unsubscribe') return Promise.resolve(void html(reply, 404, invalidLinkPage()));
+    return this.change(token, 'manage', action === 'subscribe', reply);
+  }
+
+  /** A subscription page for the contact a valid link names; 404 for a forged link or a deleted contact. */
+  private async page(token: string, kind: 'unsub' | 'sub' | 'manage', reply: FastifyReply, render: (contact: RemoteContact) => string): Promise<void> {
+    const claims = this.signer.verify(token, kind);
+    const contact = claims ? await this.tracking.contact(claims.p, claims.c) : null;
+    html(reply, contact ? 200 : 404, contact ? render(contact) : invalidLinkPage());
+  }
+
+  private async change(token: string, kind: 'unsub' | 'sub' | 'manage', subscribed: boolean, reply: FastifyReply): Promise<void> {
+    const claims = this.signer.verify(token, kind);
+    const contact = claims ? await this.tracking.setSubscription(claims.p, claims.c, subscribed) : null;
+    html(reply, contact ? 200 : 404, contact ? donePage(subscribed, contact.email) : invalidLinkPage());
   }
 }

@@ -1,6 +1,6 @@
 import { Topics, type EventEnvelope } from '@herald/contracts';
 import { EventContext, OnEvent } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
+import { deleteProjectRows } from '@herald/persistence';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { SENDING } from '../consumer.js';
@@ -23,8 +23,6 @@ export class SendingProjectLifecycleHandler {
   }
 
   private async wipe(projectId: string, ctx: EventContext): Promise<void> {
-    for (const entity of [Email, Template, Suppression, IdempotencyKey]) {
-      await ctx.manager.query(`DELETE FROM ${tableName(ctx.manager, entity)} WHERE project_id = $1`, [projectId]);
-    }
+    await deleteProjectRows(ctx.manager, projectId, [Email, Template, Suppression, IdempotencyKey]);
   }
 }

@@ -52,10 +52,12 @@ export class SendEmailUseCase {
     }
     const hash = createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
     const table = tableName(this.db, IdempotencyKey);
-    // keys are remembered for 24 hours
-    await this.db.query(`DELETE FROM ${table} WHERE project_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`, [projectId, idempotencyKey]);
+    // a key is remembered for 24 hours: an older row is taken over as if it were new
     const claimed: unknown[] = await this.db.query(
-      `INSERT INTO ${table} (project_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key`,
+      `INSERT INTO ${table} (project_id, key, request_hash) VALUES ($1, $2, $3)
+       ON CONFLICT (project_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
+         WHERE ${table}.created_at < now() - interval '24 hours'
+       RETURNING key`,
       [projectId, idempotencyKey, hash],
     );
     if (claimed.length === 0) {

@@ -1,4 +1,5 @@
 import { CursorQueryDto } from '@herald/http';
+import { PartialType } from '@nestjs/mapped-types';
 import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 
 const NO_NEWLINE = /^[^\r\n]*$/;
@@ -26,28 +27,8 @@ export class CreateTemplateDto {
   type?: 'marketing' | 'transactional';
 }
 
-export class UpdateTemplateDto {
-  @IsOptional() @IsString() @Length(1, 200)
-  name?: string;
-
-  @IsOptional() @IsString() @Length(1, 998) @Matches(NO_NEWLINE, { message: 'subject must not contain line breaks' })
-  subject?: string;
-
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(512 * 1024)
-  body?: string;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsEmail({}, { message: 'from must be a valid email address' })
-  from?: string | null;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @Length(1, 200) @Matches(NO_NEWLINE, { message: 'fromName must not contain line breaks' })
-  fromName?: string | null;
-
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsEmail({}, { message: 'replyTo must be a valid email address' })
-  replyTo?: string | null;
-
-  @IsOptional() @IsIn(['marketing', 'transactional'])
-  type?: 'marketing' | 'transactional';
-}
+/** PATCH: every field of a template, each optional (the same rules). */
+export class UpdateTemplateDto extends PartialType(CreateTemplateDto) {}
 
 export class ListTemplatesQueryDto extends CursorQueryDto {
   @IsOptional() @IsIn(['marketing', 'transactional'])

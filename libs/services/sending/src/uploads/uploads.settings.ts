@@ -1,9 +1,8 @@
+import { toInt, toBool } from '@herald/core';
 import path from 'node:path';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value);
-const toBool = ({ value }: { value: unknown }) => (typeof value === 'string' ? ['1', 'true', 'yes'].includes(value.toLowerCase()) : value);
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 
 /** Image uploads for template bodies (POST /uploads/image): where they are kept and how they are reached. */

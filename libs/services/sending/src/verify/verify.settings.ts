@@ -1,9 +1,8 @@
-import { createResolver, IsDnsServerList } from '@herald/core';
+import { createResolver, IsDnsServerList, toInt } from '@herald/core';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { DnsResolver } from './domain-dns.js';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' ? Number(value) : value);
 
 /** Settings of POST /v1/verify, read from the environment at boot (`loadConfig(VerifySettings)`). */
 export class VerifySettings {
