@@ -5,7 +5,9 @@ import {
   bearer,
   createProject,
   createTestDatabase,
+  distributedEnv,
   freePort,
+  migrateApps,
   principalHeaders,
   ServiceProcess,
   signUp,
@@ -33,19 +35,8 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
 
   beforeAll(async () => {
     [db, kafka, redis] = await Promise.all([createTestDatabase(), startKafka(), startRedis()]);
-    const env = {
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: kafka.brokers.join(','),
-      INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-      KAFKA_MAX_WAIT_MS: '100',
-      DATABASE_POOL_SIZE: '4',
-    };
-    for (const app of ['gateway', 'contacts']) {
-      const migrate = new ServiceProcess(app, await freePort(), env, ['migrate']);
-      await migrate.start({ waitReady: false });
-      expect(await migrate.exitCode()).toBe(0);
-    }
+    const env = distributedEnv(db.url, kafka.brokers);
+    await migrateApps(['gateway', 'contacts'], env);
     contacts = new ServiceProcess('contacts', await freePort(), env);
     await contacts.start();
     const nowhere = 'http://127.0.0.1:9';

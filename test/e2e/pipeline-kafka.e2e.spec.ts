@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import {
   createTestDatabase,
+  distributedEnv,
   eventually,
   freePort,
+  migrateApps,
   ServiceProcess,
   startKafka,
-  TEST_INTERNAL_SECRET,
   type KafkaBroker,
   type TestDatabase,
 } from '@herald/testing';
@@ -25,19 +26,8 @@ describe('event pipeline across separate processes over Kafka', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     kafka = await startKafka();
-    const env = {
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: kafka.brokers.join(','),
-      INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-      KAFKA_MAX_WAIT_MS: '100',
-      DATABASE_POOL_SIZE: '5',
-    };
-    for (const app of ['contacts', 'analytics']) {
-      const migrate = new ServiceProcess(app, await freePort(), env, ['migrate']);
-      await migrate.start({ waitReady: false });
-      expect(await migrate.exitCode()).toBe(0);
-    }
+    const env = distributedEnv(db.url, kafka.brokers, { DATABASE_POOL_SIZE: '5' });
+    await migrateApps(['contacts', 'analytics'], env);
     contacts = new ServiceProcess('contacts', await freePort(), env);
     analytics = new ServiceProcess('analytics', await freePort(), env);
     await Promise.all([contacts.start(), analytics.start()]);

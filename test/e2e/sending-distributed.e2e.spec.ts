@@ -1,14 +1,15 @@
 import { createHmac } from 'node:crypto';
 import {
   createTestDatabase,
+  distributedEnv,
   eventually,
   freePort,
+  migrateApps,
   ServiceProcess,
   startDnsServer,
   startKafka,
   startRedis,
   startSmtpSink,
-  TEST_INTERNAL_SECRET,
   type KafkaBroker,
   type SmtpSink,
   type TestDatabase,
@@ -38,23 +39,12 @@ describe('sending across services (distributed)', () => {
 
   beforeAll(async () => {
     [db, kafka, redis, dns, smtp] = await Promise.all([createTestDatabase(), startKafka(), startRedis(), startDnsServer(), startSmtpSink()]);
-    const env = {
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: kafka.brokers.join(','),
-      INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-      KAFKA_MAX_WAIT_MS: '100',
-      DATABASE_POOL_SIZE: '4',
+    const env = distributedEnv(db.url, kafka.brokers, {
       DKIM_ENCRYPTION_KEY: 'distributed-test-dkim-encryption-key-0123456789',
       LINK_SECRET: 'distributed-test-link-secret-0123456789abcdef',
       DNS_SERVERS: dns.address,
-    };
-    const apps = ['gateway', 'contacts', 'domains', 'sending'];
-    for (const app of apps) {
-      const migrate = new ServiceProcess(app, await freePort(), env, ['migrate']);
-      await migrate.start({ waitReady: false });
-      expect(await migrate.exitCode()).toBe(0);
-    }
+    });
+    await migrateApps(['gateway', 'contacts', 'domains', 'sending'], env);
     const gatewayPort = await freePort();
     const contacts = new ServiceProcess('contacts', await freePort(), env);
     const domains = new ServiceProcess('domains', await freePort(), env);

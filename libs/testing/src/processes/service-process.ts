@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { TEST_INTERNAL_SECRET } from '../http/principal-headers.js';
 
 /** Tests run from the repository root (Jest's rootDir). */
 const ROOT = process.cwd();
@@ -93,5 +94,29 @@ export class ServiceProcess {
   /** Exit code once the process ends by itself (e.g. a `migrate` run or a config error). */
   async exitCode(): Promise<number | null> {
     return this.exited!;
+  }
+}
+
+/** The settings every service process needs in distributed-mode tests (plus per-test extras). */
+export function distributedEnv(databaseUrl: string, brokers: string[], extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    KAFKA_BROKERS: brokers.join(','),
+    INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
+    // the librdkafka mock cluster needs a session timeout of at least 6 s; short fetch waits keep stops quick
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    KAFKA_MAX_WAIT_MS: '100',
+    DATABASE_POOL_SIZE: '4',
+    ...extra,
+  };
+}
+
+/** Runs `main.js migrate` of each app, as the Kubernetes Job does; throws when one fails. */
+export async function migrateApps(apps: string[], env: Record<string, string>): Promise<void> {
+  for (const app of apps) {
+    const migrate = new ServiceProcess(app, await freePort(), env, ['migrate']);
+    await migrate.start({ waitReady: false });
+    const code = await migrate.exitCode();
+    if (code !== 0) throw new Error(`${app} migrate exited with ${code}: ${migrate.output.slice(-2000)}`);
   }
 }
