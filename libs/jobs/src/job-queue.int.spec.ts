@@ -46,6 +46,26 @@ describe('durable job queue on PostgreSQL', () => {
     expect(await ds.getRepository(Job).existsBy({ id: 'rolled-back' })).toBe(false);
   });
 
+  it('cancels queued jobs by a payload value, forgets only completed ones, and reports the live payload values', async () => {
+    const q = newQueue();
+    const later = new Date(Date.now() + 60_000);
+    await ds.transaction(async (m) => {
+      await q.enqueue(m, 'check', { domainId: 'a' }, { id: 'a-1', runAt: later });
+      await q.enqueue(m, 'check', { domainId: 'b' }, { id: 'b-1', runAt: later });
+      await q.enqueue(m, 'other', { domainId: 'a' }, { id: 'other-a', runAt: later });
+    });
+    expect(await q.liveValues('check', 'domainId')).toEqual(new Set(['a', 'b']));
+    await ds.transaction((m) => q.cancel(m, 'check', 'domainId', ['a']));
+    expect(await ds.getRepository(Job).existsBy({ id: 'a-1' })).toBe(false);
+    expect(await ds.getRepository(Job).existsBy({ id: 'other-a' })).toBe(true);
+    expect(await q.liveValues('check', 'domainId')).toEqual(new Set(['b']));
+    await ds.transaction((m) => q.forget(m, ['b-1']));
+    expect(await ds.getRepository(Job).existsBy({ id: 'b-1' })).toBe(true); // still queued: not forgotten
+    await ds.query(`UPDATE jobtest.jobs SET state = 'completed' WHERE id = 'b-1'`);
+    await ds.transaction((m) => q.forget(m, ['b-1']));
+    expect(await ds.getRepository(Job).existsBy({ id: 'b-1' })).toBe(false);
+  });
+
   it('retries a failing job with backoff and marks it failed with the error after its last attempt', async () => {
     const q = newQueue();
     let calls = 0;

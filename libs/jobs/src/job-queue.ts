@@ -68,6 +68,24 @@ export class JobQueue {
     return id;
   }
 
+  /** Drops the queued (not running) jobs of `queue` whose payload `key` is one of `values`, in the caller's transaction. */
+  async cancel(manager: EntityManager, queue: string, key: string, values: string[]): Promise<void> {
+    if (values.length === 0) return;
+    await manager.query(`DELETE FROM ${this.table} WHERE queue = $1 AND state <> 'running' AND payload->>$2 = ANY($3::varchar[])`, [queue, key, values]);
+  }
+
+  /** Deletes finished jobs by id (a chain of jobs keeps the table small this way). */
+  async forget(manager: EntityManager, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.query(`DELETE FROM ${this.table} WHERE id = ANY($1::varchar[]) AND state = 'completed'`, [ids]);
+  }
+
+  /** The values of payload `key` over the jobs of `queue` that are still queued or running. */
+  async liveValues(queue: string, key: string): Promise<Set<string>> {
+    const rows: { v: string }[] = await this.db.query(`SELECT DISTINCT payload->>$2 AS v FROM ${this.table} WHERE queue = $1 AND state IN ('queued', 'running')`, [queue, key]);
+    return new Set(rows.map((r) => r.v));
+  }
+
   register(queue: string, handler: JobHandler): void {
     this.handlers.set(queue, handler);
   }

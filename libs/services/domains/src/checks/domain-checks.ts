@@ -1,5 +1,5 @@
 import { createLogger } from '@herald/core';
-import { InjectJobQueue, Job, type JobContext, type JobQueue } from '@herald/jobs';
+import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
 import { tableName } from '@herald/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -58,8 +58,7 @@ export class DomainChecks implements OnModuleInit, OnApplicationBootstrap {
 
   /** Drops a domain's queued links (in the transaction that removes it); a running one finds it gone. */
   async cancel(m: EntityManager, domainIds: string[]): Promise<void> {
-    if (domainIds.length === 0) return;
-    await m.query(`DELETE FROM ${tableName(m, Job)} WHERE queue = $1 AND state <> 'running' AND payload->>'domainId' = ANY($2::varchar[])`, [CHECK_QUEUE, domainIds]);
+    await this.jobs.cancel(m, CHECK_QUEUE, 'domainId', domainIds);
   }
 
   /** Runs one link: look up the records (outside a transaction), then apply, advance and enqueue the next. */
@@ -74,18 +73,14 @@ export class DomainChecks implements OnModuleInit, OnApplicationBootstrap {
       const updated = await this.verifier.apply(m, locked, outcome, { checkSeq: seq + 1 });
       await this.enqueue(m, domainId, seq + 1, this.nextRun(updated.status));
       // the link before this one is done: keep the jobs table to about two rows per domain
-      await m.query(`DELETE FROM ${tableName(m, Job)} WHERE id = $1 AND state = 'completed'`, [checkJobId(domainId, seq - 1)]);
+      await this.jobs.forget(m, [checkJobId(domainId, seq - 1)]);
     });
   }
 
   /** Chains with no queued or running link get a new one, due now. Returns how many. */
   async restartBrokenChains(): Promise<number> {
-    const jobs = tableName(this.db, Job);
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT d.id FROM ${tableName(this.db, Domain)} d
-        WHERE NOT EXISTS (SELECT 1 FROM ${jobs} j WHERE j.queue = $1 AND j.state IN ('queued', 'running') AND j.payload->>'domainId' = d.id)`,
-      [CHECK_QUEUE],
-    );
+    const live = await this.jobs.liveValues(CHECK_QUEUE, 'domainId');
+    const rows = (await this.db.getRepository(Domain).find({ select: { id: true } })).filter((d) => !live.has(d.id));
     let restarted = 0;
     for (const { id } of rows) {
       try {
