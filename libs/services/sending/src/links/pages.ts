@@ -1,6 +1,6 @@
 /** The small server-rendered pages behind subscription links: plain HTML, no scripts, nothing external. */
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml as escape } from '../send/email-content.js';
 
 function page(title: string, body: string): string {
   return `<!doctype html>
