@@ -1,6 +1,18 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+
+// Randomness is drawn from the CSPRNG 4 KiB at a time (as Node does for randomUUID), not per id.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+function randomSlice(n: number): Buffer {
+  if (poolOffset + n > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  poolOffset += n;
+  return pool.subarray(poolOffset - n, poolOffset);
+}
 
 /**
  * A prefixed, time-sortable opaque id (`cnt_01jd…`): 10 characters of millisecond time and 16 of
@@ -13,7 +25,7 @@ export function newId(prefix: string, now = Date.now()): string {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(10);
+  const bytes = randomSlice(10);
   let rand = '';
   let acc = 0;
   let bits = 0;

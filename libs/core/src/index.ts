@@ -11,3 +11,4 @@ export * from './nest-logger.js';
 export * from './wakeable-sleep.js';
 export * from './secret-box.js';
 export * from './dns.js';
+export * from './micro-batcher.js';

@@ -1,8 +1,8 @@
-import { EventTracked, type EventEnvelope } from '@herald/contracts';
+import { ContactCreated, EventTracked, Topics, type EventEnvelope } from '@herald/contracts';
 import { createServiceDataSource } from '@herald/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
-import { EventProcessor, type EventHandlerFn } from './consumer/event-processor.js';
+import { EventProcessor, type EventBatchHandler, type EventHandlerFn } from './consumer/event-processor.js';
 import { messagingEntities } from './entities/index.js';
 import type { EventPublisher } from './event-publisher.js';
 import { Outbox } from './outbox/outbox.js';
@@ -194,6 +194,46 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
         const processor = new EventProcessor('batcher', ds, outbox, quiet, { maxAttempts: 2, baseDelayMs: 5 });
       await processor.processBatch([tracked(10), tracked(-1), tracked(11)], () => [record]);
       expect(await applied()).toEqual([10, 11]);
+      expect(((await ds.query('SELECT count(*) AS n FROM msgtest.dead_letters')) as { n: string }[])[0]!.n).toBe('1');
+    });
+
+    const created = (n: number) => ContactCreated.create({ projectId: 'prj_1', source: 'test', payload: { contactId: `cnt_${n}`, email: `c${n}@example.com`, subscribed: true, data: {} } });
+    const nOf = (e: EventEnvelope) => (e.type === Topics.EventTracked ? (e.payload as { data: { n: number } }).data.n : Number((e.payload as { contactId: string }).contactId.slice(4)));
+
+    it('hands a batch handler each run of consecutive events of its topic at once, in order, beside per-event handlers of other topics', async () => {
+      const processor = new EventProcessor('batcher', ds, outbox, quiet);
+      const calls: string[] = [];
+      const batch: EventBatchHandler = {
+        batch: async (events, ctx) => {
+          calls.push(`tracked ${events.map(nOf).join(',')}`);
+          await ctx.manager.query('INSERT INTO msgtest.effects (event_id, n) SELECT * FROM unnest($1::uuid[], $2::int[])', [events.map((e) => e.eventId), events.map(nOf)]);
+        },
+      };
+      const each: EventHandlerFn = async (e) => void calls.push(`created ${nOf(e)}`);
+      const handlersFor = (topic: string) => (topic === Topics.EventTracked ? [batch] : [each]);
+      const [t1, t2] = [tracked(1), tracked(2)];
+      await processor.processBatch([t1, t2, created(3), created(4), tracked(5)], handlersFor);
+      expect(calls).toEqual(['tracked 1,2', 'created 3', 'created 4', 'tracked 5']);
+      // redelivered with a new one: only the new event reaches the handler
+      calls.length = 0;
+      await processor.processBatch([t1, t2, tracked(6)], handlersFor);
+      expect(calls).toEqual(['tracked 6']);
+      expect(await applied()).toEqual([1, 2, 5, 6]);
+    });
+
+    it('retries a failed batch event by event through the batch handler, dead-lettering only the poison', async () => {
+      const processor = new EventProcessor('batcher', ds, outbox, quiet, { maxAttempts: 2, baseDelayMs: 5 });
+      const runs: number[][] = [];
+      const batch: EventBatchHandler = {
+        batch: async (events, ctx) => {
+          runs.push(events.map(nOf));
+          if (events.some((e) => nOf(e) < 0)) throw new Error('poison in the run');
+          await ctx.manager.query('INSERT INTO msgtest.effects (event_id, n) SELECT * FROM unnest($1::uuid[], $2::int[])', [events.map((e) => e.eventId), events.map(nOf)]);
+        },
+      };
+      await processor.processBatch([tracked(20), tracked(-1), tracked(21)], () => [batch]);
+      expect(runs).toEqual([[20, -1, 21], [20], [-1], [-1], [21]]);
+      expect(await applied()).toEqual([20, 21]);
       expect(((await ds.query('SELECT count(*) AS n FROM msgtest.dead_letters')) as { n: string }[])[0]!.n).toBe('1');
     });
   });

@@ -13,3 +13,17 @@ export class EventContext {
     readonly attempt: number,
   ) {}
 }
+
+/**
+ * What a batch handler (`OnEventBatch`) receives besides the envelopes: the transaction that also
+ * records every one of them as applied, and delivery facts. `attempt` > 1, or a batch of one, is
+ * a retry of events whose batch failed.
+ */
+export class EventBatchContext {
+  constructor(
+    readonly envelopes: EventEnvelope[],
+    readonly manager: EntityManager,
+    readonly consumer: string,
+    readonly attempt: number,
+  ) {}
+}

@@ -5,10 +5,18 @@ import { InboxEntry } from '../entities/inbox-entry.entity.js';
 import { DeadLetter } from '../entities/dead-letter.entity.js';
 import { messagingMetrics } from '../metrics.js';
 import type { Outbox } from '../outbox/outbox.js';
-import { EventContext } from './event-context.js';
+import type { EntityManager } from 'typeorm';
+import { EventBatchContext, EventContext } from './event-context.js';
 
-/** A handler as the transports call it: Nest's wrapped `@EventPattern` method. */
+/** A per-event handler as the transports call it: Nest's wrapped `OnEvent` method. */
 export type EventHandlerFn = (envelope: EventEnvelope, ctx: EventContext) => Promise<unknown>;
+
+/** A batch handler as the transports call it: Nest's wrapped `OnEventBatch` method, given a run of consecutive events of its topic. */
+export interface EventBatchHandler {
+  batch(envelopes: EventEnvelope[], ctx: EventBatchContext): Promise<unknown>;
+}
+
+export type TopicHandler = EventHandlerFn | EventBatchHandler;
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -53,7 +61,7 @@ export class EventProcessor {
     this.inboxTable = tableName(dataSource, InboxEntry);
   }
 
-  async process(envelope: EventEnvelope, handlers: EventHandlerFn[]): Promise<ProcessOutcome> {
+  async process(envelope: EventEnvelope, handlers: TopicHandler[]): Promise<ProcessOutcome> {
     const topic = envelope.type;
     const contract = contractFor(topic, envelope.version);
     const problems = contract ? contract.validate(envelope) : [`no contract for ${topic} version ${String(envelope.version)}`];
@@ -71,8 +79,7 @@ export class EventProcessor {
             .returning(['event_id'])
             .execute();
           if ((inserted.raw as unknown[]).length === 0) return false;
-          const ctx = new EventContext(envelope, manager, this.consumer, attempt);
-          for (const handler of handlers) await handler(envelope, ctx);
+          await this.apply([envelope], handlers, manager, attempt);
           return true;
         });
         const outcome: ProcessOutcome = applied ? 'processed' : 'duplicate';
@@ -93,10 +100,11 @@ export class EventProcessor {
 
   /**
    * Applies several events (in order) in one transaction with one multi-row inbox insert — the
-   * fast path for a Kafka batch or an outbox batch. If anything in it fails, the transaction rolls
+   * fast path for a Kafka batch or an outbox batch. Each run of consecutive events of one topic
+   * goes to that topic's batch handlers at once. If anything in it fails, the transaction rolls
    * back and the events are applied one by one, each with its own retries and dead-lettering.
    */
-  async processBatch(envelopes: EventEnvelope[], handlersFor: (topic: string) => EventHandlerFn[]): Promise<void> {
+  async processBatch(envelopes: EventEnvelope[], handlersFor: (topic: string) => TopicHandler[]): Promise<void> {
     const valid: EventEnvelope[] = [];
     const seen = new Set<string>();
     for (const e of envelopes) {
@@ -122,12 +130,12 @@ export class EventProcessor {
           [this.consumer, valid.map((e) => e.eventId), valid.map((e) => e.type)],
         );
         const fresh = new Set(rows.map((r) => r.event_id));
-        const done: EventEnvelope[] = [];
-        for (const e of valid) {
-          if (!fresh.has(e.eventId)) continue;
-          const ctx = new EventContext(e, manager, this.consumer, 1);
-          for (const handler of handlersFor(e.type)) await handler(e, ctx);
-          done.push(e);
+        const done = valid.filter((e) => fresh.has(e.eventId));
+        for (let start = 0; start < done.length; ) {
+          let end = start + 1;
+          while (end < done.length && done[end]!.type === done[start]!.type) end++;
+          await this.apply(done.slice(start, end), handlersFor(done[start]!.type), manager, 1);
+          start = end;
         }
         return done;
       });
@@ -135,6 +143,17 @@ export class EventProcessor {
       for (const e of valid) messagingMetrics.consumed.inc({ consumer: this.consumer, topic: e.type, outcome: appliedIds.has(e.eventId) ? 'processed' : 'duplicate' });
     } catch {
       for (const e of valid) await this.process(e, handlersFor(e.type));
+    }
+  }
+
+  /** A run of events of one topic through its handlers: per-event ones event by event, batch ones at once. */
+  private async apply(run: EventEnvelope[], handlers: TopicHandler[], manager: EntityManager, attempt: number): Promise<void> {
+    for (const handler of handlers) {
+      if (typeof handler === 'function') {
+        for (const e of run) await handler(e, new EventContext(e, manager, this.consumer, attempt));
+      } else {
+        await handler.batch(run, new EventBatchContext(run, manager, this.consumer, attempt));
+      }
     }
   }
 

@@ -2,8 +2,8 @@ import type { EventEnvelope } from '@herald/contracts';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { ConsumerRegistry } from './consumer-registry.js';
-import type { EventContext } from './event-context.js';
-import type { EventHandlerFn } from './event-processor.js';
+import type { EventBatchContext, EventContext } from './event-context.js';
+import type { TopicHandler } from './event-processor.js';
 import type { EventRoute } from './on-event.decorator.js';
 
 /**
@@ -20,7 +20,9 @@ export abstract class HeraldEventServer extends Server implements CustomTranspor
     const result: { route: EventRoute; head: MessageHandler }[] = [];
     for (const head of this.messageHandlers.values()) {
       const route = head.extras as Partial<EventRoute> | undefined;
-      if (route?.consumer && route.topic && this.registry.has(route.consumer)) result.push({ route: { consumer: route.consumer, topic: route.topic }, head });
+      if (route?.consumer && route.topic && this.registry.has(route.consumer)) {
+        result.push({ route: { consumer: route.consumer, topic: route.topic, ...(route.batch ? { batch: true as const } : {}) }, head });
+      }
     }
     return result;
   }
@@ -28,18 +30,26 @@ export abstract class HeraldEventServer extends Server implements CustomTranspor
   /** consumer name → topics it handles, for consumers hosted in this process. */
   protected subscriptions(): Map<string, string[]> {
     const result = new Map<string, string[]>();
-    for (const { route } of this.registrations()) result.set(route.consumer, [...(result.get(route.consumer) ?? []), route.topic]);
+    for (const { route } of this.registrations()) {
+      const topics = result.get(route.consumer) ?? [];
+      if (!topics.includes(route.topic)) result.set(route.consumer, [...topics, route.topic]);
+    }
     return result;
   }
 
-  /** The consumer's handler for the topic (Nest runs its chained siblings with it). */
-  protected handlersFor(topic: string, consumer: string): EventHandlerFn[] {
+  /** The consumer's handlers for the topic: its per-event one and its batch one (Nest runs the chained siblings of each with it). */
+  protected handlersFor(topic: string, consumer: string): TopicHandler[] {
+    const call = async (head: MessageHandler, data: unknown, ctx: unknown): Promise<void> => {
+      const result: unknown = await head(data, ctx);
+      if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
+    };
     return this.registrations()
       .filter(({ route }) => route.topic === topic && route.consumer === consumer)
-      .map(({ head }) => async (envelope: EventEnvelope, ctx: EventContext) => {
-        const result: unknown = await head(envelope, ctx);
-        if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
-      });
+      .map(({ route, head }): TopicHandler =>
+        route.batch
+          ? { batch: (envelopes: EventEnvelope[], ctx: EventBatchContext) => call(head, envelopes, ctx) }
+          : (envelope: EventEnvelope, ctx: EventContext) => call(head, envelope, ctx),
+      );
   }
 
   on(): never {

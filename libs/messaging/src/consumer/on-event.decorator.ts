@@ -1,9 +1,11 @@
 import { EventPattern } from '@nestjs/microservices';
 
-/** What an `OnEvent` registration carries: the topic, and the consumer (service) that handles it. */
+/** What an `OnEvent` / `OnEventBatch` registration carries: the topic, the consumer (service) that handles it, and the handler's shape. */
 export interface EventRoute {
   consumer: string;
   topic: string;
+  /** The handler takes a run of events at once (`OnEventBatch`). */
+  batch?: true;
 }
 
 /**
@@ -16,3 +18,13 @@ export interface EventRoute {
  */
 export const OnEvent = (consumer: string, topic: string): MethodDecorator =>
   EventPattern<Record<string, string>>({ consumer, topic } satisfies EventRoute, { consumer, topic } satisfies EventRoute);
+
+/**
+ * Like `OnEvent`, for a handler that applies many events with a few multi-row statements: it is
+ * called with each run of consecutive events of `topic` in a delivered batch (a Kafka batch, an
+ * outbox relay round), in order, inside the transaction that records them all in the inbox; a run
+ * is one event when a failed batch is retried event by event. Use with
+ * `@Payload() envelopes: EventEnvelope<P>[]` and `@Ctx() ctx: EventBatchContext`.
+ */
+export const OnEventBatch = (consumer: string, topic: string): MethodDecorator =>
+  EventPattern<Record<string, unknown>>({ consumer, topic, batch: true } satisfies EventRoute, { consumer, topic, batch: true } satisfies EventRoute);

@@ -1,13 +1,13 @@
 import type { EventEnvelope } from '@herald/contracts';
 import type { ConsumerRegistry } from '../consumer/consumer-registry.js';
-import type { EventHandlerFn } from '../consumer/event-processor.js';
+import type { TopicHandler } from '../consumer/event-processor.js';
 import { HeraldEventServer } from '../consumer/herald-event.server.js';
 import type { InProcessBus } from './in-process-bus.js';
 
 /** Nest transport of standalone mode: serves `OnEvent` handlers from the in-process bus. */
 export class InProcessEventServer extends HeraldEventServer {
   /** topic → each consumer of it with its handlers, resolved once at listen. */
-  private readonly routes = new Map<string, { consumer: string; handlers: EventHandlerFn[] }[]>();
+  private readonly routes = new Map<string, { consumer: string; handlers: TopicHandler[] }[]>();
 
   constructor(
     registry: ConsumerRegistry,
@@ -26,10 +26,10 @@ export class InProcessEventServer extends HeraldEventServer {
 
   /** Every consumer applies, in order, the events it subscribes to (each consumer in its own transaction and inbox). */
   async dispatch(envelopes: EventEnvelope[]): Promise<void> {
-    const perConsumer = new Map<string, { events: EventEnvelope[]; handlers: Map<string, EventHandlerFn[]> }>();
+    const perConsumer = new Map<string, { events: EventEnvelope[]; handlers: Map<string, TopicHandler[]> }>();
     for (const e of envelopes) {
       for (const { consumer, handlers } of this.routes.get(e.type) ?? []) {
-        const entry = perConsumer.get(consumer) ?? { events: [] as EventEnvelope[], handlers: new Map<string, EventHandlerFn[]>() };
+        const entry = perConsumer.get(consumer) ?? { events: [] as EventEnvelope[], handlers: new Map<string, TopicHandler[]>() };
         entry.events.push(e);
         entry.handlers.set(e.type, handlers);
         perConsumer.set(consumer, entry);

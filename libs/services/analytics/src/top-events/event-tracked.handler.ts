@@ -1,22 +1,37 @@
 import { Topics, type EventEnvelope, type EventTrackedV1 } from '@herald/contracts';
-import { EventContext, OnEvent } from '@herald/messaging';
+import { EventBatchContext, OnEventBatch } from '@herald/messaging';
 import { tableName } from '@herald/persistence';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { ANALYTICS } from '../consumer.js';
 import { EventCount } from './event-count.entity.js';
 
-/** Counts tracked events per name, in the transaction that also records the event as applied. */
+/**
+ * Counts tracked events per name, in the transaction that also records the events as applied: a
+ * delivered batch is summed per (project, name) first and written with one multi-row upsert, in
+ * key order so that concurrent batches lock the counter rows in the same order.
+ */
 @Controller()
 export class EventTrackedHandler {
-  @OnEvent(ANALYTICS, Topics.EventTracked)
-  async onEventTracked(@Payload() event: EventEnvelope<EventTrackedV1>, @Ctx() ctx: EventContext): Promise<void> {
+  @OnEventBatch(ANALYTICS, Topics.EventTracked)
+  async onEventsTracked(@Payload() events: EventEnvelope<EventTrackedV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
+    const counts = new Map<string, { projectId: string; name: string; count: number; lastSeenAt: string }>();
+    for (const e of events) {
+      const key = `${e.projectId}\u0000${e.payload.name}`;
+      const c = counts.get(key);
+      if (!c) counts.set(key, { projectId: e.projectId, name: e.payload.name, count: 1, lastSeenAt: e.occurredAt });
+      else {
+        c.count++;
+        if (Date.parse(e.occurredAt) > Date.parse(c.lastSeenAt)) c.lastSeenAt = e.occurredAt;
+      }
+    }
+    const rows = [...counts.keys()].sort().map((k) => counts.get(k)!);
     await ctx.manager.query(
       `INSERT INTO ${tableName(ctx.manager, EventCount)} AS t (project_id, name, count, last_seen_at)
-       VALUES ($1, $2, 1, $3)
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::bigint[], $4::timestamptz[])
        ON CONFLICT (project_id, name) DO UPDATE
-         SET count = t.count + 1, last_seen_at = GREATEST(t.last_seen_at, EXCLUDED.last_seen_at)`,
-      [event.projectId, event.payload.name, event.occurredAt],
+         SET count = t.count + EXCLUDED.count, last_seen_at = GREATEST(t.last_seen_at, EXCLUDED.last_seen_at)`,
+      [rows.map((r) => r.projectId), rows.map((r) => r.name), rows.map((r) => r.count), rows.map((r) => r.lastSeenAt)],
     );
   }
 }

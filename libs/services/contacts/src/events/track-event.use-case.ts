@@ -1,6 +1,6 @@
 import { isReservedEventName, RESERVED_DATA_KEYS } from '@herald/contact-data';
 import { EventTracked } from '@herald/contracts';
-import { newId } from '@herald/core';
+import { MicroBatcher, newId, settle } from '@herald/core';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { validationFailed } from '@herald/http';
 import { Injectable } from '@nestjs/common';
@@ -34,13 +34,7 @@ interface PendingTrack {
   projectId: string;
   dto: TrackEventDto;
   correlationId?: string;
-  resolve: (result: TrackEventResult) => void;
-  reject: (err: unknown) => void;
 }
-
-/** Requests written together at most; and transactions of batches running at once. */
-const MAX_BATCH = 200;
-const MAX_FLUSHES = 2;
 
 /**
  * Records a named event for a contact: the contact is upserted through the one write path (data
@@ -49,15 +43,14 @@ const MAX_FLUSHES = 2;
  *
  * Group commit: requests that arrive while earlier ones are being written wait (at most one
  * event-loop turn when idle) and are written together — one transaction, a few multi-row
- * statements — so the database does a handful of statements per batch instead of six per event.
- * A batch that fails (one request's data too large, a contact created concurrently) is written
- * again request by request, so one bad request never fails another.
+ * statements, up to 200 requests, two transactions at a time — so the database does a handful of
+ * statements per batch instead of six per event. A batch that fails (one request's data too
+ * large, a contact created concurrently) is written again request by request, so one bad request
+ * never fails another.
  */
 @Injectable()
 export class TrackEventUseCase {
-  private pending: PendingTrack[] = [];
-  private flushing = 0;
-  private scheduled = false;
+  private readonly batcher = new MicroBatcher<PendingTrack, TrackEventResult>((batch) => this.write(batch), { maxBatch: 200, maxConcurrent: 2 });
 
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
@@ -69,41 +62,18 @@ export class TrackEventUseCase {
     if (isReservedEventName(dto.event)) {
       throw validationFailed([{ field: 'event', message: `${dto.event} is reserved for events Herald emits itself (email.*, contact.subscribed, contact.unsubscribed, segment.*)`, code: 'invalid_string' }]);
     }
-    return new Promise((resolve, reject) => {
-      this.pending.push({ projectId, dto, correlationId, resolve, reject });
-      this.pump();
-    });
+    return this.batcher.submit({ projectId, dto, correlationId });
   }
 
-  private pump(): void {
-    if (this.scheduled || this.flushing >= MAX_FLUSHES || this.pending.length === 0) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      if (this.flushing >= MAX_FLUSHES || this.pending.length === 0) return;
-      const batch = this.pending.splice(0, MAX_BATCH);
-      this.flushing++;
-      void this.flush(batch).finally(() => {
-        this.flushing--;
-        this.pump();
-      });
-      this.pump();
-    });
-  }
-
-  private async flush(batch: PendingTrack[]): Promise<void> {
+  private async write(batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {
     try {
       const results = batch.length === 1 ? [await this.executeOne(batch[0]!)] : await this.db.transaction((m) => this.writeBatch(m, batch));
-      batch.forEach((p, i) => p.resolve(results[i]!));
+      return results.map((value) => ({ status: 'fulfilled', value }));
     } catch (err) {
-      if (batch.length === 1 && !(err instanceof ConcurrentCreate)) return batch[0]!.reject(err);
-      for (const p of batch) {
-        try {
-          p.resolve(await this.executeOne(p));
-        } catch (e) {
-          p.reject(e);
-        }
-      }
+      if (batch.length === 1 && !(err instanceof ConcurrentCreate)) return [{ status: 'rejected', reason: err }];
+      const results: PromiseSettledResult<TrackEventResult>[] = [];
+      for (const p of batch) results.push(await settle(() => this.executeOne(p)));
+      return results;
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Principal, ProjectRole } from '@herald/contracts';
+import { MicroBatcher } from '@herald/core';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -20,24 +21,34 @@ export interface ProjectMember {
   disabled: boolean;
 }
 
-/** Looks up who a credential belongs to: one indexed query per request, no cache (rotation is immediate). */
+/**
+ * Looks up who a credential belongs to, with no cache (a rotated or revoked key stops at once, on
+ * every replica). Key lookups of concurrent requests are grouped: those that arrive while a lookup
+ * is in flight go together in the next one (one indexed query for many requests), and each is
+ * answered by a query sent after it arrived, so it is as fresh as a lookup of its own.
+ */
 @Injectable()
 export class CredentialsService {
   private readonly keySql: string;
   private readonly memberSql: string;
+  private readonly keyLookups = new MicroBatcher<string, KeyOwner | null>((hashes) => this.lookupKeys(hashes), { maxBatch: 500, maxConcurrent: 2 });
 
   constructor(@InjectDataSource(GATEWAY) private readonly db: DataSource) {
-    this.keySql = `SELECT k.project_id, k.kind, p.disabled FROM ${tableName(db, ApiKey)} k JOIN ${tableName(db, Project)} p ON p.id = k.project_id
-                    WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
+    this.keySql = `SELECT k.key_hash, k.project_id, k.kind, p.disabled FROM ${tableName(db, ApiKey)} k JOIN ${tableName(db, Project)} p ON p.id = k.project_id
+                    WHERE k.key_hash = ANY($1::bpchar[]) AND k.revoked_at IS NULL`;
     this.memberSql = `SELECT m.role, p.disabled FROM ${tableName(db, Membership)} m JOIN ${tableName(db, Project)} p ON p.id = m.project_id
                        WHERE m.user_id = $1 AND m.project_id = $2`;
   }
 
   async keyOwner(key: string): Promise<KeyOwner | null> {
     if (!API_KEY_PATTERN.test(key)) return null;
-    const rows: { project_id: string; kind: ApiKeyKind; disabled: boolean }[] = await this.db.query(this.keySql, [hashApiKey(key)]);
-    const row = rows[0];
-    return row ? { projectId: row.project_id, kind: row.kind, disabled: row.disabled } : null;
+    return this.keyLookups.submit(hashApiKey(key));
+  }
+
+  private async lookupKeys(hashes: string[]): Promise<PromiseSettledResult<KeyOwner | null>[]> {
+    const rows: { key_hash: string; project_id: string; kind: ApiKeyKind; disabled: boolean }[] = await this.db.query(this.keySql, [[...new Set(hashes)]]);
+    const owners = new Map(rows.map((r) => [r.key_hash, { projectId: r.project_id, kind: r.kind, disabled: r.disabled }]));
+    return hashes.map((h) => ({ status: 'fulfilled', value: owners.get(h) ?? null }));
   }
 
   async member(userId: string, projectId: string): Promise<ProjectMember | null> {

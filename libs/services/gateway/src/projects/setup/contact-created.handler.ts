@@ -1,20 +1,24 @@
 import { Topics, type ContactCreatedV1, type EventEnvelope } from '@herald/contracts';
-import { EventContext, OnEvent } from '@herald/messaging';
+import { EventBatchContext, OnEventBatch } from '@herald/messaging';
 import { tableName } from '@herald/persistence';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { GATEWAY } from '../../consumer.js';
 import { ProjectSetup } from './project-setup.entity.js';
 
-/** Notes that a project has contacts, for its onboarding state (the first event seen wins). */
+/** Notes that a project has contacts, for its onboarding state (the first event seen wins): one insert per delivered batch. */
 @Controller()
 export class ContactCreatedHandler {
-  @OnEvent(GATEWAY, Topics.ContactCreated)
-  async onContactCreated(@Payload() event: EventEnvelope<ContactCreatedV1>, @Ctx() ctx: EventContext): Promise<void> {
+  @OnEventBatch(GATEWAY, Topics.ContactCreated)
+  async onContactsCreated(@Payload() events: EventEnvelope<ContactCreatedV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
+    const first = new Map<string, string>();
+    for (const e of events) if (!first.has(e.projectId)) first.set(e.projectId, e.occurredAt);
+    const projects = [...first.keys()].sort();
     await ctx.manager.query(
       // DO NOTHING takes no row lock: a burst of contact.created (an import) does not queue on this row.
-      `INSERT INTO ${tableName(ctx.manager, ProjectSetup)} (project_id, first_contact_at) VALUES ($1, $2) ON CONFLICT (project_id) DO NOTHING`,
-      [event.projectId, event.occurredAt],
+      `INSERT INTO ${tableName(ctx.manager, ProjectSetup)} (project_id, first_contact_at)
+       SELECT * FROM unnest($1::varchar[], $2::timestamptz[]) ON CONFLICT (project_id) DO NOTHING`,
+      [projects, projects.map((p) => first.get(p)!)],
     );
   }
 }
