@@ -217,6 +217,44 @@ export async function closedLoop(concurrency: number, durationMs: number, op: (w
   return { latencies, ok: latencies.length, errors, firstError, elapsedMs, cpu: await meter() };
 }
 
+/**
+ * Open loop: `op` is started `ratePerSecond` times a second on a fixed schedule for `durationMs`,
+ * whatever the answers — the offered load of many independent clients. Each latency counts from
+ * the request's scheduled start, so a stall shows as latency of every request it delays (no
+ * coordinated omission), including time spent waiting for a free connection. `elapsedMs` runs to
+ * the last answer, so a server that cannot keep up shows a lower rate than offered.
+ */
+export async function openLoop(ratePerSecond: number, durationMs: number, op: (n: number) => Promise<void>, options: LoadOptions = {}): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const meter = await cpuMeter(options.pgPids);
+  const interval = 1000 / ratePerSecond;
+  const total = Math.floor((ratePerSecond * durationMs) / 1000);
+  const running: Promise<void>[] = [];
+  const started = performance.now();
+  let issued = 0;
+  while (issued < total) {
+    const due = Math.min(total, Math.floor((performance.now() - started) / interval) + 1);
+    for (; issued < due; issued++) {
+      const scheduled = started + issued * interval;
+      running.push(
+        op(issued).then(
+          () => void latencies.push(performance.now() - scheduled),
+          (err: unknown) => {
+            errors++;
+            firstError ??= err instanceof Error ? err.message : String(err);
+          },
+        ),
+      );
+    }
+    await sleep(1);
+  }
+  await Promise.all(running);
+  const elapsedMs = performance.now() - started;
+  return { latencies, ok: latencies.length, errors, firstError, elapsedMs, cpu: await meter() };
+}
+
 /** Share of all cores busy over `durationMs` (whatever else runs on the machine), 0–100. */
 export async function machineBusy(durationMs: number): Promise<number> {
   const meter = await cpuMeter();

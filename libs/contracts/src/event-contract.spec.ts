@@ -1,5 +1,6 @@
 import { EventTracked } from './events/event-tracked/event-tracked.v1.js';
-import { contractFor, InvalidEventError } from './event-contract.js';
+import { IsString, ValidateNested } from 'class-validator';
+import { contractFor, defineEvent, InvalidEventError } from './event-contract.js';
 import { Topics } from './topics.js';
 
 describe('event contracts', () => {
@@ -23,5 +24,15 @@ describe('event contracts', () => {
     expect(contract.validate({ ...e, version: 2 })).toEqual(['version: expected 1, got 2']);
     expect(contract.validate({ ...e, payload: { ...payload, name: '' } })[0]).toMatch(/^payload\.name/);
     expect(contractFor('event.tracked', 99)).toBeUndefined();
+  });
+
+  it('refuses, when it is declared, a payload class with nested validation (payloads are validated flat)', () => {
+    class Inner {
+      @IsString() x!: string;
+    }
+    class Outer {
+      @ValidateNested() inner!: Inner;
+    }
+    expect(() => defineEvent({ topic: 'test.nested', version: 1, payload: Outer, key: () => 'k' })).toThrow(/inner would need nested validation/);
   });
 });

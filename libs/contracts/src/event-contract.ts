@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import type { EventEnvelope } from './envelope.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -48,10 +47,17 @@ export function defineEvent<P extends object>(def: {
   payload: Class<P>;
   key: (payload: P, projectId: string) => string;
 }): EventContract<P> {
+  const nested = getMetadataStorage()
+    .getTargetValidationMetadatas(def.payload, '', true, false)
+    .filter((m) => m.type === 'nestedValidation')
+    .map((m) => m.propertyName);
+  if (nested.length > 0) throw new Error(`${def.topic}: payload classes are flat; ${nested.join(', ')} would need nested validation`);
   const problemsOf = (payload: unknown): string[] => {
     if (payload === null || typeof payload !== 'object') return ['payload: must be an object'];
-    const instance = plainToInstance(def.payload, payload);
-    return flatten(validateSync(instance as object, { forbidUnknownValues: false }));
+    // payload classes are flat (no nested classes to instantiate), so the payload's own values are
+    // validated as an instance of its class without a deep copy through class-transformer
+    const instance = Object.assign(Object.create(def.payload.prototype as object) as object, payload);
+    return flatten(validateSync(instance, { forbidUnknownValues: false }));
   };
   const contract: EventContract<P> = {
     topic: def.topic,

@@ -172,6 +172,18 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
     expect(dead.error).toMatch(/payload\.email/);
   });
 
+  it('in trusted delivery (the in-process bus) skips re-validating payloads but still refuses a topic without a contract', async () => {
+    const processor = new EventProcessor('consumer-a', ds, outbox, quiet);
+    const calls: string[] = [];
+    const record: EventHandlerFn = async (e) => void calls.push(e.type);
+    // a payload the contract refuses, as only another build could have written it: applied when trusted
+    const odd = { ...tracked(1), payload: { name: 'x' } } as EventEnvelope;
+    expect(await processor.process(odd, [record], { trusted: true })).toBe('processed');
+    const unknown = { ...tracked(2), type: 'no.such.topic' } as EventEnvelope;
+    expect(await processor.process(unknown, [record], { trusted: true })).toBe('dead_lettered');
+    expect(calls).toEqual(['event.tracked']);
+  });
+
   describe('batched consumption', () => {
 
     const record: EventHandlerFn = async (e, ctx) => {

@@ -36,6 +36,16 @@ export class NonRetryableEventError extends Error {
   override name = 'NonRetryableEventError';
 }
 
+export interface DeliveryOptions {
+  /**
+   * The envelopes come from this deployment's own outbox through the in-process bus: they were
+   * built and validated against their contract by `create` in the same build, so only the
+   * contract's existence is checked here, not the payload again. Envelopes from a broker, which
+   * any deployed version of any service may have written, are always validated (the default).
+   */
+  trusted?: boolean;
+}
+
 const DEFAULT_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5000 };
 
 /**
@@ -61,10 +71,9 @@ export class EventProcessor {
     this.inboxTable = tableName(dataSource, InboxEntry);
   }
 
-  async process(envelope: EventEnvelope, handlers: TopicHandler[]): Promise<ProcessOutcome> {
+  async process(envelope: EventEnvelope, handlers: TopicHandler[], options: DeliveryOptions = {}): Promise<ProcessOutcome> {
     const topic = envelope.type;
-    const contract = contractFor(topic, envelope.version);
-    const problems = contract ? contract.validate(envelope) : [`no contract for ${topic} version ${String(envelope.version)}`];
+    const problems = this.problemsOf(envelope, options);
     if (problems.length > 0) return this.deadLetter(topic, envelope, `invalid event: ${problems.join('; ')}`, 0);
 
     for (let attempt = 1; ; attempt++) {
@@ -104,12 +113,11 @@ export class EventProcessor {
    * goes to that topic's batch handlers at once. If anything in it fails, the transaction rolls
    * back and the events are applied one by one, each with its own retries and dead-lettering.
    */
-  async processBatch(envelopes: EventEnvelope[], handlersFor: (topic: string) => TopicHandler[]): Promise<void> {
+  async processBatch(envelopes: EventEnvelope[], handlersFor: (topic: string) => TopicHandler[], options: DeliveryOptions = {}): Promise<void> {
     const valid: EventEnvelope[] = [];
     const seen = new Set<string>();
     for (const e of envelopes) {
-      const contract = contractFor(e.type, e.version);
-      const problems = contract ? contract.validate(e) : [`no contract for ${e.type} version ${String(e.version)}`];
+      const problems = this.problemsOf(e, options);
       if (problems.length > 0) await this.deadLetter(e.type, e, `invalid event: ${problems.join('; ')}`, 0);
       else if (!seen.has(e.eventId)) {
         seen.add(e.eventId);
@@ -118,7 +126,7 @@ export class EventProcessor {
     }
     if (valid.length === 0) return;
     if (valid.length === 1) {
-      await this.process(valid[0]!, handlersFor(valid[0]!.type));
+      await this.process(valid[0]!, handlersFor(valid[0]!.type), options);
       return;
     }
     try {
@@ -142,8 +150,14 @@ export class EventProcessor {
       const appliedIds = new Set(applied.map((e) => e.eventId));
       for (const e of valid) messagingMetrics.consumed.inc({ consumer: this.consumer, topic: e.type, outcome: appliedIds.has(e.eventId) ? 'processed' : 'duplicate' });
     } catch {
-      for (const e of valid) await this.process(e, handlersFor(e.type));
+      for (const e of valid) await this.process(e, handlersFor(e.type), options);
     }
+  }
+
+  private problemsOf(envelope: EventEnvelope, options: DeliveryOptions): string[] {
+    const contract = contractFor(envelope.type, envelope.version);
+    if (!contract) return [`no contract for ${envelope.type} version ${String(envelope.version)}`];
+    return options.trusted ? [] : contract.validate(envelope);
   }
 
   /** A run of events of one topic through its handlers: per-event ones event by event, batch ones at once. */

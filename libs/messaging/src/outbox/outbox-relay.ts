@@ -12,6 +12,12 @@ export interface OutboxRelayOptions {
   batchSize: number;
   /** Fallback poll interval when no NOTIFY arrives. */
   pollIntervalMs: number;
+  /**
+   * After a NOTIFY wakes an idle relay, it waits this long before reading, so that events committed
+   * close together go out in one round (one publish, one mark, one consumer transaction each)
+   * rather than a round per commit. It bounds the delay it adds to delivery.
+   */
+  lingerMs: number;
   /** Published rows are kept this long, then deleted. */
   retentionMs: number;
 }
@@ -21,7 +27,7 @@ export interface RelayLogger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-const DEFAULTS: OutboxRelayOptions = { batchSize: 500, pollIntervalMs: 1000, retentionMs: 24 * 3600_000 };
+const DEFAULTS: OutboxRelayOptions = { batchSize: 500, pollIntervalMs: 1000, lingerMs: 20, retentionMs: 24 * 3600_000 };
 
 
 /**
@@ -90,7 +96,10 @@ export class OutboxRelay {
         const published = await this.relayBatch();
         failures = 0;
         await this.cleanupIfDue();
-        if (published < this.options.batchSize) await this.pause.sleep(this.options.pollIntervalMs);
+        if (published < this.options.batchSize) {
+          await this.pause.sleep(this.options.pollIntervalMs);
+          if (this.running && this.options.lingerMs > 0) await new Promise((r) => setTimeout(r, this.options.lingerMs));
+        }
       } catch (err) {
         failures++;
         const delay = Math.min(30_000, 250 * 2 ** Math.min(failures, 7));

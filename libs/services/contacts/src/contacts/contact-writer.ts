@@ -102,9 +102,16 @@ export class ContactWriter {
    * applied in order with exactly the semantics of `upsert`, its own subscription default and
    * reason, and gets its own result; the events come out in the same order as if the items had
    * been written one by one. Throws `ConcurrentCreate` when another writer created one of the new
-   * contacts meanwhile: the caller then writes the items one by one.
+   * contacts meanwhile: the caller then writes the items one by one. `alsoPublish` gives events of
+   * the caller's own write that depend on the results (the batch's `event.tracked`): they go into
+   * the outbox after the contact events, in the same insert.
    */
-  async upsertMany(m: EntityManager, projectId: string, items: { input: ContactInput; ctx: WriteContext }[]): Promise<ContactWrite[]> {
+  async upsertMany(
+    m: EntityManager,
+    projectId: string,
+    items: { input: ContactInput; ctx: WriteContext }[],
+    alsoPublish?: (writes: ContactWrite[]) => EventEnvelope[],
+  ): Promise<ContactWrite[]> {
     const table = tableName(m, Contact);
     const emails = [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
     const rows: Record<string, unknown>[] = await m.query(`SELECT * FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) ORDER BY email FOR UPDATE`, [
@@ -151,25 +158,27 @@ export class ContactWriter {
     }
 
     const inserts = [...created].sort().map((e) => current.get(e)!);
-    if (inserts.length > 0) {
-      const inserted: unknown[] = await m.query(
-        `INSERT INTO ${table} (id, project_id, email, subscribed, data)
-         SELECT id, $1, email, subscribed, data FROM unnest($2::varchar[], $3::varchar[], $4::boolean[], $5::jsonb[]) AS x(id, email, subscribed, data)
-         ON CONFLICT (project_id, email) DO NOTHING RETURNING id`,
-        [projectId, inserts.map((c) => c.id), inserts.map((c) => c.email), inserts.map((c) => c.subscribed), inserts.map((c) => JSON.stringify(c.data))],
-      );
-      if (inserted.length < inserts.length) throw new ConcurrentCreate();
-    }
     const updates = [...touched].filter((e) => !created.has(e)).map((e) => current.get(e)!);
-    if (updates.length > 0) {
-      await m.query(
-        `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
-           FROM unnest($1::varchar[], $2::boolean[], $3::jsonb[]) AS u(id, subscribed, data) WHERE c.id = u.id`,
-        [updates.map((c) => c.id), updates.map((c) => c.subscribed), updates.map((c) => JSON.stringify(c.data))],
-      );
+    if (inserts.length > 0 || updates.length > 0) {
+      // new and changed contacts in one statement (they are different rows)
+      const [counts] = (await m.query(
+        `WITH ins AS (
+           INSERT INTO ${table} (id, project_id, email, subscribed, data)
+           SELECT id, $1, email, subscribed, data FROM unnest($2::varchar[], $3::varchar[], $4::boolean[], $5::jsonb[]) AS x(id, email, subscribed, data)
+           ON CONFLICT (project_id, email) DO NOTHING RETURNING 1),
+         upd AS (
+           UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
+             FROM unnest($6::varchar[], $7::boolean[], $8::jsonb[]) AS u(id, subscribed, data) WHERE c.id = u.id RETURNING 1)
+         SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated`,
+        [
+          projectId, inserts.map((c) => c.id), inserts.map((c) => c.email), inserts.map((c) => c.subscribed), inserts.map((c) => JSON.stringify(c.data)),
+          updates.map((c) => c.id), updates.map((c) => c.subscribed), updates.map((c) => JSON.stringify(c.data)),
+        ],
+      )) as { inserted: number }[];
+      if (counts!.inserted < inserts.length) throw new ConcurrentCreate();
     }
     await this.fields.registerMany(m, projectId, [...inserts, ...updates].map((c) => c.data));
-    await this.outbox.add(m, ...events);
+    await this.outbox.add(m, ...events, ...(alsoPublish?.(results) ?? []));
     return results;
   }
 

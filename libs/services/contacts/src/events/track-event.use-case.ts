@@ -9,6 +9,7 @@ import type { DataSource } from 'typeorm';
 import { tableName } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import { ConcurrentCreate, ContactWriter } from '../contacts/contact-writer.js';
+import type { Contact } from '../contacts/contact.entity.js';
 import { CONTACTS } from '../consumer.js';
 import type { TrackEventDto } from './track-event.dto.js';
 import { TrackedEvent } from './tracked-event.entity.js';
@@ -84,31 +85,33 @@ export class TrackEventUseCase {
     batch.forEach((p, i) => byProject.set(p.projectId, [...(byProject.get(p.projectId) ?? []), i]));
     const now = new Date();
     for (const [projectId, indexes] of byProject) {
-      const writes = await this.writer.upsertMany(
+      const rows: { id: string; contact: Contact; dto: TrackEventDto; data: Record<string, unknown> }[] = [];
+      await this.writer.upsertMany(
         m,
         projectId,
         indexes.map((i) => ({
           input: { email: batch[i]!.dto.email, subscribed: batch[i]!.dto.subscribed, data: batch[i]!.dto.data },
           ctx: { projectId, subscribedIfNew: true, reason: 'track', correlationId: batch[i]!.correlationId },
         })),
+        // event.tracked of each request, in the same outbox insert as the contact events
+        (writes) =>
+          indexes.map((i, k) => {
+            const row = { id: newId('evt'), contact: writes[k]!.contact, dto: batch[i]!.dto, data: eventDataOf(batch[i]!.dto.data) };
+            rows.push(row);
+            const correlationId = batch[i]!.correlationId;
+            return EventTracked.create({
+              projectId,
+              source: CONTACTS,
+              occurredAt: now,
+              ...(correlationId ? { correlationId } : {}),
+              payload: { eventRecordId: row.id, contactId: row.contact.id, email: row.contact.email, name: row.dto.event, data: row.data },
+            });
+          }),
       );
-      const rows = indexes.map((i, k) => ({ id: newId('evt'), contact: writes[k]!.contact, dto: batch[i]!.dto, correlationId: batch[i]!.correlationId, data: eventDataOf(batch[i]!.dto.data) }));
       await m.query(
         `INSERT INTO ${tableName(m, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
          SELECT id, $1, contact_id, name, data, $6 FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) AS x(id, contact_id, name, data)`,
         [projectId, rows.map((r) => r.id), rows.map((r) => r.contact.id), rows.map((r) => r.dto.event), rows.map((r) => JSON.stringify(r.data)), now],
-      );
-      await this.outbox.add(
-        m,
-        ...rows.map((r) =>
-          EventTracked.create({
-            projectId,
-            source: CONTACTS,
-            occurredAt: now,
-            ...(r.correlationId ? { correlationId: r.correlationId } : {}),
-            payload: { eventRecordId: r.id, contactId: r.contact.id, email: r.contact.email, name: r.dto.event, data: r.data },
-          }),
-        ),
       );
       indexes.forEach((i, k) => (results[i] = { contact: rows[k]!.contact.id, event: rows[k]!.id, timestamp: now.toISOString() }));
     }
