@@ -17,6 +17,12 @@ describe('event contracts', () => {
     expect(() => EventTracked.create({ projectId: 'prj_1', payload: { ...payload, email: 'nope' }, source: 'contacts' })).toThrow(InvalidEventError);
   });
 
+  it('checks an email address by its shape (one @, no spaces): the full check ran where the address entered Herald', () => {
+    const build = (email: unknown) => () => EventTracked.create({ projectId: 'prj_1', payload: { ...payload, email: email as string }, source: 'contacts' });
+    for (const ok of ['a@example.com', 'first.last+tag@sub.example.co.uk', 'ü@exämple.de']) expect(build(ok)).not.toThrow();
+    for (const bad of ['nope', 'a b@example.com', 'a@b@example.com', '@example.com', 'a@', '', 42, undefined]) expect(build(bad)).toThrow(/email must be an email address/);
+  });
+
   it('finds the contract of a received topic and version and reports what is wrong', () => {
     const contract = contractFor('event.tracked', 1)!;
     const e = EventTracked.create({ projectId: 'prj_1', payload, source: 'contacts' });

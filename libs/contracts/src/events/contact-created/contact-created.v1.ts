@@ -1,10 +1,11 @@
-import { IsBoolean, IsEmail, IsObject, IsString } from 'class-validator';
+import { IsBoolean, IsObject, IsString } from 'class-validator';
+import { IsEmailAddress } from '../../email-address.js';
 import { defineEvent } from '../../event-contract.js';
 import { Topics } from '../../topics.js';
 
 export class ContactCreatedV1 {
   @IsString() contactId!: string;
-  @IsEmail() email!: string;
+  @IsEmailAddress() email!: string;
   @IsBoolean() subscribed!: boolean;
   @IsObject() data!: Record<string, unknown>;
 }

@@ -1,10 +1,11 @@
-import { IsEmail, IsString } from 'class-validator';
+import { IsString } from 'class-validator';
+import { IsEmailAddress } from '../../email-address.js';
 import { defineEvent } from '../../event-contract.js';
 import { Topics } from '../../topics.js';
 
 export class ContactDeletedV1 {
   @IsString() contactId!: string;
-  @IsEmail() email!: string;
+  @IsEmailAddress() email!: string;
 }
 
 export const ContactDeleted = defineEvent({

@@ -1,11 +1,12 @@
-import { IsEmail, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { IsEmailAddress } from '../../email-address.js';
 import { defineEvent } from '../../event-contract.js';
 import { Topics } from '../../topics.js';
 
 /** Payload of both `contact.subscribed` and `contact.unsubscribed`. */
 export class ContactSubscriptionChangedV1 {
   @IsString() contactId!: string;
-  @IsEmail() email!: string;
+  @IsEmailAddress() email!: string;
   /** What caused the change: api, send, import, bulk, unsubscribe-link, bounce, complaint, workflow. */
   @IsOptional() @IsString() reason?: string;
 }

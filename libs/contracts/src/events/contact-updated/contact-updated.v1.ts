@@ -1,10 +1,11 @@
-import { IsArray, IsBoolean, IsEmail, IsObject, IsString } from 'class-validator';
+import { IsArray, IsBoolean, IsObject, IsString } from 'class-validator';
+import { IsEmailAddress } from '../../email-address.js';
 import { defineEvent } from '../../event-contract.js';
 import { Topics } from '../../topics.js';
 
 export class ContactUpdatedV1 {
   @IsString() contactId!: string;
-  @IsEmail() email!: string;
+  @IsEmailAddress() email!: string;
   @IsBoolean() subscribed!: boolean;
   /** The contact's whole data object after the change. */
   @IsObject() data!: Record<string, unknown>;

@@ -1,4 +1,5 @@
-import { IsEmail, IsIn, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsEmailAddress } from '../../email-address.js';
 import { defineEvent } from '../../event-contract.js';
 import { Topics } from '../../topics.js';
 
@@ -11,7 +12,7 @@ export class EmailLifecycleV1 {
   @IsOptional() @IsString() emailId?: string;
   @IsOptional() @IsString() contactId?: string;
   /** Recipient address. */
-  @IsEmail() email!: string;
+  @IsEmailAddress() email!: string;
   @IsOptional() @IsString() subject?: string;
   @IsOptional() @IsString() templateId?: string;
   /** Where the email came from: the API (/v1/send), a campaign or a workflow. */

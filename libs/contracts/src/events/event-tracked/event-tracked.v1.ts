@@ -1,4 +1,5 @@
-import { IsEmail, IsObject, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsObject, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmailAddress } from '../../email-address.js';
 import { defineEvent } from '../../event-contract.js';
 import { Topics } from '../../topics.js';
 
@@ -6,7 +7,7 @@ export class EventTrackedV1 {
   /** Id of the stored event record (`evt_…`). */
   @IsString() eventRecordId!: string;
   @IsString() contactId!: string;
-  @IsEmail() email!: string;
+  @IsEmailAddress() email!: string;
   @IsString() @MinLength(1) @MaxLength(255) name!: string;
   /** The event's data as sent, including non-persistent values (`{value, persistent: false}` resolved). */
   @IsObject() data!: Record<string, unknown>;
