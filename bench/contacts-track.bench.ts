@@ -200,7 +200,7 @@ try {
       ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start`,
   );
   printTable(rows);
-  const offered = Math.floor((RATE * SECONDS * 1000) / 1000);
+  const offered = Math.floor(RATE * SECONDS);
   const p99AtRate = summarise(atRate.latencies).p99;
   const drained = (o: typeof outbox) => `${num(o.pendingAtStart)} events unpublished at its end, ${o.drainMs < 0 ? 'not drained within 120 s' : `drained in ${Math.round(o.drainMs)} ms`}`;
   console.log(`\noutbox: after the capacity run ${drained(outbox)}; after the open-loop run ${drained(outboxAtRate)}`);

@@ -9,9 +9,12 @@ function controlledRuns() {
     new Promise<PromiseSettledResult<string>[]>((resolve) => {
       active++;
       maxActive = Math.max(maxActive, active);
+      let finished = false;
       runs.push({
         items,
         finish: () => {
+          if (finished) return;
+          finished = true;
           active--;
           resolve(items.map((i) => ({ status: 'fulfilled', value: i.toUpperCase() })));
         },
@@ -53,13 +56,19 @@ describe('MicroBatcher', () => {
     const c = controlledRuns();
     const batcher = new MicroBatcher(c.run, { maxBatch: 3, maxConcurrent: 2 });
     const all = Array.from({ length: 10 }, (_, i) => batcher.submit(`x${i}`));
+    for (let i = 0; i < 5; i++) await turn();
+    // two runs in flight, the other items waiting however many turns pass
+    expect(c.runs.map((r) => r.items)).toEqual([['x0', 'x1', 'x2'], ['x3', 'x4', 'x5']]);
+    c.runs[0]!.finish();
+    for (let i = 0; i < 5; i++) await turn();
+    expect(c.runs.map((r) => r.items.length)).toEqual([3, 3, 3]);
     for (let i = 0; i < 20 && c.runs.length < 4; i++) {
-      await turn();
       c.runs.forEach((r) => r.finish());
+      await turn();
     }
-    await Promise.all(all);
-    expect(c.maxActive()).toBeLessThanOrEqual(2);
-    expect(c.runs.every((r) => r.items.length <= 3)).toBe(true);
+    c.runs.forEach((r) => r.finish());
+    expect(await Promise.all(all)).toEqual(Array.from({ length: 10 }, (_, i) => `X${i}`));
+    expect(c.maxActive()).toBe(2);
     expect(c.runs.flatMap((r) => r.items)).toEqual(Array.from({ length: 10 }, (_, i) => `x${i}`));
   });
 
