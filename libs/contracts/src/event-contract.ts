@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import type { EventEnvelope } from './envelope.js';
+import { cacheValidationMetadata } from './validation-metadata-cache.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Class<T> = new (...args: any[]) => T;
@@ -47,6 +48,7 @@ export function defineEvent<P extends object>(def: {
   payload: Class<P>;
   key: (payload: P, projectId: string) => string;
 }): EventContract<P> {
+  cacheValidationMetadata();
   const nested = getMetadataStorage()
     .getTargetValidationMetadatas(def.payload, '', true, false)
     .filter((m) => m.type === 'nestedValidation')

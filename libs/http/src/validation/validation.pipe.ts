@@ -1,3 +1,4 @@
+import { cacheValidationMetadata } from '@herald/contracts';
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { validationFailed, type FieldError } from '../errors/herald.exception.js';
 
@@ -43,6 +44,7 @@ export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldErro
 
 /** The global validation pipe: DTOs are transformed and checked; failures are 422 with field errors. */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ValidationPipe({
     transform: true,
     whitelist: true,
