@@ -96,8 +96,12 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
  * Herald in standalone mode on the bench database (migrated at start), with its data directory in
  * the bench's scratch directory and a rate limit high enough not to interfere.
  * BENCH_POOL_SIZE, when set, is passed as DATABASE_POOL_SIZE (default: the product's, 4 per service);
- * BENCH_HERALD_NODE_OPTIONS as NODE_OPTIONS (e.g. `--import <a preload that runs the inspector profiler>`).
+ * Node runs with the flags `npm start` gives it (scripts/start.sh), then BENCH_HERALD_NODE_OPTIONS
+ * (e.g. `--import <a preload that runs the inspector profiler>`, or another `--max-semi-space-size`).
  */
+/** The NODE_OPTIONS scripts/start.sh sets for `npm start` (kept equal to it). */
+export const START_NODE_OPTIONS = '--max-semi-space-size=128';
+
 export async function startStandalone(db: BenchDatabase, extra: Record<string, string> = {}): Promise<ServiceProcess> {
   const proc = new ServiceProcess('standalone', await freePort(), {
     DATABASE_URL: db.url,
@@ -105,7 +109,7 @@ export async function startStandalone(db: BenchDatabase, extra: Record<string, s
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOG_LEVEL: 'warn',
     ...(process.env.BENCH_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}),
-    ...(process.env.BENCH_HERALD_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HERALD_NODE_OPTIONS } : {}),
+    NODE_OPTIONS: [START_NODE_OPTIONS, process.env.BENCH_HERALD_NODE_OPTIONS].filter(Boolean).join(' '),
     ...extra,
   });
   await proc.start({ timeoutMs: 90_000 });
