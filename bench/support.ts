@@ -92,6 +92,9 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
   };
 }
 
+/** The NODE_OPTIONS scripts/start.sh sets for `npm start` (kept equal to it). */
+export const START_NODE_OPTIONS = '--max-semi-space-size=128';
+
 /**
  * Herald in standalone mode on the bench database (migrated at start), with its data directory in
  * the bench's scratch directory and a rate limit high enough not to interfere.
@@ -99,9 +102,6 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
  * Node runs with the flags `npm start` gives it (scripts/start.sh), then BENCH_HERALD_NODE_OPTIONS
  * (e.g. `--import <a preload that runs the inspector profiler>`, or another `--max-semi-space-size`).
  */
-/** The NODE_OPTIONS scripts/start.sh sets for `npm start` (kept equal to it). */
-export const START_NODE_OPTIONS = '--max-semi-space-size=128';
-
 export async function startStandalone(db: BenchDatabase, extra: Record<string, string> = {}): Promise<ServiceProcess> {
   const proc = new ServiceProcess('standalone', await freePort(), {
     DATABASE_URL: db.url,
