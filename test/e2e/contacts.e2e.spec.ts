@@ -255,6 +255,61 @@ describe('contacts through the public API (standalone)', () => {
       expect(on.body.data.map((x) => x.id)).toEqual([c!.id, a!.id]);
     });
 
+    it('total stays exact through every write path, for small lists and for lists past the count probe (1 000 matches)', async () => {
+      const api = await project();
+      // 1 100 contacts: 1 050 …@bulk.test (past the probe), 50 …@few.test (under it)
+      const rows = Array.from({ length: 1100 }, (_, i) => [i < 1050 ? `b${i}@bulk.test` : `f${i}@few.test`]);
+      expect(await api.importAndWait(csv(['email'], ...rows))).toMatchObject({ status: 'completed', imported: 1100 });
+      /** The contacts the project should have: email → subscribed. */
+      const model = new Map(rows.map(([email]) => [email!, true]));
+      const expectTotals = async (step: string) => {
+        const want = (search: string, subscribed?: boolean) =>
+          [...model].filter(([email, sub]) => email.includes(search) && (subscribed === undefined || sub === subscribed)).length;
+        const cases: [string, number][] = [
+          ['', model.size],
+          ['search=bulk', want('bulk')],
+          ['search=few', want('few')],
+          ['search=%40', want('@')],
+          ['subscribed=false', want('', false)],
+          ['subscribed=true&search=bulk', want('bulk', true)],
+          ['subscribed=false&search=few', want('few', false)],
+        ];
+        for (const [query, total] of cases) {
+          const res = await api.get<CursorPageBody<ContactBody>>(`/contacts?limit=1&${query}`);
+          expect([step, query, res.status, res.body.total]).toEqual([step, query, 200, total]);
+        }
+      };
+      await expectTotals('after the import');
+
+      const listed = async (search: string) => (await api.get<CursorPageBody<ContactBody>>(`/contacts?limit=100&search=${search}`)).body.data;
+      const [b0, b1, b2] = await listed('b100');
+      await api.track({ email: 'new@bulk.test', event: 'seen' });
+      await api.track({ email: 'quiet@few.test', event: 'seen', subscribed: false });
+      await api.upsert('b5@bulk.test', { plan: 'pro' }); // a data patch: no change to what is counted
+      model.set('new@bulk.test', true).set('quiet@few.test', false);
+      await expectTotals('after /v1/track and an upsert');
+
+      expect((await api.patch(`/contacts/${b0!.id}`, { email: 'moved@few.test' })).status).toBe(200);
+      expect((await api.patch(`/contacts/${b1!.id}`, { subscribed: false })).status).toBe(200);
+      model.delete(b0!.email);
+      model.set('moved@few.test', true).set(b1!.email, false);
+      await expectTotals('after PATCH of an email and of a subscription');
+
+      const few = await listed('few');
+      expect(await api.bulk('unsubscribe', few.slice(0, 10).map((c) => c.id))).toMatchObject({ status: 'completed' });
+      for (const c of few.slice(0, 10)) model.set(c.email, false);
+      await expectTotals('after bulk-unsubscribe');
+
+      expect((await api.delete(`/contacts/${b2!.id}`)).status).toBe(200);
+      expect(await api.bulk('delete', few.slice(10, 15).map((c) => c.id))).toMatchObject({ status: 'completed', succeeded: 5 });
+      for (const c of [b2!, ...few.slice(10, 15)]) model.delete(c.email);
+      await expectTotals('after DELETE and bulk-delete');
+
+      expect(await api.importAndWait(csv(['email'], ['b7@bulk.test'], ['late@few.test']))).toMatchObject({ status: 'completed', imported: 1, updated: 1 });
+      model.set('late@few.test', true);
+      await expectTotals('after a second import');
+    }, 60_000);
+
     const tamperedIs422 = async (list: string, tamper: (real: string) => string) => {
       const api = await project();
       for (let i = 0; i < 3; i++) await api.track({ email: `u${i}@example.com`, event: 'seen' });

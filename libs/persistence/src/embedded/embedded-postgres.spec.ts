@@ -184,16 +184,18 @@ describe('startEmbeddedPostgres', () => {
     let script: string;
 
     beforeAll(async () => {
-      // Compile the module with SWC into a temp dir that resolves the repo's node_modules.
+      // Compile the module (and the one it imports) with SWC into a temp dir that resolves the repo's node_modules.
       const { transformFile } = await import('@swc/core');
       const dir = await newDataDir();
-      const source = fileURLToPath(new URL('./embedded-postgres.ts', import.meta.url));
-      const { code } = await transformFile(source, {
-        swcrc: false,
-        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-        module: { type: 'es6' },
-      });
-      await writeFile(path.join(dir, 'embedded-postgres.js'), code);
+      for (const name of ['embedded-postgres', 'memory-settings']) {
+        const source = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+        const { code } = await transformFile(source, {
+          swcrc: false,
+          jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+          module: { type: 'es6' },
+        });
+        await writeFile(path.join(dir, `${name}.js`), code);
+      }
       await writeFile(path.join(dir, 'package.json'), '{"type":"module"}');
       await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'));
       script = path.join(dir, 'child.js');

@@ -46,6 +46,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { availableMemory, embeddedMemorySettings } from './memory-settings.js';
 
 export interface EmbeddedPostgresOptions {
   /** PGDATA. Created if missing; initialised (initdb) only when it has no PG_VERSION. */
@@ -78,15 +79,15 @@ const STOP_GRACE_MS = 20_000;
 const AUTO_PORT_ATTEMPTS = 3;
 
 // Server settings, passed on the command line so they also apply to clusters created by older
-// versions of this file (and so ALTER SYSTEM cannot move them). Sized for a small machine.
+// versions of this file (and so ALTER SYSTEM cannot move them). Sized for a small machine; the
+// memory settings scale with the memory the process may use (embeddedMemorySettings).
 const SERVER_SETTINGS: Record<string, string> = {
   listen_addresses: HOST, // loopback only
   unix_socket_directories: '', // TCP only: no socket/lock files in /tmp, no path-length limits
   max_connections: '200',
-  shared_buffers: '128MB',
+  ...embeddedMemorySettings(availableMemory()),
   work_mem: '4MB',
   maintenance_work_mem: '64MB',
-  effective_cache_size: '512MB',
   max_wal_size: '512MB',
   huge_pages: 'off',
   fsync: 'on',

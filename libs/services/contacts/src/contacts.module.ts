@@ -9,6 +9,7 @@ import { BulkJob } from './bulk/bulk-job.entity.js';
 import { BulkController } from './bulk/bulk.controller.js';
 import { BulkService } from './bulk/bulk.service.js';
 import { CONTACTS } from './consumer.js';
+import { ContactSearchEntry } from './contacts/contact-search.entity.js';
 import { ContactWriter } from './contacts/contact-writer.js';
 import { Contact } from './contacts/contact.entity.js';
 import { ContactsController } from './contacts/contacts.controller.js';
@@ -34,7 +35,7 @@ import { ProjectLifecycleHandler } from './projects/project-lifecycle.handler.js
 
 const schema = {
   service: CONTACTS,
-  entities: [Contact, TrackedEvent, ContactField, ContactImport, BulkJob, Job, ...messagingEntities],
+  entities: [Contact, ContactSearchEntry, TrackedEvent, ContactField, ContactImport, BulkJob, Job, ...messagingEntities],
   migrations: contactsMigrations,
 };
 
