@@ -3,6 +3,7 @@
  * embedded one), standalone Herald on it, a keep-alive HTTP client, a closed-loop load driver,
  * percentiles, CPU accounting and a small table printer. Everything targets 127.0.0.1.
  */
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,8 +93,8 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
   };
 }
 
-/** The NODE_OPTIONS scripts/start.sh sets for `npm start` (kept equal to it). */
-export const START_NODE_OPTIONS = '--max-semi-space-size=128';
+/** The Node flags `npm start` runs Herald with (scripts/start.sh reads the same file); benches run from the repository root. */
+export const START_NODE_OPTIONS = readFileSync('scripts/node-options', 'utf8').trim();
 
 /**
  * Herald in standalone mode on the bench database (migrated at start), with its data directory in

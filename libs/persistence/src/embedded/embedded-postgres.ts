@@ -80,8 +80,9 @@ const AUTO_PORT_ATTEMPTS = 3;
 
 // Server settings, passed on the command line so they also apply to clusters created by older
 // versions of this file (and so ALTER SYSTEM cannot move them). Sized for a small machine; the
-// memory settings scale with the memory the process may use (embeddedMemorySettings).
-const SERVER_SETTINGS: Record<string, string> = {
+// memory settings scale with the memory the process may use (embeddedMemorySettings), read when a
+// server starts.
+const serverSettings = (): Record<string, string> => ({
   listen_addresses: HOST, // loopback only
   unix_socket_directories: '', // TCP only: no socket/lock files in /tmp, no path-length limits
   max_connections: '200',
@@ -95,7 +96,7 @@ const SERVER_SETTINGS: Record<string, string> = {
   full_page_writes: 'on',
   log_timezone: 'UTC',
   timezone: 'UTC',
-};
+});
 
 // UTF8 with the builtin C.UTF-8 provider (PG >= 17): independent of the host's installed locales
 // (the package's locale probe misses e.g. Debian's "C.utf8" and would otherwise fall back to
@@ -173,7 +174,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       persistent: true,
       createPostgresUser: isRoot,
       initdbFlags: [...INITDB_FLAGS],
-      postgresFlags: Object.entries(SERVER_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+      postgresFlags: Object.entries(serverSettings()).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
       onLog: (message: unknown) => logChunk(String(message)),
       onError: (error: unknown) => logChunk(error instanceof Error ? error.message : String(error)),
     }) as unknown as PackageInstance;
