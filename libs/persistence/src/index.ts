@@ -3,3 +3,4 @@ export * from './persistence.module.js';
 export * from './embedded/index.js';
 export * from './table-name.js';
 export * from './pg-notifications.js';
+export * from './single-statement-write.js';

@@ -1,5 +1,6 @@
 import { advisoryLockKey } from '@herald/core';
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { QueryLogger } from './query-logger.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type EntityList = MixedList<Function | string | EntitySchema>;
@@ -23,7 +24,8 @@ export function serviceDataSourceOptions(schema: ServiceSchema, databaseUrl: str
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
-    logging: ['error'],
+    logging: ['error', 'warn'],
+    logger: new QueryLogger(),
     poolSize,
     applicationName: `herald-${schema.service}`,
   } as DataSourceOptions;

@@ -33,7 +33,8 @@ import { CsvImportProcessor } from './imports/csv-import.processor.js';
 import { contactsMigrations } from './migrations/index.js';
 import { ProjectLifecycleHandler } from './projects/project-lifecycle.handler.js';
 
-const schema = {
+/** The contacts service's schema: its entities and migrations. */
+export const contactsSchema = {
   service: CONTACTS,
   entities: [Contact, ContactSearchEntry, TrackedEvent, ContactField, ContactImport, BulkJob, Job, ...messagingEntities],
   migrations: contactsMigrations,
@@ -41,7 +42,7 @@ const schema = {
 
 /** Contacts, their custom data and field registry, CSV imports, bulk jobs and tracked events. */
 @Module({
-  imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: CONTACTS }), JobsModule.forService(CONTACTS)],
+  imports: [PersistenceModule.forService(contactsSchema), MessagingModule.forService({ service: CONTACTS }), JobsModule.forService(CONTACTS)],
   controllers: [FieldsController, ContactImportsController, BulkController, ContactsController, EventsController, ProjectLifecycleHandler, InternalContactsController, DeliveryFeedbackHandler],
   providers: [
     ContactWriter,
@@ -65,4 +66,4 @@ export class ContactsModule implements OnModuleInit {
   }
 }
 
-export const contactsService: ServiceDefinition = { name: CONTACTS, module: ContactsModule, defaultPort: 3001, schema };
+export const contactsService: ServiceDefinition = { name: CONTACTS, module: ContactsModule, defaultPort: 3001, schema: contactsSchema };

@@ -3,9 +3,9 @@ import { ContactCreated, ContactDeleted, ContactSubscribed, ContactUnsubscribed,
 import { newId } from '@herald/core';
 import { conflict, notFound, validationFailed } from '@herald/http';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
+import { SingleStatementWrite, tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
 import { FieldRegistry } from '../fields/field-registry.js';
 import { contactFromRow } from './contact-view.js';
@@ -33,6 +33,24 @@ export interface WriteContext {
   reason: string;
   correlationId?: string;
 }
+
+interface UpsertPlan {
+  results: ContactWrite[];
+  /** Contact events of the items, in order. */
+  events: EventEnvelope[];
+  /** New contacts, by email. */
+  inserts: Contact[];
+  /** Existing contacts the items changed (their new state). */
+  updates: Contact[];
+  /** Existing contacts the items matched without changing them. */
+  unchanged: Contact[];
+}
+
+/** The schema's guard of single-statement writes (migration WriteGuard1795300761154). */
+const WRITE_GUARD = '"contacts"."write_guard"';
+
+/** Distinct normalised emails of `items`, sorted (the order rows are locked in). */
+const emailsOf = (items: { input: ContactInput }[]): string[] => [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
 
 export interface ContactWrite {
   contact: Contact;
@@ -98,10 +116,11 @@ export class ContactWriter {
   }
 
   /**
-   * Many upserts of one project in a few statements (the batched /v1/track path): each item is
-   * applied in order with exactly the semantics of `upsert`, its own subscription default and
-   * reason, and gets its own result; the events come out in the same order as if the items had
-   * been written one by one. Throws `ConcurrentCreate` when another writer created one of the new
+   * Many upserts of one project in a few statements (CSV batches, and /v1/track batches that
+   * `upsertManyAtomically` could not write): each item is applied in order with exactly the
+   * semantics of `upsert`, its own subscription default and reason, and gets its own result; the
+   * events come out in the same order as if the items had been written one by one. Locks the
+   * contacts it reads. Throws `ConcurrentCreate` when another writer created one of the new
    * contacts meanwhile: the caller then writes the items one by one. `alsoPublish` gives events of
    * the caller's own write that depend on the results (the batch's `event.tracked`): they go into
    * the outbox after the contact events, in the same insert.
@@ -113,12 +132,96 @@ export class ContactWriter {
     alsoPublish?: (writes: ContactWrite[]) => EventEnvelope[],
   ): Promise<ContactWrite[]> {
     const table = tableName(m, Contact);
-    const emails = [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
     const rows: Record<string, unknown>[] = await m.query(`SELECT * FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) ORDER BY email FOR UPDATE`, [
       projectId,
-      emails,
+      emailsOf(items),
     ]);
-    const current = new Map(rows.map((r) => [r.email as string, contactFromRow(r)]));
+    const plan = this.plan(projectId, items, rows.map(contactFromRow));
+    const { inserts, updates } = plan;
+    if (inserts.length > 0 || updates.length > 0) {
+      // new and changed contacts in one statement (they are different rows)
+      const [counts] = (await m.query(
+        `WITH ins AS (
+           INSERT INTO ${table} (id, project_id, email, subscribed, data)
+           SELECT id, $1, email, subscribed, data FROM unnest($2::varchar[], $3::varchar[], $4::boolean[], $5::jsonb[]) AS x(id, email, subscribed, data)
+           ON CONFLICT (project_id, email) DO NOTHING RETURNING 1),
+         upd AS (
+           UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
+             FROM unnest($6::varchar[], $7::boolean[], $8::jsonb[]) AS u(id, subscribed, data) WHERE c.id = u.id RETURNING 1)
+         SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated`,
+        [
+          projectId, inserts.map((c) => c.id), inserts.map((c) => c.email), inserts.map((c) => c.subscribed), inserts.map((c) => JSON.stringify(c.data)),
+          updates.map((c) => c.id), updates.map((c) => c.subscribed), updates.map((c) => JSON.stringify(c.data)),
+        ],
+      )) as { inserted: number }[];
+      if (counts!.inserted < inserts.length) throw new ConcurrentCreate();
+    }
+    await this.fields.registerMany(m, projectId, [...inserts, ...updates].map((c) => c.data));
+    await this.outbox.add(m, ...plan.events, ...(alsoPublish?.(plan.results) ?? []));
+    return plan.results;
+  }
+
+  /**
+   * `upsertMany` in two round trips and no lock (the /v1/track path): reads the contacts, applies
+   * the items to them, and writes everything — new and changed contacts, field registry, outbox,
+   * and what `alsoWrite` adds to the statement (the batch's tracked events and `event.tracked`) —
+   * as one statement that only commits if the rows it was computed from are as they were read:
+   * every new contact still new, every changed one not written since (its `xmin`), every other one
+   * still there. Otherwise nothing is written and it throws `WriteConflict`; the caller then takes
+   * the locking path.
+   */
+  async upsertManyAtomically(
+    db: DataSource,
+    projectId: string,
+    items: { input: ContactInput; ctx: WriteContext }[],
+    alsoWrite?: (writes: ContactWrite[], write: SingleStatementWrite) => EventEnvelope[],
+  ): Promise<ContactWrite[]> {
+    const table = tableName(db, Contact);
+    const rows: Record<string, unknown>[] = await db.query(`SELECT *, xmin::text AS row_version FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[])`, [
+      projectId,
+      emailsOf(items),
+    ]);
+    const versions = new Map(rows.map((r) => [r.id as string, r.row_version as string]));
+    const plan = this.plan(projectId, items, rows.map(contactFromRow));
+    const write = new SingleStatementWrite(WRITE_GUARD);
+    const param = (value: unknown, type: string) => write.param(value, type);
+    const project = param(projectId, 'varchar');
+    const { inserts, updates, unchanged } = plan;
+    if (inserts.length > 0) {
+      const created = write.with(
+        'created',
+        `INSERT INTO ${table} (id, project_id, email, subscribed, data)
+         SELECT id, ${project}, email, subscribed, data
+           FROM unnest(${param(inserts.map((c) => c.id), 'varchar[]')}, ${param(inserts.map((c) => c.email), 'varchar[]')},
+                       ${param(inserts.map((c) => c.subscribed), 'boolean[]')}, ${param(inserts.map((c) => JSON.stringify(c.data)), 'jsonb[]')}) AS x(id, email, subscribed, data)
+         ON CONFLICT (project_id, email) DO NOTHING RETURNING 1`,
+      );
+      write.guard(`(SELECT count(*) FROM ${created}) = ${inserts.length}`);
+    }
+    if (updates.length > 0) {
+      const changed = write.with(
+        'changed',
+        `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
+           FROM unnest(${param(updates.map((c) => c.id), 'varchar[]')}, ${param(updates.map((c) => c.subscribed), 'boolean[]')},
+                       ${param(updates.map((c) => JSON.stringify(c.data)), 'jsonb[]')}, ${param(updates.map((c) => versions.get(c.id)), 'xid[]')}) AS u(id, subscribed, data, version)
+          WHERE c.project_id = ${project} AND c.id = u.id AND c.xmin = u.version RETURNING 1`,
+      );
+      write.guard(`(SELECT count(*) FROM ${changed}) = ${updates.length}`);
+    }
+    if (unchanged.length > 0) {
+      // still there when the statement commits (a delete waits for this lock, or happened before and the guard fails)
+      const kept = write.with('kept', `SELECT 1 FROM ${table} WHERE project_id = ${project} AND id = ANY(${param(unchanged.map((c) => c.id), 'varchar[]')}) FOR KEY SHARE`);
+      write.guard(`(SELECT count(*) FROM ${kept}) = ${unchanged.length}`);
+    }
+    this.fields.registerIn(write, projectId, [...inserts, ...updates].map((c) => c.data));
+    this.outbox.addTo(write, [...plan.events, ...(alsoWrite?.(plan.results, write) ?? [])]);
+    await write.run(db);
+    return plan.results;
+  }
+
+  /** Applies `items` in order to the contacts read (`found`): the results, the rows to insert and update, and the contact events. */
+  private plan(projectId: string, items: { input: ContactInput; ctx: WriteContext }[], found: Contact[]): UpsertPlan {
+    const current = new Map(found.map((c) => [c.email, c]));
     const created = new Set<string>();
     const touched = new Set<string>();
     const events: EventEnvelope[] = [];
@@ -156,30 +259,13 @@ export class ContactWriter {
       }
       results.push({ contact, created: false, changedKeys, transient: patch.transient });
     }
-
-    const inserts = [...created].sort().map((e) => current.get(e)!);
-    const updates = [...touched].filter((e) => !created.has(e)).map((e) => current.get(e)!);
-    if (inserts.length > 0 || updates.length > 0) {
-      // new and changed contacts in one statement (they are different rows)
-      const [counts] = (await m.query(
-        `WITH ins AS (
-           INSERT INTO ${table} (id, project_id, email, subscribed, data)
-           SELECT id, $1, email, subscribed, data FROM unnest($2::varchar[], $3::varchar[], $4::boolean[], $5::jsonb[]) AS x(id, email, subscribed, data)
-           ON CONFLICT (project_id, email) DO NOTHING RETURNING 1),
-         upd AS (
-           UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
-             FROM unnest($6::varchar[], $7::boolean[], $8::jsonb[]) AS u(id, subscribed, data) WHERE c.id = u.id RETURNING 1)
-         SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated`,
-        [
-          projectId, inserts.map((c) => c.id), inserts.map((c) => c.email), inserts.map((c) => c.subscribed), inserts.map((c) => JSON.stringify(c.data)),
-          updates.map((c) => c.id), updates.map((c) => c.subscribed), updates.map((c) => JSON.stringify(c.data)),
-        ],
-      )) as { inserted: number }[];
-      if (counts!.inserted < inserts.length) throw new ConcurrentCreate();
-    }
-    await this.fields.registerMany(m, projectId, [...inserts, ...updates].map((c) => c.data));
-    await this.outbox.add(m, ...events, ...(alsoPublish?.(results) ?? []));
-    return results;
+    return {
+      results,
+      events,
+      inserts: [...created].sort().map((e) => current.get(e)!),
+      updates: [...touched].filter((e) => !created.has(e)).map((e) => current.get(e)!),
+      unchanged: found.filter((c) => !touched.has(c.email)),
+    };
   }
 
   /**

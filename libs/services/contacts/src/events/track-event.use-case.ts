@@ -1,15 +1,14 @@
 import { isReservedEventName, RESERVED_DATA_KEYS } from '@herald/contact-data';
-import { EventTracked } from '@herald/contracts';
+import { EventTracked, type EventEnvelope } from '@herald/contracts';
 import { MicroBatcher, newId, settle } from '@herald/core';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { validationFailed } from '@herald/http';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { tableName } from '@herald/persistence';
+import { tableName, WriteConflict } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
-import { ConcurrentCreate, ContactWriter } from '../contacts/contact-writer.js';
-import type { Contact } from '../contacts/contact.entity.js';
+import { ContactWriter, type ContactInput, type ContactWrite, type WriteContext } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
 import type { TrackEventDto } from './track-event.dto.js';
 import { TrackedEvent } from './tracked-event.entity.js';
@@ -37,16 +36,26 @@ interface PendingTrack {
   correlationId?: string;
 }
 
+/** A tracked event about to be written, with the contact it belongs to. */
+interface EventRow {
+  id: string;
+  contactId: string;
+  name: string;
+  data: Record<string, unknown>;
+}
+
 /**
  * Records a named event for a contact: the contact is upserted through the one write path (data
  * rules, field registry, contact.* events), the event is stored, and `event.tracked` (with the
- * event data, non-persistent values included) goes out through the outbox in the same transaction.
+ * event data, non-persistent values included) goes out through the outbox, all in one commit.
  *
  * Group commit: requests that arrive while earlier ones are being written wait (at most one
- * event-loop turn when idle) and are written together — one transaction, a few multi-row
- * statements, up to 200 requests, two transactions at a time — so the database does a handful of
- * statements per batch instead of six per event. A batch that fails (one request's data too
- * large, a contact created concurrently) is written again request by request, so one bad request
+ * event-loop turn when idle) and are written together, up to 200 requests, two writes at a time.
+ * A batch is written in two round trips: the contacts are read without locks, then one statement
+ * writes contacts, events and outbox, guarded on those contacts being unchanged
+ * (`ContactWriter.upsertManyAtomically`). When another writer got there first, the batch is
+ * written again in a transaction that locks its contacts; when that fails too (one request's data
+ * too large, a contact created concurrently) it is written request by request, so one bad request
  * never fails another.
  */
 @Injectable()
@@ -67,55 +76,95 @@ export class TrackEventUseCase {
   }
 
   private async write(batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {
+    const results: PromiseSettledResult<TrackEventResult>[] = new Array(batch.length);
+    const byProject = new Map<string, number[]>();
+    batch.forEach((p, i) => byProject.set(p.projectId, [...(byProject.get(p.projectId) ?? []), i]));
+    for (const [projectId, indexes] of byProject) {
+      const written = await this.writeProject(projectId, indexes.map((i) => batch[i]!));
+      indexes.forEach((i, k) => (results[i] = written[k]!));
+    }
+    return results;
+  }
+
+  /** The requests of one project: optimistically, then locking, then one by one (see the class). */
+  private async writeProject(projectId: string, batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {
+    const fulfilled = (values: TrackEventResult[]) => values.map((value): PromiseSettledResult<TrackEventResult> => ({ status: 'fulfilled', value }));
     try {
-      const results = batch.length === 1 ? [await this.executeOne(batch[0]!)] : await this.db.transaction((m) => this.writeBatch(m, batch));
-      return results.map((value) => ({ status: 'fulfilled', value }));
+      return fulfilled(await this.writeAtomically(projectId, batch));
     } catch (err) {
-      if (batch.length === 1 && !(err instanceof ConcurrentCreate)) return [{ status: 'rejected', reason: err }];
-      const results: PromiseSettledResult<TrackEventResult>[] = [];
-      for (const p of batch) results.push(await settle(() => this.executeOne(p)));
-      return results;
+      if (!(err instanceof WriteConflict)) return batch.length === 1 ? [{ status: 'rejected', reason: err }] : this.writeOneByOne(batch);
+    }
+    if (batch.length === 1) return [await settle(() => this.executeOne(batch[0]!))];
+    try {
+      return fulfilled(await this.db.transaction((m) => this.writeLocked(m, projectId, batch)));
+    } catch {
+      return this.writeOneByOne(batch);
     }
   }
 
-  /** A batch in one transaction: contacts through the writer's batch upsert, events in one insert. */
-  private async writeBatch(m: EntityManager, batch: PendingTrack[]): Promise<TrackEventResult[]> {
-    const results: TrackEventResult[] = new Array(batch.length);
-    const byProject = new Map<string, number[]>();
-    batch.forEach((p, i) => byProject.set(p.projectId, [...(byProject.get(p.projectId) ?? []), i]));
-    const now = new Date();
-    for (const [projectId, indexes] of byProject) {
-      const rows: { id: string; contact: Contact; dto: TrackEventDto; data: Record<string, unknown> }[] = [];
-      await this.writer.upsertMany(
-        m,
-        projectId,
-        indexes.map((i) => ({
-          input: { email: batch[i]!.dto.email, subscribed: batch[i]!.dto.subscribed, data: batch[i]!.dto.data },
-          ctx: { projectId, subscribedIfNew: true, reason: 'track', correlationId: batch[i]!.correlationId },
-        })),
-        // event.tracked of each request, in the same outbox insert as the contact events
-        (writes) =>
-          indexes.map((i, k) => {
-            const row = { id: newId('evt'), contact: writes[k]!.contact, dto: batch[i]!.dto, data: eventDataOf(batch[i]!.dto.data) };
-            rows.push(row);
-            const correlationId = batch[i]!.correlationId;
-            return EventTracked.create({
-              projectId,
-              source: CONTACTS,
-              occurredAt: now,
-              ...(correlationId ? { correlationId } : {}),
-              payload: { eventRecordId: row.id, contactId: row.contact.id, email: row.contact.email, name: row.dto.event, data: row.data },
-            });
-          }),
-      );
-      await m.query(
-        `INSERT INTO ${tableName(m, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
-         SELECT id, $1, contact_id, name, data, $6 FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) AS x(id, contact_id, name, data)`,
-        [projectId, rows.map((r) => r.id), rows.map((r) => r.contact.id), rows.map((r) => r.dto.event), rows.map((r) => JSON.stringify(r.data)), now],
-      );
-      indexes.forEach((i, k) => (results[i] = { contact: rows[k]!.contact.id, event: rows[k]!.id, timestamp: now.toISOString() }));
-    }
+  private async writeOneByOne(batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {
+    const results: PromiseSettledResult<TrackEventResult>[] = [];
+    for (const p of batch) results.push(await settle(() => this.executeOne(p)));
     return results;
+  }
+
+  /** The batch as one guarded statement (contacts, events, outbox); throws `WriteConflict` when its contacts changed meanwhile. */
+  private async writeAtomically(projectId: string, batch: PendingTrack[]): Promise<TrackEventResult[]> {
+    const now = new Date();
+    let rows: EventRow[] = [];
+    await this.writer.upsertManyAtomically(this.db, projectId, this.itemsOf(projectId, batch), (writes, write) => {
+      rows = this.eventRowsOf(batch, writes);
+      const param = (value: unknown, type: string) => write.param(value, type);
+      write.with(
+        'tracked',
+        `INSERT INTO ${tableName(this.db, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
+         SELECT id, ${param(projectId, 'varchar')}, contact_id, name, data, ${param(now, 'timestamptz')}
+           FROM unnest(${param(rows.map((r) => r.id), 'varchar[]')}, ${param(rows.map((r) => r.contactId), 'varchar[]')},
+                       ${param(rows.map((r) => r.name), 'varchar[]')}, ${param(rows.map((r) => JSON.stringify(r.data)), 'jsonb[]')}) AS x(id, contact_id, name, data)`,
+      );
+      return this.eventTrackedOf(projectId, batch, writes, rows, now);
+    });
+    return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
+  }
+
+  /** The batch in a transaction that locks its contacts. */
+  private async writeLocked(m: EntityManager, projectId: string, batch: PendingTrack[]): Promise<TrackEventResult[]> {
+    const now = new Date();
+    let rows: EventRow[] = [];
+    await this.writer.upsertMany(m, projectId, this.itemsOf(projectId, batch), (writes) => {
+      rows = this.eventRowsOf(batch, writes);
+      return this.eventTrackedOf(projectId, batch, writes, rows, now);
+    });
+    await m.query(
+      `INSERT INTO ${tableName(m, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
+       SELECT id, $1, contact_id, name, data, $6 FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) AS x(id, contact_id, name, data)`,
+      [projectId, rows.map((r) => r.id), rows.map((r) => r.contactId), rows.map((r) => r.name), rows.map((r) => JSON.stringify(r.data)), now],
+    );
+    return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
+  }
+
+  private itemsOf(projectId: string, batch: PendingTrack[]): { input: ContactInput; ctx: WriteContext }[] {
+    return batch.map(({ dto, correlationId }) => ({
+      input: { email: dto.email, subscribed: dto.subscribed, data: dto.data },
+      ctx: { projectId, subscribedIfNew: true, reason: 'track', correlationId },
+    }));
+  }
+
+  private eventRowsOf(batch: PendingTrack[], writes: ContactWrite[]): EventRow[] {
+    return batch.map(({ dto }, k) => ({ id: newId('evt'), contactId: writes[k]!.contact.id, name: dto.event, data: eventDataOf(dto.data) }));
+  }
+
+  /** `event.tracked` of each request, published after the contact events of the same write. */
+  private eventTrackedOf(projectId: string, batch: PendingTrack[], writes: ContactWrite[], rows: EventRow[], now: Date): EventEnvelope[] {
+    return batch.map(({ correlationId }, k) =>
+      EventTracked.create({
+        projectId,
+        source: CONTACTS,
+        occurredAt: now,
+        ...(correlationId ? { correlationId } : {}),
+        payload: { eventRecordId: rows[k]!.id, contactId: rows[k]!.contactId, email: writes[k]!.contact.email, name: rows[k]!.name, data: rows[k]!.data },
+      }),
+    );
   }
 
   /** One request in its own transaction. */

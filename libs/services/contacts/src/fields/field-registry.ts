@@ -1,7 +1,9 @@
 import { flattenLeaves, inferFieldType } from '@herald/contact-data';
-import { tableName } from '@herald/persistence';
+import { tableName, type SingleStatementWrite } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { CONTACTS } from '../consumer.js';
 import { ContactField } from './contact-field.entity.js';
 
 const CACHE_TTL_MS = 60_000;
@@ -15,12 +17,34 @@ const CACHE_MAX = 50_000;
 @Injectable()
 export class FieldRegistry {
   private readonly known = new Map<string, number>();
+  private readonly table: string;
+
+  constructor(@InjectDataSource(CONTACTS) db: DataSource) {
+    this.table = tableName(db, ContactField);
+  }
 
   async register(manager: EntityManager, projectId: string, data: Record<string, unknown>): Promise<void> {
     await this.registerMany(manager, projectId, [data]);
   }
 
   async registerMany(manager: EntityManager, projectId: string, datas: Record<string, unknown>[]): Promise<void> {
+    const fresh = this.unknownPaths(projectId, datas);
+    if (fresh.size === 0) return;
+    const values: unknown[] = [];
+    await manager.query(this.insertSql(projectId, fresh, (value, type) => `$${values.push(value)}::${type}`), values);
+    this.remember(projectId, fresh);
+  }
+
+  /** `registerMany` as a part of a single-statement write: the paths are remembered once it committed. */
+  registerIn(write: SingleStatementWrite, projectId: string, datas: Record<string, unknown>[]): void {
+    const fresh = this.unknownPaths(projectId, datas);
+    if (fresh.size === 0) return;
+    write.with('fields', this.insertSql(projectId, fresh, (value, type) => write.param(value, type)));
+    write.onCommit(() => this.remember(projectId, fresh));
+  }
+
+  /** Paths of `datas` with a typed value, and their types, not registered in the last minute. */
+  private unknownPaths(projectId: string, datas: Record<string, unknown>[]): Map<string, string> {
     const now = Date.now();
     const fresh = new Map<string, string>();
     for (const data of datas) {
@@ -32,13 +56,17 @@ export class FieldRegistry {
         fresh.set(path, type);
       }
     }
-    if (fresh.size === 0) return;
-    await manager.query(
-      `INSERT INTO ${tableName(manager, ContactField)} (project_id, path, type)
-       SELECT $1, p, t FROM unnest($2::varchar[], $3::varchar[]) AS x(p, t)
-       ON CONFLICT (project_id, path) DO NOTHING`,
-      [projectId, [...fresh.keys()], [...fresh.values()]],
-    );
+    return fresh;
+  }
+
+  private insertSql(projectId: string, fresh: Map<string, string>, param: (value: unknown, type: string) => string): string {
+    return `INSERT INTO ${this.table} (project_id, path, type)
+      SELECT ${param(projectId, 'varchar')}, p, t FROM unnest(${param([...fresh.keys()], 'varchar[]')}, ${param([...fresh.values()], 'varchar[]')}) AS x(p, t)
+      ON CONFLICT (project_id, path) DO NOTHING`;
+  }
+
+  private remember(projectId: string, fresh: Map<string, string>): void {
+    const now = Date.now();
     if (this.known.size > CACHE_MAX) this.known.clear();
     for (const path of fresh.keys()) this.known.set(`${projectId}\u0000${path}`, now);
   }

@@ -1,6 +1,7 @@
 import { InitialSchema1795260996549 } from './1795260996549-initial-schema.js';
 import { FieldsImportsBulkJobs1795263422710 } from './1795263422710-fields-imports-bulk-jobs.js';
 import { ContactSearch1795297532044 } from './1795297532044-contact-search.js';
+import { WriteGuard1795300761154 } from './1795300761154-write-guard.js';
 
 /** Committed migrations of the contacts schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -8,4 +9,5 @@ export const contactsMigrations: Function[] = [
   InitialSchema1795260996549,
   FieldsImportsBulkJobs1795263422710,
   ContactSearch1795297532044,
+  WriteGuard1795300761154,
 ];

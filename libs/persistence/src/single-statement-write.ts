@@ -1,0 +1,91 @@
+import type { DataSource } from 'typeorm';
+
+/**
+ * The rows a write was computed from changed before it ran (a guard did not hold, or PostgreSQL
+ * reported a serialization failure or a deadlock): nothing was written. Compute it again from
+ * fresh rows, or take the locking path.
+ */
+export class WriteConflict extends Error {
+  constructor(readonly reason: string) {
+    super(`write conflict: ${reason}`);
+  }
+}
+
+/** SQLSTATEs after which the same write may simply be attempted again: serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * One write made of several data-modifying CTEs sent as a single statement, so that it commits or
+ * fails as a whole without an explicit transaction: one round trip instead of BEGIN, one per part
+ * and COMMIT. Parts are computed from rows read beforehand without locks (optimistic concurrency):
+ * each part adds guards, conditions over the CTEs' RETURNING rows (for instance "every expected row
+ * was updated"), that `guardFunction` checks after every part has run; a guard that does not hold
+ * raises inside the statement, so none of its parts is kept, and `run` throws `WriteConflict`.
+ *
+ * `guardFunction` is the schema's `(ok boolean) RETURNS boolean` that raises serialization_failure
+ * when `ok` is not true (each service that uses this creates its own in a migration).
+ *
+ * All CTEs see the same snapshot and none sees the others' rows (PostgreSQL's rule for WITH), so
+ * parts must touch different rows; each is executed exactly once, whether or not it is read.
+ */
+export class SingleStatementWrite {
+  private readonly values: unknown[] = [];
+  private readonly ctes: string[] = [];
+  private readonly guards: string[] = [];
+  private readonly outputs: string[] = [];
+  private readonly afterCommit: (() => void)[] = [];
+  private names = 0;
+
+  constructor(private readonly guardFunction: string) {}
+
+  /** A bind parameter (`$n::type`) for `value`. */
+  param(value: unknown, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+
+  /** Adds a CTE; answers its name, unique in the statement, to read its RETURNING rows in guards and outputs. */
+  with(prefix: string, sql: string): string {
+    const name = `${prefix}_${++this.names}`;
+    this.ctes.push(`${name} AS (${sql})`);
+    return name;
+  }
+
+  /** A condition that must hold once every part has run, else nothing is written. */
+  guard(condition: string): void {
+    this.guards.push(`(${condition})`);
+  }
+
+  /** An expression evaluated once, beside the guard (e.g. `pg_notify`, whose notification is only sent if the statement commits); its value is discarded. */
+  output(expression: string): void {
+    this.outputs.push(expression);
+  }
+
+  /** Called after the statement committed (caches that must only learn what was written). */
+  onCommit(fn: () => void): void {
+    this.afterCommit.push(fn);
+  }
+
+  get isEmpty(): boolean {
+    return this.ctes.length === 0;
+  }
+
+  toSql(): string {
+    const guard = `${this.guardFunction}(${this.guards.length > 0 ? this.guards.join(' AND ') : 'true'})`;
+    const select = [`${guard} AS ok`, ...this.outputs.map((o, i) => `${o} AS out_${i + 1}`)].join(', ');
+    return this.ctes.length > 0 ? `WITH ${this.ctes.join(',\n')}\nSELECT ${select}` : `SELECT ${select}`;
+  }
+
+  /** Runs the statement on its own, outside any transaction (it is its own). */
+  async run(db: DataSource): Promise<void> {
+    if (this.isEmpty) return;
+    try {
+      await db.query(this.toSql(), this.values);
+    } catch (err) {
+      const code = (err as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (err as { code?: string }).code;
+      if (code && RETRYABLE.has(code)) throw new WriteConflict((err as Error).message);
+      throw err;
+    }
+    for (const fn of this.afterCommit) fn();
+  }
+}

@@ -1,0 +1,127 @@
+import { migrateServiceSchema, createServiceDataSource } from '@herald/persistence';
+import { Outbox } from '@herald/messaging';
+import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { ContactWriter } from '../contacts/contact-writer.js';
+import { contactsSchema } from '../contacts.module.js';
+import { CONTACTS } from '../consumer.js';
+import { FieldRegistry } from '../fields/field-registry.js';
+import { TrackEventUseCase } from './track-event.use-case.js';
+
+/**
+ * /v1/track writes a batch optimistically: contacts read without locks, then one guarded
+ * statement. These tests make another writer change the contacts between the read and the write
+ * (it holds its row locks until the track's statement is waiting on them, then commits), and check
+ * that the track is written again from the rows as they now are.
+ */
+describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let track: TrackEventUseCase;
+  let other: QueryRunner;
+  const project = 'prj_track_int';
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await createServiceDataSource(contactsSchema, db.url, 4).initialize();
+    await migrateServiceSchema(ds);
+    const outbox = new Outbox(CONTACTS, ds);
+    track = new TrackEventUseCase(ds, outbox, new ContactWriter(outbox, new FieldRegistry(ds)));
+  });
+  beforeEach(async () => {
+    other = ds.createQueryRunner();
+    await other.connect();
+  });
+  afterEach(async () => {
+    if (other.isTransactionActive) await other.rollbackTransaction();
+    await other.release();
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+
+  const contact = async (email: string) =>
+    (await ds.query(`SELECT id, subscribed, data FROM contacts.contacts WHERE project_id = $1 AND email = $2`, [project, email])) as { id: string; subscribed: boolean; data: Record<string, unknown> }[];
+  const events = async (contactId: string) => (await ds.query(`SELECT name FROM contacts.tracked_events WHERE contact_id = $1 ORDER BY created_at`, [contactId])) as { name: string }[];
+  const outboxed = async (topic: string, email: string) =>
+    ((await ds.query(`SELECT envelope FROM contacts.outbox WHERE topic = $1 AND envelope->'payload'->>'email' = $2 ORDER BY id`, [topic, email])) as { envelope: { payload: Record<string, unknown> } }[]).map(
+      (r) => r.envelope.payload,
+    );
+  /** Resolves once a statement of this database waits for a lock (the track's write, behind `other`'s). */
+  const trackIsWaiting = () =>
+    eventually(async () => ((await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [db.name])) as { n: number }[])[0]!.n > 0, {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+      message: 'the track never waited for the other writer',
+    });
+
+  it('a contact changed after the track read it: the data patch is applied to the changed contact, nothing lost or doubled', async () => {
+    await track.execute(project, { email: 'changed@example.com', event: 'signed-up', data: { plan: 'free' } });
+    await other.startTransaction();
+    await other.query(`UPDATE contacts.contacts SET data = data || '{"seats": 3}' WHERE project_id = $1 AND email = $2`, [project, 'changed@example.com']);
+    const pending = track.execute(project, { email: 'changed@example.com', event: 'upgraded', data: { plan: 'gold' } });
+    await trackIsWaiting();
+    await other.commitTransaction();
+    const result = await pending;
+
+    const [row] = await contact('changed@example.com');
+    expect(row!.data).toEqual({ plan: 'gold', seats: 3 });
+    expect((await events(row!.id)).map((e) => e.name)).toEqual(['signed-up', 'upgraded']);
+    expect(result.contact).toBe(row!.id);
+    // the update event was computed from the contact as the other writer left it
+    const updates = await outboxed('contact.updated', 'changed@example.com');
+    expect(updates).toEqual([expect.objectContaining({ data: { plan: 'gold', seats: 3 }, changedKeys: ['data.plan'] })]);
+    expect(await outboxed('event.tracked', 'changed@example.com')).toHaveLength(2);
+  });
+
+  it('a contact created by another writer after the track found none: one contact, the event on it, no contact.created from the track', async () => {
+    await other.startTransaction();
+    await other.query(`INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ('cnt_other_writer', $1, $2, false, '{"source": "import"}')`, [project, 'created@example.com']);
+    const pending = track.execute(project, { email: 'created@example.com', event: 'visited', data: { plan: 'gold' } });
+    await trackIsWaiting();
+    await other.commitTransaction();
+    const result = await pending;
+
+    const rows = await contact('created@example.com');
+    expect(rows).toEqual([{ id: 'cnt_other_writer', subscribed: false, data: { source: 'import', plan: 'gold' } }]);
+    expect(result.contact).toBe('cnt_other_writer');
+    expect((await events('cnt_other_writer')).map((e) => e.name)).toEqual(['visited']);
+    expect(await outboxed('contact.created', 'created@example.com')).toEqual([]);
+    expect(await outboxed('event.tracked', 'created@example.com')).toEqual([expect.objectContaining({ contactId: 'cnt_other_writer', name: 'visited' })]);
+  });
+
+  it('a contact deleted after the track read it (the track changes nothing on it): the contact is created again and the event is on the new one', async () => {
+    const first = await track.execute(project, { email: 'deleted@example.com', event: 'signed-up', data: { plan: 'free' } });
+    await other.startTransaction();
+    await other.query(`DELETE FROM contacts.contacts WHERE id = $1`, [first.contact]);
+    const pending = track.execute(project, { email: 'deleted@example.com', event: 'came-back', data: { plan: 'free' } });
+    await trackIsWaiting();
+    await other.commitTransaction();
+    const result = await pending;
+
+    const rows = await contact('deleted@example.com');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.id).not.toBe(first.contact);
+    expect(result.contact).toBe(rows[0]!.id);
+    expect(rows[0]!.data).toEqual({ plan: 'free' });
+    expect((await events(rows[0]!.id)).map((e) => e.name)).toEqual(['came-back']);
+  });
+
+  it('without a concurrent writer a batch commits in one statement: the contact, the event and event.tracked, field types registered', async () => {
+    const results = await Promise.all(
+      ['one', 'two', 'three'].map((name, i) => track.execute(project, { email: `quiet${i % 2}@example.com`, event: name, data: { [`k${i}`]: i, since: '2026-01-02' } })),
+    );
+    expect(new Set(results.map((r) => r.contact)).size).toBe(2);
+    const [q0] = await contact('quiet0@example.com');
+    expect(q0!.data).toEqual({ k0: 0, k2: 2, since: '2026-01-02' });
+    expect((await events(q0!.id)).map((e) => e.name).sort()).toEqual(['one', 'three']);
+    const fields = (await ds.query(`SELECT path, type FROM contacts.contact_fields WHERE project_id = $1 AND path IN ('data.k0', 'data.k1', 'data.k2', 'data.since') ORDER BY path`, [project])) as { path: string; type: string }[];
+    expect(fields).toEqual([
+      { path: 'data.k0', type: 'number' },
+      { path: 'data.k1', type: 'number' },
+      { path: 'data.k2', type: 'number' },
+      { path: 'data.since', type: 'date' },
+    ]);
+  });
+});
