@@ -7,6 +7,7 @@ import { contactsSchema } from '../contacts.module.js';
 import { CONTACTS } from '../consumer.js';
 import { FieldRegistry } from '../fields/field-registry.js';
 import { TrackEventUseCase } from './track-event.use-case.js';
+import { trackMetrics } from './track-metrics.js';
 
 /**
  * /v1/track writes a batch optimistically: contacts read without locks, then one guarded
@@ -48,6 +49,7 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
     ((await ds.query(`SELECT envelope FROM contacts.outbox WHERE topic = $1 AND envelope->'payload'->>'email' = $2 ORDER BY id`, [topic, email])) as { envelope: { payload: Record<string, unknown> } }[]).map(
       (r) => r.envelope.payload,
     );
+  const batches = async (path: string) => (await trackMetrics.batches.get()).values.find((v) => v.labels.path === path)?.value ?? 0;
   /** Resolves once a statement of this database waits for a lock (the track's write, behind `other`'s). */
   const trackIsWaiting = () =>
     eventually(async () => ((await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [db.name])) as { n: number }[])[0]!.n > 0, {
@@ -60,10 +62,12 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
     await track.execute(project, { email: 'changed@example.com', event: 'signed-up', data: { plan: 'free' } });
     await other.startTransaction();
     await other.query(`UPDATE contacts.contacts SET data = data || '{"seats": 3}' WHERE project_id = $1 AND email = $2`, [project, 'changed@example.com']);
+    const [optimistic, retried] = [await batches('single_statement'), await batches('one_by_one')];
     const pending = track.execute(project, { email: 'changed@example.com', event: 'upgraded', data: { plan: 'gold' } });
     await trackIsWaiting();
     await other.commitTransaction();
     const result = await pending;
+    expect([await batches('single_statement'), await batches('one_by_one')]).toEqual([optimistic, retried + 1]); // the guarded write met the other writer
 
     const [row] = await contact('changed@example.com');
     expect(row!.data).toEqual({ plan: 'gold', seats: 3 });
@@ -78,10 +82,12 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
   it('a contact created by another writer after the track found none: one contact, the event on it, no contact.created from the track', async () => {
     await other.startTransaction();
     await other.query(`INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ('cnt_other_writer', $1, $2, false, '{"source": "import"}')`, [project, 'created@example.com']);
+    const [optimistic, retried] = [await batches('single_statement'), await batches('one_by_one')];
     const pending = track.execute(project, { email: 'created@example.com', event: 'visited', data: { plan: 'gold' } });
     await trackIsWaiting();
     await other.commitTransaction();
     const result = await pending;
+    expect([await batches('single_statement'), await batches('one_by_one')]).toEqual([optimistic, retried + 1]); // the guarded write met the other writer
 
     const rows = await contact('created@example.com');
     expect(rows).toEqual([{ id: 'cnt_other_writer', subscribed: false, data: { source: 'import', plan: 'gold' } }]);
@@ -95,10 +101,12 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
     const first = await track.execute(project, { email: 'deleted@example.com', event: 'signed-up', data: { plan: 'free' } });
     await other.startTransaction();
     await other.query(`DELETE FROM contacts.contacts WHERE id = $1`, [first.contact]);
+    const [optimistic, retried] = [await batches('single_statement'), await batches('one_by_one')];
     const pending = track.execute(project, { email: 'deleted@example.com', event: 'came-back', data: { plan: 'free' } });
     await trackIsWaiting();
     await other.commitTransaction();
     const result = await pending;
+    expect([await batches('single_statement'), await batches('one_by_one')]).toEqual([optimistic, retried + 1]); // the guarded write met the other writer
 
     const rows = await contact('deleted@example.com');
     expect(rows).toHaveLength(1);
@@ -108,11 +116,36 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
     expect((await events(rows[0]!.id)).map((e) => e.name)).toEqual(['came-back']);
   });
 
+  it('a batch that met another writer is written again in a transaction that locks its contacts: every request once, each with its own answer', async () => {
+    await track.execute(project, { email: 'batch-a@example.com', event: 'signed-up', data: { n: 1 } });
+    await other.startTransaction();
+    await other.query(`UPDATE contacts.contacts SET subscribed = false WHERE project_id = $1 AND email = $2`, [project, 'batch-a@example.com']);
+    const locked = await batches('locked');
+    // submitted in the same turn: written as one batch
+    const pending = Promise.all([
+      track.execute(project, { email: 'batch-a@example.com', event: 'clicked', data: { n: 2 } }),
+      track.execute(project, { email: 'batch-b@example.com', event: 'clicked', data: { n: 3 } }),
+    ]);
+    await trackIsWaiting();
+    await other.commitTransaction();
+    const [a, b] = await pending;
+    expect(await batches('locked')).toBe(locked + 1);
+
+    const [rowA] = await contact('batch-a@example.com');
+    const [rowB] = await contact('batch-b@example.com');
+    expect(rowA).toEqual({ id: a.contact, subscribed: false, data: { n: 2 } });
+    expect(rowB).toEqual({ id: b.contact, subscribed: true, data: { n: 3 } });
+    expect((await events(a.contact)).map((e) => e.name)).toEqual(['signed-up', 'clicked']);
+    expect((await events(b.contact)).map((e) => e.name)).toEqual(['clicked']);
+    expect(await outboxed('contact.created', 'batch-b@example.com')).toHaveLength(1);
+  });
+
   it('without a concurrent writer a batch commits in one statement: the contact, the event and event.tracked, field types registered', async () => {
     const results = await Promise.all(
       ['one', 'two', 'three'].map((name, i) => track.execute(project, { email: `quiet${i % 2}@example.com`, event: name, data: { [`k${i}`]: i, since: '2026-01-02' } })),
     );
     expect(new Set(results.map((r) => r.contact)).size).toBe(2);
+    expect(await batches('single_statement')).toBeGreaterThan(0);
     const [q0] = await contact('quiet0@example.com');
     expect(q0!.data).toEqual({ k0: 0, k2: 2, since: '2026-01-02' });
     expect((await events(q0!.id)).map((e) => e.name).sort()).toEqual(['one', 'three']);

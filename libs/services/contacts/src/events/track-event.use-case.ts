@@ -11,6 +11,7 @@ import type { EntityManager } from 'typeorm';
 import { ContactWriter, type ContactInput, type ContactWrite, type WriteContext } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
 import type { TrackEventDto } from './track-event.dto.js';
+import { countTrackBatch, type TrackWritePath } from './track-metrics.js';
 import { TrackedEvent } from './tracked-event.entity.js';
 
 export interface TrackEventResult {
@@ -88,21 +89,25 @@ export class TrackEventUseCase {
 
   /** The requests of one project: optimistically, then locking, then one by one (see the class). */
   private async writeProject(projectId: string, batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {
-    const fulfilled = (values: TrackEventResult[]) => values.map((value): PromiseSettledResult<TrackEventResult> => ({ status: 'fulfilled', value }));
+    const fulfilled = (path: TrackWritePath, values: TrackEventResult[]) => {
+      countTrackBatch(path, batch.length);
+      return values.map((value): PromiseSettledResult<TrackEventResult> => ({ status: 'fulfilled', value }));
+    };
     try {
-      return fulfilled(await this.writeAtomically(projectId, batch));
+      return fulfilled('single_statement', await this.writeAtomically(projectId, batch));
     } catch (err) {
       if (!(err instanceof WriteConflict)) return batch.length === 1 ? [{ status: 'rejected', reason: err }] : this.writeOneByOne(batch);
     }
-    if (batch.length === 1) return [await settle(() => this.executeOne(batch[0]!))];
+    if (batch.length === 1) return this.writeOneByOne(batch);
     try {
-      return fulfilled(await this.db.transaction((m) => this.writeLocked(m, projectId, batch)));
+      return fulfilled('locked', await this.db.transaction((m) => this.writeLocked(m, projectId, batch)));
     } catch {
       return this.writeOneByOne(batch);
     }
   }
 
   private async writeOneByOne(batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {
+    countTrackBatch('one_by_one', batch.length);
     const results: PromiseSettledResult<TrackEventResult>[] = [];
     for (const p of batch) results.push(await settle(() => this.executeOne(p)));
     return results;
