@@ -12,12 +12,13 @@
  *    sustained with p99 < 50 ms.
  *
  * Beside it, with Herald stopped, the same database work straight through `pg` at the same
- * concurrency, one transaction per event with the statements the service runs (SELECT … FOR
- * UPDATE, INSERT or UPDATE of the contact, outbox insert + pg_notify, INSERT of the event, outbox
- * insert + pg_notify): on as many connections as requests in flight, on the standalone default
- * pool of 4, on 4 with idle LISTEN connections like Herald's relays and job queues (PostgreSQL
- * wakes every listener of the database at each NOTIFY, and each reads the queue in a transaction),
- * and without pg_notify, so the ratio to PostgreSQL's own limit is visible.
+ * concurrency, one event at a time per connection (no batching) with the statements the service
+ * runs: the contact read without a lock, then one guarded statement inserting or updating the
+ * contact (or locking it FOR KEY SHARE), inserting the event and the outbox rows, with pg_notify —
+ * on as many connections as requests in flight, on the standalone default pool of 4, and without
+ * pg_notify; then the shape the service had before (a transaction locking the contact, one
+ * statement per step). A LISTEN connection like Herald's is open throughout (PostgreSQL wakes it
+ * at each NOTIFY). So the ratio to PostgreSQL's own limit is visible.
  *
  * Columns: CPU of the whole machine, of this process (the load driver), of Herald's process, and
  * of the PostgreSQL backends serving the bench database (from /proc, PostgreSQL on this host), and
@@ -80,8 +81,8 @@ try {
   // ---- through Herald ---------------------------------------------------------------------
   const client = httpClient(herald.url, CONCURRENCY);
   const headers = bearer(project.secretKey);
-  // pg_stat_database counters lag (busy backends report late; the LISTEN backends of the relays and
-  // job queues only when they disconnect), so the database work per event is counted over Herald's
+  // pg_stat_database counters lag (busy backends report late; the LISTEN backend only when it
+  // disconnects), so the database work per event is counted over Herald's
   // whole run, up to its stop, against all tracked events (warm-up and the sequential run included)
   const countersBefore = await dbCounters(admin, db.url);
   const trackVia = (c: ReturnType<typeof httpClient>) => async () => {
@@ -96,10 +97,6 @@ try {
   await waitOutboxDrained(admin, 60_000);
   let before = await stored();
   const viaHerald = await closedLoop(CONCURRENCY, SECONDS * 1000, track, { pgPids });
-  // LISTEN connections Herald holds on this database (outbox relays, job queues)
-  const listenerApps: string[] = (
-    await admin.query(`SELECT application_name AS app FROM pg_stat_activity WHERE datname = current_database() AND (application_name LIKE '%-relay' OR application_name LIKE '%-jobs') ORDER BY 1`)
-  ).rows.map((r: { app: string }) => r.app);
   let after = await stored();
   if (after - before !== viaHerald.ok) console.error(`warning: ${viaHerald.ok} answers 200 but ${after - before} events stored`);
   const outbox = await waitOutboxDrained(admin, 120_000);
@@ -126,51 +123,92 @@ try {
   rows[heraldRow]!.push(heraldWork.commits.toFixed(1));
 
   // ---- the same work straight through pg -------------------------------------------------
-  const raw = async (connections: number, notify: boolean, listeners: string[] = []): Promise<[LoadResult, DbCounters]> => {
+  type Shape = 'single-statement' | 'locking';
+  const raw = async (connections: number, shape: Shape, notify = true): Promise<[LoadResult, DbCounters]> => {
     const pool = new pg.Pool({ connectionString: db.url, max: connections });
-    const listening = await Promise.all(
-      listeners.map(async (app) => {
-        const l = new pg.Client({ connectionString: db.url, application_name: `bench-${app}` });
-        await l.connect();
-        await l.query(`LISTEN herald_${app.endsWith('-jobs') ? 'jobs' : 'outbox'}_${app.replace(/^herald-|-(relay|jobs)$/g, '')}`);
-        return l;
-      }),
-    );
-    const outboxSql = `WITH ins AS (
-         INSERT INTO contacts.outbox (event_id, topic, message_key, envelope)
-         SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::jsonb[]) RETURNING 1)
-       SELECT ${notify ? `pg_notify('herald_outbox_contacts', count(*)::text)` : 'count(*)'} FROM ins`;
+    // Herald's one LISTEN connection (PgNotifications): PostgreSQL wakes it at every NOTIFY
+    const listener = new pg.Client({ connectionString: db.url, application_name: 'bench-notifications' });
+    await listener.connect();
+    await listener.query('LISTEN herald_outbox_contacts');
+    const notifySql = (rows: string) => (notify ? `pg_notify('herald_outbox_contacts', (SELECT count(*) FROM ${rows})::text)` : `(SELECT count(*) FROM ${rows})`);
     const envelope = (type: string, key: string, payload: unknown) => ({
       eventId: randomUUID(), type, version: 1, projectId: project.projectId, occurredAt: new Date().toISOString(), key, source: 'contacts', correlationId: 'req-bench', payload,
     });
+    const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
+    type Row = { id: string; email: string; subscribed: boolean; data: Record<string, unknown>; v?: string };
+    /** What the service decides from the row read: the contact after the event, and the contact event to publish. */
+    const decide = (ev: ReturnType<typeof nextEvent>, found: Row | undefined) => {
+      if (!found) {
+        const contact = { id: newId('cnt'), email: ev.email, subscribed: true, data: ev.data };
+        return { kind: 'created' as const, contact, events: [envelope('contact.created', contact.id, { contactId: contact.id, email: contact.email, subscribed: true, data: contact.data })] };
+      }
+      if (found.data.plan === ev.data.plan) return { kind: 'kept' as const, contact: found, events: [] };
+      const contact = { ...found, data: { ...found.data, ...ev.data } };
+      return {
+        kind: 'changed' as const,
+        contact,
+        events: [envelope('contact.updated', contact.id, { contactId: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data, changedKeys: ['data.plan'] })],
+      };
+    };
+    // as ContactWriter.upsertManyAtomically + TrackEventUseCase: an unlocked read, then one guarded statement
+    const singleStatement = async () => {
+      const ev = nextEvent();
+      const found = (await pool.query(`SELECT *, xmin::text AS v FROM contacts.contacts WHERE project_id = $1 AND email = ANY($2::varchar[])`, [project.projectId, [ev.email]])).rows[0] as Row | undefined;
+      const { kind, contact, events } = decide(ev, found);
+      const eventId = newId('evt');
+      const outbox = [...events, envelope('event.tracked', contact.id, { eventRecordId: eventId, contactId: contact.id, email: contact.email, name: ev.event, data: ev.data })];
+      const values: unknown[] = [];
+      const $ = (value: unknown, type: string) => `$${values.push(value)}::${type}`;
+      const projectId = $(project.projectId, 'varchar');
+      const contactPart = {
+        created: () =>
+          `c AS (INSERT INTO contacts.contacts (id, project_id, email, subscribed, data)
+                 VALUES (${$(contact.id, 'varchar')}, ${projectId}, ${$(contact.email, 'varchar')}, true, ${$(JSON.stringify(contact.data), 'jsonb')})
+                 ON CONFLICT (project_id, email) DO NOTHING RETURNING 1)`,
+        changed: () =>
+          `c AS (UPDATE contacts.contacts SET subscribed = ${$(contact.subscribed, 'boolean')}, data = ${$(JSON.stringify(contact.data), 'jsonb')}, updated_at = now()
+                 WHERE project_id = ${projectId} AND id = ${$(contact.id, 'varchar')} AND xmin = ${$(found!.v, 'xid')} RETURNING 1)`,
+        kept: () => `c AS (SELECT 1 FROM contacts.contacts WHERE project_id = ${projectId} AND id = ${$(contact.id, 'varchar')} FOR KEY SHARE)`,
+      }[kind]();
+      await pool.query(
+        `WITH ${contactPart},
+         e AS (INSERT INTO contacts.tracked_events (id, project_id, contact_id, name, data, created_at)
+               VALUES (${$(eventId, 'varchar')}, ${projectId}, ${$(contact.id, 'varchar')}, ${$(ev.event, 'varchar')}, ${$(JSON.stringify(ev.data), 'jsonb')}, ${$(new Date(), 'timestamptz')})),
+         o AS (INSERT INTO contacts.outbox (event_id, topic, message_key, envelope)
+               SELECT * FROM unnest(${$(outbox.map((e) => e.eventId), 'uuid[]')}, ${$(outbox.map((e) => e.type), 'varchar[]')}, ${$(outbox.map((e) => e.key), 'varchar[]')},
+                                    ${$(outbox.map((e) => JSON.stringify(e)), 'jsonb[]')}) RETURNING 1)
+         SELECT contacts.write_guard((SELECT count(*) FROM c) = 1), ${notifySql('o')}`,
+        values,
+      );
+    };
+    // the shape before: a transaction that locks the contact, one statement per step
+    const outboxSql = `WITH o AS (
+         INSERT INTO contacts.outbox (event_id, topic, message_key, envelope)
+         SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::jsonb[]) RETURNING 1)
+       SELECT ${notifySql('o')}`;
     const outboxAdd = (c: pg.PoolClient, e: ReturnType<typeof envelope>) => c.query(outboxSql, [[e.eventId], [e.type], [e.key], [JSON.stringify(e)]]);
-    const work = async () => {
+    const locking = async () => {
       const ev = nextEvent();
       const c = await pool.connect();
       try {
         await c.query('BEGIN');
-        const found = await c.query(`SELECT * FROM contacts.contacts WHERE project_id = $1 AND email = $2 FOR UPDATE`, [project.projectId, ev.email]);
-        let contact = found.rows[0] as { id: string; email: string; subscribed: boolean; data: Record<string, unknown> } | undefined;
-        if (!contact) {
-          const ins = await c.query(
-            `INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (project_id, email) DO NOTHING RETURNING *`,
-            [`cnt_${randomUUID().replace(/-/g, '').slice(0, 26)}`, project.projectId, ev.email, true, JSON.stringify(ev.data)],
-          );
-          contact = ins.rows[0];
-          await outboxAdd(c, envelope('contact.created', contact!.id, { contactId: contact!.id, email: contact!.email, subscribed: true, data: contact!.data }));
-        } else if (contact.data.plan !== ev.data.plan) {
-          const data = { ...contact.data, ...ev.data };
-          const upd = await c.query(`UPDATE contacts.contacts SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now() WHERE project_id = $1 AND id = $2 RETURNING *`, [
-            project.projectId, contact.id, contact.email, contact.subscribed, JSON.stringify(data),
+        const found = (await c.query(`SELECT * FROM contacts.contacts WHERE project_id = $1 AND email = $2 FOR UPDATE`, [project.projectId, ev.email])).rows[0] as Row | undefined;
+        const { kind, contact, events } = decide(ev, found);
+        if (kind === 'created') {
+          await c.query(`INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (project_id, email) DO NOTHING`, [
+            contact.id, project.projectId, contact.email, true, JSON.stringify(contact.data),
           ]);
-          contact = upd.rows[0];
-          await outboxAdd(c, envelope('contact.updated', contact!.id, { contactId: contact!.id, email: contact!.email, subscribed: contact!.subscribed, data, changedKeys: ['data.plan'] }));
+        } else if (kind === 'changed') {
+          await c.query(`UPDATE contacts.contacts SET subscribed = $3, data = $4::jsonb, updated_at = now() WHERE project_id = $1 AND id = $2`, [
+            project.projectId, contact.id, contact.subscribed, JSON.stringify(contact.data),
+          ]);
         }
-        const id = `evt_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
+        for (const e of events) await outboxAdd(c, e);
+        const id = newId('evt');
         await c.query(`INSERT INTO contacts.tracked_events (id, project_id, contact_id, name, data, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`, [
-          id, project.projectId, contact!.id, ev.event, JSON.stringify(ev.data), new Date(),
+          id, project.projectId, contact.id, ev.event, JSON.stringify(ev.data), new Date(),
         ]);
-        await outboxAdd(c, envelope('event.tracked', contact!.id, { eventRecordId: id, contactId: contact!.id, email: contact!.email, name: ev.event, data: ev.data }));
+        await outboxAdd(c, envelope('event.tracked', contact.id, { eventRecordId: id, contactId: contact.id, email: contact.email, name: ev.event, data: ev.data }));
         await c.query('COMMIT');
       } catch (err) {
         await c.query('ROLLBACK').catch(() => undefined);
@@ -179,21 +217,22 @@ try {
         c.release();
       }
     };
+    const work = shape === 'single-statement' ? singleStatement : locking;
     const c0 = await dbCounters(admin, db.url);
     const warm = await closedLoop(CONCURRENCY, 2000, work);
     const r = await closedLoop(CONCURRENCY, RAW_SECONDS * 1000, work, { pgPids });
     await pool.end(); // its backends disconnect and report their counters
-    await Promise.all(listening.map((l) => l.end()));
+    await listener.end();
     await sleep(200);
     if (r.firstError) console.error(`raw first error: ${r.firstError}`);
     return [r, perEvent(c0, await dbCounters(admin, db.url), warm.ok + r.ok)];
   };
   // as many connections as requests in flight, unless the server (shared with others) has fewer free
-  const wide = Math.min(CONCURRENCY, await freeConnections(admin, 15 + listenerApps.length));
-  row(`raw pg, same statements, ${wide} connections`, ...(await raw(wide, true)));
-  row(`raw pg, same statements, 4 connections`, ...(await raw(4, true)));
-  row(`raw pg, same, 4 conn. + ${listenerApps.length} LISTENers like Herald's`, ...(await raw(4, true, listenerApps)));
-  row(`raw pg, no pg_notify, ${wide} connections`, ...(await raw(wide, false)));
+  const wide = Math.min(CONCURRENCY, await freeConnections(admin, 16));
+  row(`raw pg, same statements, ${wide} connections`, ...(await raw(wide, 'single-statement')));
+  row(`raw pg, same statements, 4 connections`, ...(await raw(4, 'single-statement')));
+  row(`raw pg, same, no pg_notify, ${wide} connections`, ...(await raw(wide, 'single-statement', false)));
+  row(`raw pg, locking transaction (6 statements), ${wide} conn.`, ...(await raw(wide, 'locking')));
 
   console.log(
     `\n/v1/track, standalone mode, ${num(CONTACTS)} contacts seeded with SQL in ${Math.round(seedMs)} ms; ${CONCURRENCY} requests in flight (closed loop, keep-alive)` +
@@ -219,7 +258,7 @@ try {
   );
   console.log(
     `Herald per event (its whole run, pg_stat_database): ${heraldWork.commits.toFixed(1)} commits, ${heraldWork.inserted.toFixed(1)} rows inserted, ${heraldWork.updated.toFixed(1)} rows updated` +
-      ` (request, relay, in-process consumers, and the LISTEN backends reading the notify queue: ${listenerApps.join(', ')})`,
+      ' (request, relay and in-process consumers)',
   );
 } finally {
   await herald?.stop();

@@ -1,5 +1,5 @@
 import { ContactCreated, EventTracked, Topics, type EventEnvelope } from '@herald/contracts';
-import { createServiceDataSource } from '@herald/persistence';
+import { createServiceDataSource, SingleStatementWrite } from '@herald/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import { EventProcessor, type EventBatchHandler, type EventHandlerFn } from './consumer/event-processor.js';
@@ -71,6 +71,36 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
       await new Promise((r) => setTimeout(r, 200));
       expect(publisher.published.map((e) => e.eventId)).toEqual(committed.map((e) => e.eventId));
       expect(await relay.pending()).toBe(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('a single-statement write wakes the relay leading in this process directly (no NOTIFY); NOTIFY is used while it does not lead', async () => {
+    await ds.query(`CREATE OR REPLACE FUNCTION msgtest.write_guard(ok boolean) RETURNS boolean LANGUAGE sql AS 'SELECT ok'`);
+    const publisher = new RecordingPublisher();
+    // a poll interval far beyond the test: only a wake publishes in time
+    const relay = new OutboxRelay('msgtest', db.url, ds, publisher, quiet, { pollIntervalMs: 600_000, lingerMs: 0 });
+    const local = new Outbox('msgtest', ds);
+    local.relayedBy(relay);
+    const write = (e: EventEnvelope) => {
+      const w = new SingleStatementWrite('msgtest.write_guard');
+      local.addTo(w, [e]);
+      return w;
+    };
+    expect(write(tracked(0)).toSql()).toContain('pg_notify'); // not started: not the leader
+    relay.start();
+    try {
+      await eventually(() => relay.isLeader, { timeoutMs: 10_000 });
+      await new Promise((r) => setTimeout(r, 100)); // the relay's first round is over: it sleeps
+      const first = write(tracked(1));
+      expect(first.toSql()).not.toContain('pg_notify');
+      await first.run(ds);
+      await eventually(() => publisher.published.length === 1, { timeoutMs: 5_000, message: 'the local wake did not reach the relay' });
+      await write(tracked(2)).run(ds);
+      await write(tracked(3)).run(ds);
+      await eventually(() => publisher.published.length === 3, { timeoutMs: 5_000 });
+      expect(publisher.published.map((e) => e.payload)).toEqual([1, 2, 3].map((n) => expect.objectContaining({ name: `e${n}` })));
     } finally {
       await relay.stop();
     }

@@ -77,6 +77,7 @@ export class MessagingModule {
           inject: [ConsumerRegistry, getDataSourceToken(service), outboxToken(service), relayToken(service)],
           useFactory: (registry: ConsumerRegistry, ds: DataSource, outbox: Outbox, relay: OutboxRelay) => {
             registry.register(new EventProcessor(service, ds, outbox, logger, options.retry));
+            outbox.relayedBy(relay);
             return new ServiceMessagingLifecycle(relay);
           },
         },

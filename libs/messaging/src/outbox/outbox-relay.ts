@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
 import type { EventPublisher } from '../event-publisher.js';
 import { messagingMetrics } from '../metrics.js';
-import { outboxChannel } from './outbox.js';
+import { outboxChannel, type LocalRelay } from './outbox.js';
 
 export interface OutboxRelayOptions {
   batchSize: number;
@@ -36,7 +36,7 @@ const DEFAULTS: OutboxRelayOptions = { batchSize: 500, pollIntervalMs: 1000, lin
  * Rows are marked published only after the publisher accepted them: a crash in between republishes
  * them, and consumers de-duplicate by event id.
  */
-export class OutboxRelay {
+export class OutboxRelay implements LocalRelay {
   private readonly options: OutboxRelayOptions;
   private client?: pg.Client;
   private running = false;
@@ -74,6 +74,16 @@ export class OutboxRelay {
     this.client = undefined;
     await this.unlisten?.();
     this.unlisten = undefined;
+  }
+
+  /** Whether this relay holds the service's advisory lock (it is the one publishing). */
+  get isLeader(): boolean {
+    return this.running && this.leader;
+  }
+
+  /** Reads the outbox now (after its linger) instead of at the next poll: a commit in this process wrote to it. */
+  wake(): void {
+    this.pause.wake();
   }
 
   /** Number of events not yet published (for metrics and tests). */
