@@ -153,6 +153,16 @@ try {
     // as ContactWriter.upsertManyAtomically + TrackEventUseCase: an unlocked read, then one guarded statement
     const singleStatement = async () => {
       const ev = nextEvent();
+      // another connection wrote the same contact between the read and the write: read again (Herald takes its locking path)
+      for (;;) {
+        try {
+          return await singleStatementOnce(ev);
+        } catch (err) {
+          if ((err as { code?: string }).code !== '40001') throw err;
+        }
+      }
+    };
+    const singleStatementOnce = async (ev: ReturnType<typeof nextEvent>) => {
       const found = (await pool.query(`SELECT *, xmin::text AS v FROM contacts.contacts WHERE project_id = $1 AND email = ANY($2::varchar[])`, [project.projectId, [ev.email]])).rows[0] as Row | undefined;
       const { kind, contact, events } = decide(ev, found);
       const eventId = newId('evt');
