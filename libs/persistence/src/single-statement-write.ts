@@ -11,6 +11,15 @@ export class WriteConflict extends Error {
   }
 }
 
+/** Builds a bind parameter: answers `$n::type` and keeps `value` for the statement. */
+export type SqlParam = (value: unknown, type: string) => string;
+
+/** Bind parameters collected while a statement is built (`values` go with its text). */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  readonly param: SqlParam = (value, type) => `$${this.values.push(value)}::${type}`;
+}
+
 /** SQLSTATEs after which the same write may simply be attempted again: serialization_failure, deadlock_detected. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
@@ -29,7 +38,7 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * parts must touch different rows; each is executed exactly once, whether or not it is read.
  */
 export class SingleStatementWrite {
-  private readonly values: unknown[] = [];
+  private readonly params = new SqlParams();
   private readonly ctes: string[] = [];
   private readonly guards: string[] = [];
   private readonly outputs: string[] = [];
@@ -38,11 +47,8 @@ export class SingleStatementWrite {
 
   constructor(private readonly guardFunction: string) {}
 
-  /** A bind parameter (`$n::type`) for `value`. */
-  param(value: unknown, type: string): string {
-    this.values.push(value);
-    return `$${this.values.length}::${type}`;
-  }
+  /** A bind parameter (`$n::type`) for `value`; may be passed around on its own. */
+  readonly param: SqlParam = this.params.param;
 
   /** Adds a CTE; answers its name, unique in the statement, to read its RETURNING rows in guards and outputs. */
   with(prefix: string, sql: string): string {
@@ -80,7 +86,7 @@ export class SingleStatementWrite {
   async run(db: DataSource): Promise<void> {
     if (this.isEmpty) return;
     try {
-      await db.query(this.toSql(), this.values);
+      await db.query(this.toSql(), this.params.values);
     } catch (err) {
       const code = (err as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (err as { code?: string }).code;
       if (code && RETRYABLE.has(code)) throw new WriteConflict((err as Error).message);

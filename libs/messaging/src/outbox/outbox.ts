@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@herald/contracts';
-import { tableName, type SingleStatementWrite } from '@herald/persistence';
+import { SqlParams, tableName, type SingleStatementWrite, type SqlParam } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
 
@@ -34,8 +34,7 @@ export class Outbox {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('Outbox.add must run inside the transaction of the business write');
     }
-    const values: unknown[] = [];
-    const param = (value: unknown, type: string) => `$${values.push(value)}::${type}`;
+    const { param, values } = new SqlParams();
     await manager.query(`WITH ins AS (${this.insertSql(param, envelopes)}) SELECT pg_notify(${param(outboxChannel(this.service), 'text')}, count(*)::text) FROM ins`, values);
   }
 
@@ -54,13 +53,13 @@ export class Outbox {
    */
   addTo(write: SingleStatementWrite, envelopes: EventEnvelope[]): void {
     if (envelopes.length === 0) return;
-    const ins = write.with('outbox', this.insertSql((value, type) => write.param(value, type), envelopes));
+    const ins = write.with('outbox', this.insertSql(write.param, envelopes));
     const relay = this.relay;
     if (relay?.isLeader) write.onCommit(() => relay.wake());
     else write.output(`pg_notify(${write.param(outboxChannel(this.service), 'text')}, (SELECT count(*) FROM ${ins})::text)`);
   }
 
-  private insertSql(param: (value: unknown, type: string) => string, envelopes: EventEnvelope[]): string {
+  private insertSql(param: SqlParam, envelopes: EventEnvelope[]): string {
     return `INSERT INTO ${this.table} (event_id, topic, message_key, envelope)
       SELECT * FROM unnest(${param(envelopes.map((e) => e.eventId), 'uuid[]')}, ${param(envelopes.map((e) => e.type), 'varchar[]')},
                            ${param(envelopes.map((e) => e.key), 'varchar[]')}, ${param(envelopes.map((e) => JSON.stringify(e)), 'jsonb[]')})

@@ -184,7 +184,7 @@ export class ContactWriter {
     const versions = new Map(rows.map((r) => [r.id as string, r.row_version as string]));
     const plan = this.plan(projectId, items, rows.map(contactFromRow));
     const write = new SingleStatementWrite(WRITE_GUARD);
-    const param = (value: unknown, type: string) => write.param(value, type);
+    const { param } = write;
     const project = param(projectId, 'varchar');
     const { inserts, updates, unchanged } = plan;
     if (inserts.length > 0) {

@@ -119,7 +119,7 @@ export class TrackEventUseCase {
     let rows: EventRow[] = [];
     await this.writer.upsertManyAtomically(this.db, projectId, this.itemsOf(projectId, batch), (writes, write) => {
       rows = this.eventRowsOf(batch, writes);
-      const param = (value: unknown, type: string) => write.param(value, type);
+      const { param } = write;
       write.with(
         'tracked',
         `INSERT INTO ${tableName(this.db, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)

@@ -1,5 +1,5 @@
 import { flattenLeaves, inferFieldType } from '@herald/contact-data';
-import { tableName, type SingleStatementWrite } from '@herald/persistence';
+import { SqlParams, tableName, type SingleStatementWrite, type SqlParam } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -30,8 +30,8 @@ export class FieldRegistry {
   async registerMany(manager: EntityManager, projectId: string, datas: Record<string, unknown>[]): Promise<void> {
     const fresh = this.unknownPaths(projectId, datas);
     if (fresh.size === 0) return;
-    const values: unknown[] = [];
-    await manager.query(this.insertSql(projectId, fresh, (value, type) => `$${values.push(value)}::${type}`), values);
+    const params = new SqlParams();
+    await manager.query(this.insertSql(projectId, fresh, params.param), params.values);
     this.remember(projectId, fresh);
   }
 
@@ -39,7 +39,7 @@ export class FieldRegistry {
   registerIn(write: SingleStatementWrite, projectId: string, datas: Record<string, unknown>[]): void {
     const fresh = this.unknownPaths(projectId, datas);
     if (fresh.size === 0) return;
-    write.with('fields', this.insertSql(projectId, fresh, (value, type) => write.param(value, type)));
+    write.with('fields', this.insertSql(projectId, fresh, write.param));
     write.onCommit(() => this.remember(projectId, fresh));
   }
 
@@ -59,7 +59,7 @@ export class FieldRegistry {
     return fresh;
   }
 
-  private insertSql(projectId: string, fresh: Map<string, string>, param: (value: unknown, type: string) => string): string {
+  private insertSql(projectId: string, fresh: Map<string, string>, param: SqlParam): string {
     return `INSERT INTO ${this.table} (project_id, path, type)
       SELECT ${param(projectId, 'varchar')}, p, t FROM unnest(${param([...fresh.keys()], 'varchar[]')}, ${param([...fresh.values()], 'varchar[]')}) AS x(p, t)
       ON CONFLICT (project_id, path) DO NOTHING`;
