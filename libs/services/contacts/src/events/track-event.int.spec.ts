@@ -58,16 +58,32 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
       message: 'the track never waited for the other writer',
     });
 
-  it('a contact changed after the track read it: the data patch is applied to the changed contact, nothing lost or doubled', async () => {
-    await track.execute(project, { email: 'changed@example.com', event: 'signed-up', data: { plan: 'free' } });
+  /**
+   * Runs `sql` in another transaction, starts the track, lets the other writer commit once the
+   * track's statement waits for its locks (so the track read the rows before), and answers the
+   * track's result with how many batches each write path took meanwhile.
+   */
+  const afterAnotherWriter = async <T>(sql: string, params: unknown[], run: () => Promise<T>) => {
+    const paths = ['single_statement', 'locked', 'one_by_one'] as const;
+    const before = await Promise.all(paths.map(batches));
     await other.startTransaction();
-    await other.query(`UPDATE contacts.contacts SET data = data || '{"seats": 3}' WHERE project_id = $1 AND email = $2`, [project, 'changed@example.com']);
-    const [optimistic, retried] = [await batches('single_statement'), await batches('one_by_one')];
-    const pending = track.execute(project, { email: 'changed@example.com', event: 'upgraded', data: { plan: 'gold' } });
+    await other.query(sql, params);
+    const pending = run();
     await trackIsWaiting();
     await other.commitTransaction();
     const result = await pending;
-    expect([await batches('single_statement'), await batches('one_by_one')]).toEqual([optimistic, retried + 1]); // the guarded write met the other writer
+    const after = await Promise.all(paths.map(batches));
+    return { result, taken: Object.fromEntries(paths.map((path, i) => [path, after[i]! - before[i]!])) };
+  };
+  /** One request that met the other writer: its guarded write failed, and it was written alone with locks. */
+  const retriedAlone = { single_statement: 0, locked: 0, one_by_one: 1 };
+
+  it('a contact changed after the track read it: the data patch is applied to the changed contact, nothing lost or doubled', async () => {
+    await track.execute(project, { email: 'changed@example.com', event: 'signed-up', data: { plan: 'free' } });
+    const { result, taken } = await afterAnotherWriter(`UPDATE contacts.contacts SET data = data || '{"seats": 3}' WHERE project_id = $1 AND email = $2`, [project, 'changed@example.com'], () =>
+      track.execute(project, { email: 'changed@example.com', event: 'upgraded', data: { plan: 'gold' } }),
+    );
+    expect(taken).toEqual(retriedAlone);
 
     const [row] = await contact('changed@example.com');
     expect(row!.data).toEqual({ plan: 'gold', seats: 3 });
@@ -80,14 +96,12 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
   });
 
   it('a contact created by another writer after the track found none: one contact, the event on it, no contact.created from the track', async () => {
-    await other.startTransaction();
-    await other.query(`INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ('cnt_other_writer', $1, $2, false, '{"source": "import"}')`, [project, 'created@example.com']);
-    const [optimistic, retried] = [await batches('single_statement'), await batches('one_by_one')];
-    const pending = track.execute(project, { email: 'created@example.com', event: 'visited', data: { plan: 'gold' } });
-    await trackIsWaiting();
-    await other.commitTransaction();
-    const result = await pending;
-    expect([await batches('single_statement'), await batches('one_by_one')]).toEqual([optimistic, retried + 1]); // the guarded write met the other writer
+    const { result, taken } = await afterAnotherWriter(
+      `INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ('cnt_other_writer', $1, $2, false, '{"source": "import"}')`,
+      [project, 'created@example.com'],
+      () => track.execute(project, { email: 'created@example.com', event: 'visited', data: { plan: 'gold' } }),
+    );
+    expect(taken).toEqual(retriedAlone);
 
     const rows = await contact('created@example.com');
     expect(rows).toEqual([{ id: 'cnt_other_writer', subscribed: false, data: { source: 'import', plan: 'gold' } }]);
@@ -99,14 +113,10 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
 
   it('a contact deleted after the track read it (the track changes nothing on it): the contact is created again and the event is on the new one', async () => {
     const first = await track.execute(project, { email: 'deleted@example.com', event: 'signed-up', data: { plan: 'free' } });
-    await other.startTransaction();
-    await other.query(`DELETE FROM contacts.contacts WHERE id = $1`, [first.contact]);
-    const [optimistic, retried] = [await batches('single_statement'), await batches('one_by_one')];
-    const pending = track.execute(project, { email: 'deleted@example.com', event: 'came-back', data: { plan: 'free' } });
-    await trackIsWaiting();
-    await other.commitTransaction();
-    const result = await pending;
-    expect([await batches('single_statement'), await batches('one_by_one')]).toEqual([optimistic, retried + 1]); // the guarded write met the other writer
+    const { result, taken } = await afterAnotherWriter(`DELETE FROM contacts.contacts WHERE id = $1`, [first.contact], () =>
+      track.execute(project, { email: 'deleted@example.com', event: 'came-back', data: { plan: 'free' } }),
+    );
+    expect(taken).toEqual(retriedAlone);
 
     const rows = await contact('deleted@example.com');
     expect(rows).toHaveLength(1);
@@ -118,18 +128,15 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
 
   it('a batch that met another writer is written again in a transaction that locks its contacts: every request once, each with its own answer', async () => {
     await track.execute(project, { email: 'batch-a@example.com', event: 'signed-up', data: { n: 1 } });
-    await other.startTransaction();
-    await other.query(`UPDATE contacts.contacts SET subscribed = false WHERE project_id = $1 AND email = $2`, [project, 'batch-a@example.com']);
-    const locked = await batches('locked');
-    // submitted in the same turn: written as one batch
-    const pending = Promise.all([
-      track.execute(project, { email: 'batch-a@example.com', event: 'clicked', data: { n: 2 } }),
-      track.execute(project, { email: 'batch-b@example.com', event: 'clicked', data: { n: 3 } }),
-    ]);
-    await trackIsWaiting();
-    await other.commitTransaction();
-    const [a, b] = await pending;
-    expect(await batches('locked')).toBe(locked + 1);
+    const { result, taken } = await afterAnotherWriter(`UPDATE contacts.contacts SET subscribed = false WHERE project_id = $1 AND email = $2`, [project, 'batch-a@example.com'], () =>
+      // submitted in the same turn: written as one batch
+      Promise.all([
+        track.execute(project, { email: 'batch-a@example.com', event: 'clicked', data: { n: 2 } }),
+        track.execute(project, { email: 'batch-b@example.com', event: 'clicked', data: { n: 3 } }),
+      ]),
+    );
+    expect(taken).toEqual({ single_statement: 0, locked: 1, one_by_one: 0 });
+    const [a, b] = result;
 
     const [rowA] = await contact('batch-a@example.com');
     const [rowB] = await contact('batch-b@example.com');
