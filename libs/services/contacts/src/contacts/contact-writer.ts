@@ -262,8 +262,9 @@ export class ContactWriter {
     return {
       results,
       events,
+      // by email, as the locking path locks them: two writes over the same contacts take their row locks in one order
       inserts: [...created].sort().map((e) => current.get(e)!),
-      updates: [...touched].filter((e) => !created.has(e)).map((e) => current.get(e)!),
+      updates: [...touched].filter((e) => !created.has(e)).sort().map((e) => current.get(e)!),
       unchanged: found.filter((c) => !touched.has(c.email)),
     };
   }
