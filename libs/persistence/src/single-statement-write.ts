@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
  * fresh rows, or take the locking path.
  */
 export class WriteConflict extends Error {
-  constructor(readonly reason: string) {
+  constructor(reason: string) {
     super(`write conflict: ${reason}`);
   }
 }
@@ -72,10 +72,6 @@ export class SingleStatementWrite {
     this.afterCommit.push(fn);
   }
 
-  get isEmpty(): boolean {
-    return this.ctes.length === 0;
-  }
-
   toSql(): string {
     const guard = `${this.guardFunction}(${this.guards.length > 0 ? this.guards.join(' AND ') : 'true'})`;
     const select = [`${guard} AS ok`, ...this.outputs.map((o, i) => `${o} AS out_${i + 1}`)].join(', ');
@@ -84,7 +80,7 @@ export class SingleStatementWrite {
 
   /** Runs the statement on its own, outside any transaction (it is its own). */
   async run(db: DataSource): Promise<void> {
-    if (this.isEmpty) return;
+    if (this.ctes.length === 0) return; // nothing to write
     try {
       await db.query(this.toSql(), this.params.values);
     } catch (err) {

@@ -3,7 +3,7 @@ import { ContactCreated, ContactDeleted, ContactSubscribed, ContactUnsubscribed,
 import { newId } from '@herald/core';
 import { conflict, notFound, validationFailed } from '@herald/http';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { SingleStatementWrite, tableName } from '@herald/persistence';
+import { SingleStatementWrite, SqlParams, tableName, type SqlParam } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
@@ -51,6 +51,24 @@ const WRITE_GUARD = '"contacts"."write_guard"';
 
 /** Distinct normalised emails of `items`, sorted (the order rows are locked in). */
 const emailsOf = (items: { input: ContactInput }[]): string[] => [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
+
+/** New contacts, one row each (an email already taken is skipped: compare the RETURNING rows with `contacts`). */
+function insertContactsSql(table: string, project: string, param: SqlParam, contacts: Contact[]): string {
+  return `INSERT INTO ${table} (id, project_id, email, subscribed, data)
+    SELECT id, ${project}, email, subscribed, data
+      FROM unnest(${param(contacts.map((c) => c.id), 'varchar[]')}, ${param(contacts.map((c) => c.email), 'varchar[]')},
+                  ${param(contacts.map((c) => c.subscribed), 'boolean[]')}, ${param(contacts.map((c) => JSON.stringify(c.data)), 'jsonb[]')}) AS x(id, email, subscribed, data)
+    ON CONFLICT (project_id, email) DO NOTHING RETURNING 1`;
+}
+
+/** Subscription and data of existing contacts; with `versions` (id → `xmin` as read), only the rows not written since. */
+function updateContactsSql(table: string, project: string, param: SqlParam, contacts: Contact[], versions?: Map<string, string>): string {
+  const version = versions ? `, ${param(contacts.map((c) => versions.get(c.id)), 'xid[]')}` : '';
+  return `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
+      FROM unnest(${param(contacts.map((c) => c.id), 'varchar[]')}, ${param(contacts.map((c) => c.subscribed), 'boolean[]')},
+                  ${param(contacts.map((c) => JSON.stringify(c.data)), 'jsonb[]')}${version}) AS u(id, subscribed, data${versions ? ', version' : ''})
+     WHERE c.project_id = ${project} AND c.id = u.id${versions ? ' AND c.xmin = u.version' : ''} RETURNING 1`;
+}
 
 export interface ContactWrite {
   contact: Contact;
@@ -139,20 +157,14 @@ export class ContactWriter {
     const plan = this.plan(projectId, items, rows.map(contactFromRow));
     const { inserts, updates } = plan;
     if (inserts.length > 0 || updates.length > 0) {
-      // new and changed contacts in one statement (they are different rows)
+      // new and changed contacts in one statement (they are different rows); the rows are locked, so no version check
+      const { param, values } = new SqlParams();
+      const project = param(projectId, 'varchar');
       const [counts] = (await m.query(
-        `WITH ins AS (
-           INSERT INTO ${table} (id, project_id, email, subscribed, data)
-           SELECT id, $1, email, subscribed, data FROM unnest($2::varchar[], $3::varchar[], $4::boolean[], $5::jsonb[]) AS x(id, email, subscribed, data)
-           ON CONFLICT (project_id, email) DO NOTHING RETURNING 1),
-         upd AS (
-           UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
-             FROM unnest($6::varchar[], $7::boolean[], $8::jsonb[]) AS u(id, subscribed, data) WHERE c.id = u.id RETURNING 1)
-         SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated`,
-        [
-          projectId, inserts.map((c) => c.id), inserts.map((c) => c.email), inserts.map((c) => c.subscribed), inserts.map((c) => JSON.stringify(c.data)),
-          updates.map((c) => c.id), updates.map((c) => c.subscribed), updates.map((c) => JSON.stringify(c.data)),
-        ],
+        `WITH ins AS (${insertContactsSql(table, project, param, inserts)}),
+              upd AS (${updateContactsSql(table, project, param, updates)})
+         SELECT (SELECT count(*) FROM ins)::int AS inserted`,
+        values,
       )) as { inserted: number }[];
       if (counts!.inserted < inserts.length) throw new ConcurrentCreate();
     }
@@ -188,24 +200,11 @@ export class ContactWriter {
     const project = param(projectId, 'varchar');
     const { inserts, updates, unchanged } = plan;
     if (inserts.length > 0) {
-      const created = write.with(
-        'created',
-        `INSERT INTO ${table} (id, project_id, email, subscribed, data)
-         SELECT id, ${project}, email, subscribed, data
-           FROM unnest(${param(inserts.map((c) => c.id), 'varchar[]')}, ${param(inserts.map((c) => c.email), 'varchar[]')},
-                       ${param(inserts.map((c) => c.subscribed), 'boolean[]')}, ${param(inserts.map((c) => JSON.stringify(c.data)), 'jsonb[]')}) AS x(id, email, subscribed, data)
-         ON CONFLICT (project_id, email) DO NOTHING RETURNING 1`,
-      );
+      const created = write.with('created', insertContactsSql(table, project, param, inserts));
       write.guard(`(SELECT count(*) FROM ${created}) = ${inserts.length}`);
     }
     if (updates.length > 0) {
-      const changed = write.with(
-        'changed',
-        `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
-           FROM unnest(${param(updates.map((c) => c.id), 'varchar[]')}, ${param(updates.map((c) => c.subscribed), 'boolean[]')},
-                       ${param(updates.map((c) => JSON.stringify(c.data)), 'jsonb[]')}, ${param(updates.map((c) => versions.get(c.id)), 'xid[]')}) AS u(id, subscribed, data, version)
-          WHERE c.project_id = ${project} AND c.id = u.id AND c.xmin = u.version RETURNING 1`,
-      );
+      const changed = write.with('changed', updateContactsSql(table, project, param, updates, versions));
       write.guard(`(SELECT count(*) FROM ${changed}) = ${updates.length}`);
     }
     if (unchanged.length > 0) {

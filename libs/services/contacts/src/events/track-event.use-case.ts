@@ -6,7 +6,7 @@ import { validationFailed } from '@herald/http';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { tableName, WriteConflict } from '@herald/persistence';
+import { SqlParams, tableName, WriteConflict, type SqlParam } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import { ContactWriter, type ContactInput, type ContactWrite, type WriteContext } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
@@ -119,14 +119,7 @@ export class TrackEventUseCase {
     let rows: EventRow[] = [];
     await this.writer.upsertManyAtomically(this.db, projectId, this.itemsOf(projectId, batch), (writes, write) => {
       rows = this.eventRowsOf(batch, writes);
-      const { param } = write;
-      write.with(
-        'tracked',
-        `INSERT INTO ${tableName(this.db, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
-         SELECT id, ${param(projectId, 'varchar')}, contact_id, name, data, ${param(now, 'timestamptz')}
-           FROM unnest(${param(rows.map((r) => r.id), 'varchar[]')}, ${param(rows.map((r) => r.contactId), 'varchar[]')},
-                       ${param(rows.map((r) => r.name), 'varchar[]')}, ${param(rows.map((r) => JSON.stringify(r.data)), 'jsonb[]')}) AS x(id, contact_id, name, data)`,
-      );
+      write.with('tracked', this.insertEventsSql(write.param, projectId, rows, now));
       return this.eventTrackedOf(projectId, batch, writes, rows, now);
     });
     return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
@@ -140,12 +133,16 @@ export class TrackEventUseCase {
       rows = this.eventRowsOf(batch, writes);
       return this.eventTrackedOf(projectId, batch, writes, rows, now);
     });
-    await m.query(
-      `INSERT INTO ${tableName(m, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
-       SELECT id, $1, contact_id, name, data, $6 FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) AS x(id, contact_id, name, data)`,
-      [projectId, rows.map((r) => r.id), rows.map((r) => r.contactId), rows.map((r) => r.name), rows.map((r) => JSON.stringify(r.data)), now],
-    );
+    const { param, values } = new SqlParams();
+    await m.query(this.insertEventsSql(param, projectId, rows, now), values);
     return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
+  }
+
+  private insertEventsSql(param: SqlParam, projectId: string, rows: EventRow[], now: Date): string {
+    return `INSERT INTO ${tableName(this.db, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
+      SELECT id, ${param(projectId, 'varchar')}, contact_id, name, data, ${param(now, 'timestamptz')}
+        FROM unnest(${param(rows.map((r) => r.id), 'varchar[]')}, ${param(rows.map((r) => r.contactId), 'varchar[]')},
+                    ${param(rows.map((r) => r.name), 'varchar[]')}, ${param(rows.map((r) => JSON.stringify(r.data)), 'jsonb[]')}) AS x(id, contact_id, name, data)`;
   }
 
   private itemsOf(projectId: string, batch: PendingTrack[]): { input: ContactInput; ctx: WriteContext }[] {
