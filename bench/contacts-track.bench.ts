@@ -23,7 +23,8 @@
  * Columns: CPU of the whole machine, of this process (the load driver), of Herald's process, and
  * of the PostgreSQL backends serving the bench database (from /proc, PostgreSQL on this host), and
  * commits per event (pg_stat_database, counted up to the disconnect of the backends, as they
- * report late). BENCH_POOL_SIZE sets Herald's DATABASE_POOL_SIZE (default 4 per service).
+ * report late). BENCH_POOL_SIZE sets Herald's DATABASE_POOL_SIZE (default 4 per service); BENCH_RAW=0
+ * leaves out the raw rows (for quick A/B runs of Herald alone).
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -36,6 +37,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const RATE = Number(process.env.BENCH_RATE ?? 2000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 5;
+/** BENCH_RAW=0 skips the raw PostgreSQL rows (quicker A/B runs of Herald alone; the report then lacks its reference). */
+const RAW = process.env.BENCH_RAW !== '0';
 const RAW_SECONDS = Math.max(5, Math.round(SECONDS / 2));
 const NEW_SHARE = 0.5;
 const EVENTS = ['signed-up', 'page-viewed', 'trial-started', 'purchase'];
@@ -239,10 +242,12 @@ try {
   };
   // as many connections as requests in flight, unless the server (shared with others) has fewer free
   const wide = Math.min(CONCURRENCY, await freeConnections(admin, 16));
-  row(`raw pg, same statements, ${wide} connections`, ...(await raw(wide, 'single-statement')));
-  row(`raw pg, same statements, 4 connections`, ...(await raw(4, 'single-statement')));
-  row(`raw pg, same, no pg_notify, ${wide} connections`, ...(await raw(wide, 'single-statement', false)));
-  row(`raw pg, locking transaction (6 statements), ${wide} conn.`, ...(await raw(wide, 'locking')));
+  if (RAW) {
+    row(`raw pg, same statements, ${wide} connections`, ...(await raw(wide, 'single-statement')));
+    row(`raw pg, same statements, 4 connections`, ...(await raw(4, 'single-statement')));
+    row(`raw pg, same, no pg_notify, ${wide} connections`, ...(await raw(wide, 'single-statement', false)));
+    row(`raw pg, locking transaction (6 statements), ${wide} conn.`, ...(await raw(wide, 'locking')));
+  }
 
   console.log(
     `\n/v1/track, standalone mode, ${num(CONTACTS)} contacts seeded with SQL in ${Math.round(seedMs)} ms; ${CONCURRENCY} requests in flight (closed loop, keep-alive)` +

@@ -6,7 +6,7 @@ import { EventProcessor, type EventBatchHandler, type EventHandlerFn } from './c
 import { messagingEntities } from './entities/index.js';
 import type { EventPublisher } from './event-publisher.js';
 import { Outbox } from './outbox/outbox.js';
-import { OutboxRelay } from './outbox/outbox-relay.js';
+import { OutboxRelay, pendingRowsRead } from './outbox/outbox-relay.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -124,6 +124,32 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
     } finally {
       await relay.stop();
     }
+  });
+
+  it('reads the next rows to publish at a cost set by those rows, not by the rows published since the last VACUUM', async () => {
+    const publisher = new RecordingPublisher();
+    const relay = new OutboxRelay('msgtest', db.url, ds, publisher, quiet, { pollIntervalMs: 20, lingerMs: 0 });
+    relay.start();
+    try {
+      // 4,000 events published (and marked) by the relay: the index of unpublished rows keeps an entry for each until VACUUM
+      for (let batch = 0; batch < 8; batch++) await ds.transaction((m) => outbox.add(m, ...Array.from({ length: 500 }, (_, i) => tracked(batch * 500 + i))));
+      await eventually(async () => (await relay.pending()) === 0, { timeoutMs: 30_000 });
+    } finally {
+      await relay.stop();
+    }
+    await ds.transaction((m) => outbox.add(m, tracked(-1), tracked(-2), tracked(-3)));
+    const [plan, read] = pendingRowsRead('msgtest.outbox');
+    const readCost = () =>
+      ds.transaction(async (m) => {
+        await m.query(plan);
+        const [{ 'QUERY PLAN': [explained] }] = (await m.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${read}`, [500])) as [{ 'QUERY PLAN': [{ Plan: { 'Actual Rows': number; 'Shared Hit Blocks': number } }] }];
+        return { rows: explained.Plan['Actual Rows'], buffers: explained.Plan['Shared Hit Blocks'] };
+      });
+    await readCost(); // the first read after the marks meets the published rows' entries once
+    const steady = await readCost();
+    expect(steady.rows).toBe(3);
+    // a bitmap scan visits the heap page of every published row at every read: hundreds of pages here
+    expect(steady.buffers).toBeLessThan(40);
   });
 
   it('lets only one relay of a service publish at a time, so order holds across replicas', async () => {
