@@ -4,3 +4,4 @@ export * from './embedded/index.js';
 export * from './table-name.js';
 export * from './pg-notifications.js';
 export * from './single-statement-write.js';
+export * from './prepared-query.js';

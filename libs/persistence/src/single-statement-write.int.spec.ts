@@ -84,7 +84,7 @@ describe('SingleStatementWrite (PostgreSQL)', () => {
     write.with('bad', `INSERT INTO sswtest.a VALUES (${write.param(null, 'int')})`);
     const err = await write.run(ds).catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(WriteConflict);
-    expect((err as { driverError?: { code?: string } }).driverError?.code).toBe('23502');
+    expect((err as { code?: string }).code).toBe('23502');
   });
 
   it('names each CTE uniquely, so two parts with the same prefix do not collide', () => {

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { queryPrepared } from './prepared-query.js';
 
 /**
  * The rows a write was computed from changed before it ran (a guard did not hold, or PostgreSQL
@@ -78,13 +79,17 @@ export class SingleStatementWrite {
     return this.ctes.length > 0 ? `WITH ${this.ctes.join(',\n')}\nSELECT ${select}` : `SELECT ${select}`;
   }
 
-  /** Runs the statement on its own, outside any transaction (it is its own). */
+  /**
+   * Runs the statement on its own, outside any transaction (it is its own), as a prepared statement
+   * (`queryPrepared`): guards and parts must put what varies from one write to the next in
+   * parameters, so that the same shape of write is the same text.
+   */
   async run(db: DataSource): Promise<void> {
     if (this.ctes.length === 0) return; // nothing to write
     try {
-      await db.query(this.toSql(), this.params.values);
+      await queryPrepared(db, this.toSql(), this.params.values);
     } catch (err) {
-      const code = (err as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (err as { code?: string }).code;
+      const code = (err as { code?: string }).code;
       if (code && RETRYABLE.has(code)) throw new WriteConflict((err as Error).message);
       throw err;
     }

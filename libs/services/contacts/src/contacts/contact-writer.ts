@@ -3,7 +3,7 @@ import { ContactCreated, ContactDeleted, ContactSubscribed, ContactUnsubscribed,
 import { newId } from '@herald/core';
 import { conflict, notFound, validationFailed } from '@herald/http';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { SingleStatementWrite, SqlParams, tableName, type SqlParam } from '@herald/persistence';
+import { queryPrepared, SingleStatementWrite, SqlParams, tableName, type SqlParam } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
@@ -189,10 +189,12 @@ export class ContactWriter {
     alsoWrite?: (writes: ContactWrite[], write: SingleStatementWrite) => EventEnvelope[],
   ): Promise<ContactWrite[]> {
     const table = tableName(db, Contact);
-    const rows: Record<string, unknown>[] = await db.query(`SELECT *, xmin::text AS row_version FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[])`, [
-      projectId,
-      emailsOf(items),
-    ]);
+    // named columns, not *: a prepared statement whose result columns change under it (a migration adding one) fails until reconnect
+    const rows = await queryPrepared(
+      db,
+      `SELECT id, project_id, email, subscribed, data, created_at, updated_at, xmin::text AS row_version FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
+      [projectId, emailsOf(items)],
+    );
     const versions = new Map(rows.map((r) => [r.id as string, r.row_version as string]));
     const plan = this.plan(projectId, items, rows.map(contactFromRow));
     const write = new SingleStatementWrite(WRITE_GUARD);
@@ -201,16 +203,16 @@ export class ContactWriter {
     const { inserts, updates, unchanged } = plan;
     if (inserts.length > 0) {
       const created = write.with('created', insertContactsSql(table, project, param, inserts));
-      write.guard(`(SELECT count(*) FROM ${created}) = ${inserts.length}`);
+      write.guard(`(SELECT count(*) FROM ${created}) = ${param(inserts.length, 'int')}`);
     }
     if (updates.length > 0) {
       const changed = write.with('changed', updateContactsSql(table, project, param, updates, versions));
-      write.guard(`(SELECT count(*) FROM ${changed}) = ${updates.length}`);
+      write.guard(`(SELECT count(*) FROM ${changed}) = ${param(updates.length, 'int')}`);
     }
     if (unchanged.length > 0) {
       // still there when the statement commits (a delete waits for this lock, or happened before and the guard fails)
       const kept = write.with('kept', `SELECT 1 FROM ${table} WHERE project_id = ${project} AND id = ANY(${param(unchanged.map((c) => c.id), 'varchar[]')}) FOR KEY SHARE`);
-      write.guard(`(SELECT count(*) FROM ${kept}) = ${unchanged.length}`);
+      write.guard(`(SELECT count(*) FROM ${kept}) = ${param(unchanged.length, 'int')}`);
     }
     this.fields.registerIn(write, projectId, [...inserts, ...updates].map((c) => c.data));
     this.outbox.addTo(write, [...plan.events, ...(alsoWrite?.(plan.results, write) ?? [])]);

@@ -1,6 +1,6 @@
 import type { Principal, ProjectRole } from '@herald/contracts';
 import { MicroBatcher } from '@herald/core';
-import { tableName } from '@herald/persistence';
+import { queryPrepared, tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -46,7 +46,7 @@ export class CredentialsService {
   }
 
   private async lookupKeys(hashes: string[]): Promise<PromiseSettledResult<KeyOwner | null>[]> {
-    const rows: { key_hash: string; project_id: string; kind: ApiKeyKind; disabled: boolean }[] = await this.db.query(this.keySql, [[...new Set(hashes)]]);
+    const rows = await queryPrepared<{ key_hash: string; project_id: string; kind: ApiKeyKind; disabled: boolean }>(this.db, this.keySql, [[...new Set(hashes)]]);
     const owners = new Map(rows.map((r) => [r.key_hash, { projectId: r.project_id, kind: r.kind, disabled: r.disabled }]));
     return hashes.map((h) => ({ status: 'fulfilled', value: owners.get(h) ?? null }));
   }
