@@ -3,7 +3,11 @@
  * Serialised as JSON in the Kafka message value; the message key is `key`.
  */
 export interface EventEnvelope<P = unknown> {
-  /** Unique id of this event (UUID); consumers de-duplicate on it. */
+  /**
+   * Unique id of this event; consumers de-duplicate on it. A UUIDv7 (time-ordered): the outbox and
+   * inbox indexes on it then grow at their right edge like a sequence, instead of each new id
+   * landing on a random index page.
+   */
   eventId: string;
   /** The topic, e.g. `event.tracked`. */
   type: string;

@@ -13,6 +13,13 @@ describe('event contracts', () => {
     expect(Number.isNaN(Date.parse(e.occurredAt))).toBe(false);
   });
 
+  it('gives events time-ordered ids (UUIDv7): an event created later sorts after an earlier one', () => {
+    const ids = Array.from({ length: 1000 }, () => EventTracked.create({ projectId: 'prj_1', payload, source: 'contacts' }).eventId);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('refuses to build an event that breaks its contract', () => {
     expect(() => EventTracked.create({ projectId: 'prj_1', payload: { ...payload, email: 'nope' }, source: 'contacts' })).toThrow(InvalidEventError);
   });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import type { EventEnvelope } from './envelope.js';
 import { cacheValidationMetadata } from './validation-metadata-cache.js';
@@ -69,7 +69,7 @@ export function defineEvent<P extends object>(def: {
       const problems = problemsOf(args.payload);
       if (problems.length > 0) throw new InvalidEventError(def.topic, problems);
       return {
-        eventId: randomUUID(),
+        eventId: uuidv7(),
         type: def.topic,
         version: def.version,
         projectId: args.projectId,

@@ -1,5 +1,6 @@
 import { contractFor, deadLetterTopic, type EventEnvelope } from '@herald/contracts';
 import { tableName } from '@herald/persistence';
+import { v7 as uuidv7 } from 'uuid';
 import type { DataSource } from 'typeorm';
 import { InboxEntry } from '../entities/inbox-entry.entity.js';
 import { DeadLetter } from '../entities/dead-letter.entity.js';
@@ -195,7 +196,7 @@ export class EventProcessor {
       const failedAt = new Date().toISOString();
       await this.outbox.add(manager, {
         ...envelope,
-        eventId: crypto.randomUUID(),
+        eventId: uuidv7(),
         type: deadLetterTopic(topic),
         key: typeof envelope.key === 'string' ? envelope.key : topic,
         projectId: typeof envelope.projectId === 'string' ? envelope.projectId : '',
