@@ -18,9 +18,9 @@ function nameOf(text: string): string | undefined {
 /**
  * Runs `text` outside any transaction as a named prepared statement on one of `db`'s pooled
  * connections. PostgreSQL parses it once per connection and, after a few executions, keeps a
- * generic plan: a hot statement is no longer parsed and planned at every call (for the /v1/track
- * statements that was about a sixth of PostgreSQL's time spent on them), and only its name and
- * values travel. For statements whose text comes from a small fixed set, values in parameters.
+ * generic plan: a hot statement is no longer parsed and planned at every call (planning was about a
+ * seventh of PostgreSQL's time on the /v1/track write, half on its read and most of it on the API
+ * key lookup), and only its name and values travel. For statements whose text comes from a small fixed set, values in parameters.
  *
  * Errors are pg's own (`code` is the SQLSTATE), not TypeORM's `QueryFailedError`.
  */
