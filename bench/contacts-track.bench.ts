@@ -110,7 +110,7 @@ try {
   const openClient = httpClient(herald.url, 256);
   // the same rate on the same connections first, as the capacity run has its warm-up: the first
   // second or so on a fresh client pays for opening its connections and the backlog that leaves
-  const openWarmUp = await openLoop(RATE, OPEN_WARMUP_SECONDS * 1000, trackVia(openClient));
+  const openWarmUp = await openLoop(RATE, OPEN_WARMUP_SECONDS * 1000, trackVia(openClient), { pgPids });
   await waitOutboxDrained(admin, 60_000);
   before = await stored();
   const atRate = await openLoop(RATE, SECONDS * 1000, trackVia(openClient), { pgPids });
