@@ -1,3 +1,4 @@
+import { annotateLogContext } from '@herald/core';
 import { ErrorCode, HeraldException, IS_INTERNAL, IS_PUBLIC } from '@herald/http';
 import type { Principal } from '@herald/contracts';
 import { Injectable, type ExecutionContext } from '@nestjs/common';
@@ -26,6 +27,7 @@ export class PrincipalGuard extends AuthGuard(PRINCIPAL_STRATEGY) {
       await (super.canActivate(context) as Promise<boolean>);
       req.principal = req.user;
     }
+    if (req.principal?.projectId) annotateLogContext({ projectId: req.principal.projectId });
     const internal = this.reflector.getAllAndOverride<boolean>(IS_INTERNAL, [context.getHandler(), context.getClass()]);
     if (Boolean(internal) !== (req.principal?.kind === 'service')) {
       throw new HeraldException(403, ErrorCode.Forbidden, internal ? 'Only Herald services call this route' : 'A service principal cannot call public routes');

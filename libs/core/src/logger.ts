@@ -10,6 +10,12 @@ export interface LogContext {
 
 export const logContext = new AsyncLocalStorage<LogContext>();
 
+/** Adds facts learnt along the way (the project, once a credential names it) to the current context's later log lines. */
+export function annotateLogContext(fields: LogContext): void {
+  const store = logContext.getStore();
+  if (store) Object.assign(store, fields);
+}
+
 const root: Logger = pino({
   level: process.env.LOG_LEVEL ?? 'info',
   base: { pid: process.pid },

@@ -1,4 +1,4 @@
-import { CoreModule } from '@herald/core';
+import { annotateLogContext, CoreModule, logContext } from '@herald/core';
 import { Body, Controller, Get, Module, Post, Query } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsEmail, IsOptional, IsString, MinLength, ValidateNested } from 'class-validator';
@@ -29,6 +29,13 @@ class ThingsController {
   @Get('missing')
   missing() {
     throw notFound('Thing', 'thg_1');
+  }
+  /** What a log line written here would carry, after the handler awaited (as handlers do). */
+  @Get('context')
+  async context(@Query('project') project?: string) {
+    if (project) annotateLogContext({ projectId: project });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return { ...logContext.getStore() };
   }
   @Get('boom')
   boom() {
@@ -115,6 +122,17 @@ describe('HTTP platform: the standard error body and pagination bounds', () => {
     const id = '0b7c3c52-8a55-4b0a-9d8e-2f1e9a6c1d11';
     expect((await inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': id } })).json().error.requestId).toBe(id);
     expect((await inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'not-a-uuid' } })).json().error.requestId).toMatch(UUID);
+  });
+
+  it('gives log lines written while handling a request its request id, after awaits, and what the request learnt (its project)', async () => {
+    const id = '0b7c3c52-8a55-4b0a-9d8e-2f1e9a6c1d12';
+    const res = await inject({ method: 'GET', url: '/things/context?project=prj_1', headers: { 'x-request-id': id } });
+    expect(res.json()).toEqual({ requestId: id, correlationId: id, projectId: 'prj_1' });
+    // each request its own context: nothing leaks from the previous one
+    const other = (await inject({ method: 'GET', url: '/things/context' })).json();
+    expect(other.requestId).toMatch(UUID);
+    expect(other.requestId).not.toBe(id);
+    expect(other.projectId).toBeUndefined();
   });
 
   it.each([['0'], ['101'], ['abc']])('rejects limit=%s with 422 (range 1..100)', async (limit) => {

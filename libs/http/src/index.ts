@@ -9,7 +9,6 @@ export * from './pagination/keyset-page.js';
 export * from './request/public.decorator.js';
 export * from './request/raw-body.js';
 export * from './request/request-context.js';
-export * from './request/request-context.interceptor.js';
 export * from './health/health.controller.js';
 export * from './metrics/metrics.js';
 export * from './metrics/metrics.controller.js';

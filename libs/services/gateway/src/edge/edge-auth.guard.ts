@@ -1,6 +1,6 @@
 import { verifyPrincipal } from '@herald/auth';
 import { PRINCIPAL_HEADER, type Principal } from '@herald/contracts';
-import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { annotateLogContext, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
 import { ErrorCode, HeraldException, IS_INTERNAL, IS_PUBLIC, unauthorized } from '@herald/http';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -87,6 +87,7 @@ export class EdgeAuthGuard implements CanActivate {
       });
     }
     req.principal = principal;
+    annotateLogContext({ projectId: principal.projectId });
     return true;
   }
 
