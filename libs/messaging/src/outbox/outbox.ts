@@ -59,10 +59,10 @@ export class Outbox {
     else write.output(`pg_notify(${write.param(outboxChannel(this.service), 'text')}, (SELECT count(*) FROM ${ins})::text)`);
   }
 
+  /** The envelopes go as one JSON array: one string to send, where a jsonb[] parameter has pg escape each envelope's every quote. */
   private insertSql(param: SqlParam, envelopes: EventEnvelope[]): string {
     return `INSERT INTO ${this.table} (event_id, topic, message_key, envelope)
-      SELECT * FROM unnest(${param(envelopes.map((e) => e.eventId), 'uuid[]')}, ${param(envelopes.map((e) => e.type), 'varchar[]')},
-                           ${param(envelopes.map((e) => e.key), 'varchar[]')}, ${param(envelopes.map((e) => JSON.stringify(e)), 'jsonb[]')})
+      SELECT (e->>'eventId')::uuid, e->>'type', e->>'key', e FROM jsonb_array_elements(${param(JSON.stringify(envelopes), 'jsonb')}) WITH ORDINALITY AS x(e, n) ORDER BY n
       RETURNING 1`;
   }
 }

@@ -52,21 +52,27 @@ const WRITE_GUARD = '"contacts"."write_guard"';
 /** Distinct normalised emails of `items`, sorted (the order rows are locked in). */
 const emailsOf = (items: { input: ContactInput }[]): string[] => [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
 
+/**
+ * Rows go to PostgreSQL as one JSON array (`jsonb_to_recordset`), not one array parameter per
+ * column: pg escapes every element of a text array character by character, and the data of a
+ * batch of contacts is mostly JSON full of quotes to escape.
+ */
+const rowsParam = (param: SqlParam, rows: object[]): string => param(JSON.stringify(rows), 'jsonb');
+
 /** New contacts, one row each (an email already taken is skipped: compare the RETURNING rows with `contacts`). */
 function insertContactsSql(table: string, project: string, param: SqlParam, contacts: Contact[]): string {
+  const rows = contacts.map((c) => ({ id: c.id, email: c.email, subscribed: c.subscribed, data: c.data }));
   return `INSERT INTO ${table} (id, project_id, email, subscribed, data)
     SELECT id, ${project}, email, subscribed, data
-      FROM unnest(${param(contacts.map((c) => c.id), 'varchar[]')}, ${param(contacts.map((c) => c.email), 'varchar[]')},
-                  ${param(contacts.map((c) => c.subscribed), 'boolean[]')}, ${param(contacts.map((c) => JSON.stringify(c.data)), 'jsonb[]')}) AS x(id, email, subscribed, data)
+      FROM jsonb_to_recordset(${rowsParam(param, rows)}) AS x(id varchar, email varchar, subscribed boolean, data jsonb)
     ON CONFLICT (project_id, email) DO NOTHING RETURNING 1`;
 }
 
 /** Subscription and data of existing contacts; with `versions` (id → `xmin` as read), only the rows not written since. */
 function updateContactsSql(table: string, project: string, param: SqlParam, contacts: Contact[], versions?: Map<string, string>): string {
-  const version = versions ? `, ${param(contacts.map((c) => versions.get(c.id)), 'xid[]')}` : '';
+  const rows = contacts.map((c) => ({ id: c.id, subscribed: c.subscribed, data: c.data, ...(versions ? { version: versions.get(c.id) } : {}) }));
   return `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
-      FROM unnest(${param(contacts.map((c) => c.id), 'varchar[]')}, ${param(contacts.map((c) => c.subscribed), 'boolean[]')},
-                  ${param(contacts.map((c) => JSON.stringify(c.data)), 'jsonb[]')}${version}) AS u(id, subscribed, data${versions ? ', version' : ''})
+      FROM jsonb_to_recordset(${rowsParam(param, rows)}) AS u(id varchar, subscribed boolean, data jsonb${versions ? ', version xid' : ''})
      WHERE c.project_id = ${project} AND c.id = u.id${versions ? ' AND c.xmin = u.version' : ''} RETURNING 1`;
 }
 

@@ -138,11 +138,11 @@ export class TrackEventUseCase {
     return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
   }
 
+  /** The rows as one JSON array (one string to send, nothing for pg to escape; see `ContactWriter`). */
   private insertEventsSql(param: SqlParam, projectId: string, rows: EventRow[], now: Date): string {
     return `INSERT INTO ${tableName(this.db, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
-      SELECT id, ${param(projectId, 'varchar')}, contact_id, name, data, ${param(now, 'timestamptz')}
-        FROM unnest(${param(rows.map((r) => r.id), 'varchar[]')}, ${param(rows.map((r) => r.contactId), 'varchar[]')},
-                    ${param(rows.map((r) => r.name), 'varchar[]')}, ${param(rows.map((r) => JSON.stringify(r.data)), 'jsonb[]')}) AS x(id, contact_id, name, data)`;
+      SELECT id, ${param(projectId, 'varchar')}, "contactId", name, data, ${param(now, 'timestamptz')}
+        FROM jsonb_to_recordset(${param(JSON.stringify(rows), 'jsonb')}) AS x(id varchar, "contactId" varchar, name varchar, data jsonb)`;
   }
 
   private itemsOf(projectId: string, batch: PendingTrack[]): { input: ContactInput; ctx: WriteContext }[] {
