@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import type { EventEnvelope } from './envelope.js';
 import { cacheValidationMetadata } from './validation-metadata-cache.js';
+import { compileValidityCheck, type ValidityCheck } from './validity-check.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Class<T> = new (...args: any[]) => T;
@@ -54,11 +55,15 @@ export function defineEvent<P extends object>(def: {
     .filter((m) => m.type === 'nestedValidation')
     .map((m) => m.propertyName);
   if (nested.length > 0) throw new Error(`${def.topic}: payload classes are flat; ${nested.join(', ')} would need nested validation`);
+  // resolved at the first event, when every decorator of the payload class has run
+  let isValid: ValidityCheck | undefined | null = null;
   const problemsOf = (payload: unknown): string[] => {
     if (payload === null || typeof payload !== 'object') return ['payload: must be an object'];
     // payload classes are flat (no nested classes to instantiate), so the payload's own values are
     // validated as an instance of its class without a deep copy through class-transformer
     const instance = Object.assign(Object.create(def.payload.prototype as object) as object, payload);
+    if (isValid === null) isValid = compileValidityCheck(def.payload);
+    if (isValid?.(instance)) return [];
     return flatten(validateSync(instance, { forbidUnknownValues: false }));
   };
   const contract: EventContract<P> = {
