@@ -56,14 +56,14 @@ export function defineEvent<P extends object>(def: {
     .map((m) => m.propertyName);
   if (nested.length > 0) throw new Error(`${def.topic}: payload classes are flat; ${nested.join(', ')} would need nested validation`);
   // resolved at the first event, when every decorator of the payload class has run
-  let isValid: ValidityCheck | undefined | null = null;
+  let rules: ValidityCheck | undefined | null = null;
   const problemsOf = (payload: unknown): string[] => {
     if (payload === null || typeof payload !== 'object') return ['payload: must be an object'];
     // payload classes are flat (no nested classes to instantiate), so the payload's own values are
     // validated as an instance of its class without a deep copy through class-transformer
     const instance = Object.assign(Object.create(def.payload.prototype as object) as object, payload);
-    if (isValid === null) isValid = compileValidityCheck(def.payload);
-    if (isValid?.(instance)) return [];
+    if (rules === null) rules = compileValidityCheck(def.payload);
+    if (rules?.isValid(instance)) return [];
     return flatten(validateSync(instance, { forbidUnknownValues: false }));
   };
   const contract: EventContract<P> = {

@@ -2,6 +2,7 @@ export * from './topics.js';
 export * from './envelope.js';
 export * from './event-contract.js';
 export * from './validation-metadata-cache.js';
+export * from './validity-check.js';
 export * from './principal.js';
 export * from './events/contact-created/contact-created.v1.js';
 export * from './events/contact-updated/contact-updated.v1.js';

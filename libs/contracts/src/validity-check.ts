@@ -1,7 +1,12 @@
 import { getMetadataStorage, ValidationTypes, type ValidationArguments } from 'class-validator';
 
-/** Whether an instance of a class breaks none of its class-validator rules. */
-export type ValidityCheck = (instance: object) => boolean;
+/** A class's class-validator rules, resolved once. */
+export interface ValidityCheck {
+  /** Whether the instance breaks none of the rules. */
+  isValid(instance: object): boolean;
+  /** The properties that have rules (what `whitelist` keeps). */
+  readonly properties: ReadonlySet<string>;
+}
 
 type Rule = {
   property: string;
@@ -19,6 +24,8 @@ type Rule = {
  * (class-validator's own `validate` of each rule), so the two cannot disagree on a value; only
  * the bookkeeping is skipped. It answers valid or not: for the messages, the caller asks
  * `validateSync`, which runs only when something is wrong.
+ *
+ * `properties` lets a caller validating with `whitelist` strip the others as class-validator would.
  *
  * Undefined when the class uses what this does not cover (nested or promise rules, groups,
  * `always`, a rule's own `validateIf`): such a class is validated by `validateSync` alone.
@@ -51,7 +58,7 @@ export function compileValidityCheck(cls: new (...args: never[]) => object): Val
     }
   }
   const compiled = [...rules.values()];
-  return (instance) => {
+  const isValid = (instance: object): boolean => {
     for (const rule of compiled) {
       const value = (instance as Record<string, unknown>)[rule.property];
       if (!rule.conditions.every((applies) => applies(instance, value))) continue;
@@ -66,4 +73,5 @@ export function compileValidityCheck(cls: new (...args: never[]) => object): Val
     }
     return true;
   };
+  return { isValid, properties: new Set(rules.keys()) };
 }

@@ -1,5 +1,6 @@
-import { cacheValidationMetadata } from '@herald/contracts';
+import { cacheValidationMetadata, compileValidityCheck, type ValidityCheck } from '@herald/contracts';
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { validationFailed, type FieldError } from '../errors/herald.exception.js';
 
 /** class-validator constraint → the spec's field error code (Zod-style names, e.g. invalid_string). */
@@ -42,10 +43,44 @@ export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldErro
   });
 }
 
+/**
+ * Nest's ValidationPipe, deciding a DTO of a class without nested rules with the class's rules
+ * resolved once (`compileValidityCheck`: class-validator's own constraints, without its per-call
+ * bookkeeping), and stripping what `whitelist` strips. Only a DTO with a problem goes through
+ * class-validator's `validate`, which then writes the errors as before. On `/v1/track` the
+ * pipe's validation was 6 % of the main thread's time at capacity.
+ */
+export class HeraldValidationPipe extends ValidationPipe {
+  private readonly rules = new Map<unknown, ValidityCheck | undefined>();
+
+  protected override validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
+    const rules = HeraldValidationPipe.decidesAlone(options) ? this.rulesOf(object) : undefined;
+    if (!rules?.isValid(object)) return super.validate(object, options);
+    if (options?.whitelist) for (const key of Object.keys(object)) if (!rules.properties.has(key)) delete (object as Record<string, unknown>)[key];
+    return [];
+  }
+
+  /** The rules of the DTO class `object` is an instance of; none for the stand-ins the pipe validates for a primitive or array body. */
+  private rulesOf(object: object): ValidityCheck | undefined {
+    const cls = (object as { constructor?: unknown }).constructor;
+    if (typeof cls !== 'function' || cls === Object || Object.getPrototypeOf(object) !== cls.prototype) return undefined;
+    if (!this.rules.has(cls)) this.rules.set(cls, compileValidityCheck(cls as new () => object));
+    return this.rules.get(cls);
+  }
+
+  /** Options under which validity is the rules' alone (no groups, nothing skipped, unknown keys stripped or kept, not refused). */
+  private static decidesAlone(o: ValidatorOptions | undefined): boolean {
+    return (
+      o !== undefined && o.forbidUnknownValues === false && !o.groups?.length && !o.always && !o.strictGroups &&
+      !o.skipMissingProperties && !o.skipNullProperties && !o.skipUndefinedProperties && !o.forbidNonWhitelisted
+    );
+  }
+}
+
 /** The global validation pipe: DTOs are transformed and checked; failures are 422 with field errors. */
 export function createValidationPipe(): ValidationPipe {
   cacheValidationMetadata();
-  return new ValidationPipe({
+  return new HeraldValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,
