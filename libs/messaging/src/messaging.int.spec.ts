@@ -260,6 +260,19 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
       expect(await applied()).toEqual([1, 2, 3, 4]);
     });
 
+    it('commits a batch without waiting for the disk only when the publisher commits durably after it (in-process bus), never for a broker delivery', async () => {
+      const processor = new EventProcessor('batcher', ds, outbox, quiet);
+      const modes: string[] = [];
+      const observe: EventHandlerFn = async (_e, ctx) => {
+        modes.push(((await ctx.manager.query('SHOW synchronous_commit')) as { synchronous_commit: string }[])[0]!.synchronous_commit);
+      };
+      await processor.processBatch([tracked(40), tracked(41)], () => [observe], { trusted: true, durableWithPublisher: true });
+      await processor.processBatch([tracked(42), tracked(43)], () => [observe]);
+      expect(modes).toEqual(['off', 'off', 'on', 'on']);
+      // the setting was the transaction's own: the pool's connections are back to the server's default
+      expect(((await ds.query('SHOW synchronous_commit')) as { synchronous_commit: string }[])[0]!.synchronous_commit).toBe('on');
+    });
+
     it('falls back to one by one when an event of the batch fails, dead-lettering only that one', async () => {
         const processor = new EventProcessor('batcher', ds, outbox, quiet, { maxAttempts: 2, baseDelayMs: 5 });
       await processor.processBatch([tracked(10), tracked(-1), tracked(11)], () => [record]);

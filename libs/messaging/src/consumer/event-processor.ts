@@ -45,6 +45,17 @@ export interface DeliveryOptions {
    * any deployed version of any service may have written, are always validated (the default).
    */
   trusted?: boolean;
+  /**
+   * The publisher commits, durably, after this delivery has been applied (the outbox relay marks the
+   * events published once the in-process bus returns), so a batch's transaction commits without
+   * waiting for the disk (`synchronous_commit = off`): PostgreSQL writes the WAL in order, and the
+   * relay's durable commit makes every commit before it durable too (standalone mode: one
+   * PostgreSQL for the relay and its consumers). After a crash that loses both,
+   * the events are still unpublished and are delivered again (the inbox skips those that survived).
+   * Half the disk flushes of a relay round, and the tracked events' own commits wait behind fewer.
+   * Never for a broker delivery: the consumer's offset commit is not a PostgreSQL commit.
+   */
+  durableWithPublisher?: boolean;
 }
 
 const DEFAULT_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5000 };
@@ -132,10 +143,11 @@ export class EventProcessor {
     }
     try {
       const applied = await this.dataSource.transaction(async (manager) => {
+        // the commit mode is set in the first statement (no round trip of its own); with no new event there is nothing to commit
         const rows: { event_id: string }[] = await manager.query(
           `INSERT INTO ${this.inboxTable} (consumer, event_id, topic)
            SELECT $1, e, t FROM unnest($2::uuid[], $3::varchar[]) AS x(e, t)
-           ON CONFLICT DO NOTHING RETURNING event_id`,
+           ON CONFLICT DO NOTHING RETURNING event_id${options.durableWithPublisher ? `, set_config('synchronous_commit', 'off', true)` : ''}`,
           [this.consumer, valid.map((e) => e.eventId), valid.map((e) => e.type)],
         );
         const fresh = new Set(rows.map((r) => r.event_id));

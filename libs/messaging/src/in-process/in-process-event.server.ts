@@ -40,7 +40,7 @@ export class InProcessEventServer extends HeraldEventServer {
       }
     }
     await Promise.all(
-      [...perConsumer].map(([consumer, { events, handlers }]) => this.registry.get(consumer).processBatch(events, (topic) => handlers.get(topic) ?? [], { trusted: true })),
+      [...perConsumer].map(([consumer, { events, handlers }]) => this.registry.get(consumer).processBatch(events, (topic) => handlers.get(topic) ?? [], { trusted: true, durableWithPublisher: true })),
     );
   }
 
