@@ -138,11 +138,11 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
       await relay.stop();
     }
     await ds.transaction((m) => outbox.add(m, tracked(-1), tracked(-2), tracked(-3)));
-    const [plan, read] = pendingRowsRead('msgtest.outbox');
+    const [plan, read] = pendingRowsRead('msgtest.outbox', 500);
     const readCost = () =>
       ds.transaction(async (m) => {
         await m.query(plan);
-        const [{ 'QUERY PLAN': [explained] }] = (await m.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${read}`, [500])) as [{ 'QUERY PLAN': [{ Plan: { 'Actual Rows': number; 'Shared Hit Blocks': number } }] }];
+        const [{ 'QUERY PLAN': [explained] }] = (await m.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${read}`)) as [{ 'QUERY PLAN': [{ Plan: { 'Actual Rows': number; 'Shared Hit Blocks': number } }] }];
         return { rows: explained.Plan['Actual Rows'], buffers: explained.Plan['Shared Hit Blocks'] };
       });
     await readCost(); // the first read after the marks meets the published rows' entries once

@@ -31,16 +31,18 @@ const DEFAULTS: OutboxRelayOptions = { batchSize: 500, pollIntervalMs: 1000, lin
 
 
 /**
- * The relay's read of the next rows to publish, run in its transaction: a plan setting, then the
- * read (`$1` = how many). The read walks the unpublished-rows index in id order. Left to itself the
+ * The relay's read of the next rows to publish (at most `limit`), run in its transaction: a plan
+ * setting, then the read. The read walks the unpublished-rows index in id order. Left to itself the
  * planner takes a bitmap scan there, as the index's statistics say few rows match; but the index
  * keeps an entry for every row published since the last VACUUM, and a bitmap scan visits each
  * one's heap page at every read, so each relay round cost in proportion to what was published
  * since (thousands of pages a round under load). A plain index scan marks those entries dead the
- * first time it meets them and skips them after.
+ * first time it meets them and skips them after. No parameters (the limit is written in): the
+ * relay sends both with its BEGIN as one message.
  */
-export function pendingRowsRead(table: string): [plan: string, read: string] {
-  return ['SET LOCAL enable_bitmapscan = off', `SELECT id, envelope FROM ${table} WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`];
+export function pendingRowsRead(table: string, limit: number): [plan: string, read: string] {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`outbox read limit must be a positive integer, got ${limit}`);
+  return ['SET LOCAL enable_bitmapscan = off', `SELECT id, envelope FROM ${table} WHERE published_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`];
 }
 
 /**
@@ -163,17 +165,37 @@ export class OutboxRelay implements LocalRelay {
     }
   }
 
+  /**
+   * One round in two round trips: BEGIN, the plan setting and the read go as one message (the
+   * simple query protocol runs several statements, and none has parameters); after the publisher
+   * accepted the rows, the mark and COMMIT go as another. Through TypeORM's transaction, a
+   * statement a message, it was five.
+   */
   private async relayBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const [plan, read] = pendingRowsRead(this.table);
-      await manager.query(plan);
-      const rows: { id: string; envelope: EventEnvelope }[] = await manager.query(read, [this.options.batchSize]);
-      if (rows.length === 0) return 0;
+    const pool = (this.dataSource.driver as unknown as { master: pg.Pool }).master;
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      const [plan, read] = pendingRowsRead(this.table, this.options.batchSize);
+      const results = (await client.query(`BEGIN; ${plan}; ${read}`)) as unknown as pg.QueryResult<{ id: string; envelope: EventEnvelope }>[];
+      const rows = results[2]!.rows;
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return 0;
+      }
       await this.publisher.publish(rows.map((r) => r.envelope));
-      await manager.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+      const ids = rows.map((r) => r.id);
+      if (!ids.every((id) => /^\d+$/.test(id))) throw new Error('outbox ids must be integers'); // bigserial, written into the statement
+      await client.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY('{${ids.join(',')}}'::bigint[]); COMMIT`);
       messagingMetrics.published.inc({ service: this.service }, rows.length);
       return rows.length;
-    });
+    } catch (err) {
+      // a connection that cannot even roll back is closed rather than returned to the pool in an unknown state
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
   }
 
   private async cleanupIfDue(): Promise<void> {
