@@ -2,6 +2,7 @@ import { InitialSchema1795260996549 } from './1795260996549-initial-schema.js';
 import { FieldsImportsBulkJobs1795263422710 } from './1795263422710-fields-imports-bulk-jobs.js';
 import { ContactSearch1795297532044 } from './1795297532044-contact-search.js';
 import { WriteGuard1795300761154 } from './1795300761154-write-guard.js';
+import { SearchIndexPendingList1795314039730 } from './1795314039730-search-index-pending-list.js';
 
 /** Committed migrations of the contacts schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -10,4 +11,5 @@ export const contactsMigrations: Function[] = [
   FieldsImportsBulkJobs1795263422710,
   ContactSearch1795297532044,
   WriteGuard1795300761154,
+  SearchIndexPendingList1795314039730,
 ];
