@@ -1,4 +1,4 @@
-import { ArrayMaxSize, getMetadataStorage, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, validateSync, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, getMetadataStorage, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, Validate, validateSync, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import * as contracts from './index.js';
 import type { EventContract } from './event-contract.js';
 import { compileValidityCheck } from './validity-check.js';
@@ -77,10 +77,20 @@ describe('compiled validity check of a flat class', () => {
     expect(invalid).toBeGreaterThan(20);
   });
 
-  it('declines a class whose rules it does not cover (groups), which validateSync then checks alone', () => {
+  it('declines a class whose rules it does not cover (groups, asynchronous constraints), which class-validator then checks alone', () => {
     class Grouped {
       @IsString({ groups: ['admin'] }) name!: string;
     }
+    @ValidatorConstraint({ async: true })
+    class Remote implements ValidatorConstraintInterface {
+      validate(): Promise<boolean> {
+        return Promise.resolve(false);
+      }
+    }
+    class Checked {
+      @Validate(Remote) name!: string;
+    }
     expect(compileValidityCheck(Grouped)).toBeUndefined();
+    expect(compileValidityCheck(Checked)).toBeUndefined();
   });
 });

@@ -27,8 +27,8 @@ type Rule = {
  *
  * `properties` lets a caller validating with `whitelist` strip the others as class-validator would.
  *
- * Undefined when the class uses what this does not cover (nested or promise rules, groups,
- * `always`, a rule's own `validateIf`): such a class is validated by `validateSync` alone.
+ * Undefined when the class uses what this does not cover (nested or promise rules, asynchronous
+ * constraints, groups, `always`, a rule's own `validateIf`): such a class is validated by `validateSync` alone.
  */
 export function compileValidityCheck(cls: new (...args: never[]) => object): ValidityCheck | undefined {
   const storage = getMetadataStorage();
@@ -46,7 +46,7 @@ export function compileValidityCheck(cls: new (...args: never[]) => object): Val
       case ValidationTypes.CUSTOM_VALIDATION:
       case ValidationTypes.IS_DEFINED:
         for (const c of storage.getTargetValidatorConstraints(m.constraintCls)) {
-          if (c.async) continue; // validateSync skips asynchronous constraints
+          if (c.async) return undefined; // validateSync skips it, validate awaits it: neither is decided here
           const instance = c.instance as { validate: Rule['checks'][number]['validate'] };
           rule.checks.push({ validate: instance.validate.bind(instance), constraints: m.constraints, each: m.each === true });
         }
