@@ -20,15 +20,15 @@ type Rule = {
  * of a flat class has no problem, with the class's rules resolved once instead of at each call:
  * class-validator's executor filters the rules of every property and builds an error object for
  * each, problem or not, on every call: 5 % of the main thread's time on `/v1/track` at capacity,
- * where every tracked event builds one to three envelopes (7.5 µs an envelope, 3.4 µs with this). The same constraint objects decide
- * (class-validator's own `validate` of each rule), so the two cannot disagree on a value; only
- * the bookkeeping is skipped. It answers valid or not: for the messages, the caller asks
- * `validateSync`, which runs only when something is wrong.
+ * where every tracked event builds one to three envelopes (7.5 µs an envelope, 3.4 µs with this).
+ * The same constraint objects decide (class-validator's own `validate` of each rule), so the two
+ * cannot disagree on a value; only the bookkeeping is skipped. It answers valid or not: for the
+ * messages, the caller asks class-validator, which then runs only when something is wrong.
  *
  * `properties` lets a caller validating with `whitelist` strip the others as class-validator would.
  *
  * Undefined when the class uses what this does not cover (nested or promise rules, asynchronous
- * constraints, groups, `always`, a rule's own `validateIf`): such a class is validated by `validateSync` alone.
+ * constraints, groups, `always`, a rule's own `validateIf`): such a class is left to class-validator.
  */
 export function compileValidityCheck(cls: new (...args: never[]) => object): ValidityCheck | undefined {
   const storage = getMetadataStorage();
