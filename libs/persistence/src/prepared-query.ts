@@ -25,8 +25,17 @@ function nameOf(text: string): string | undefined {
  * Errors are pg's own (`code` is the SQLSTATE), not TypeORM's `QueryFailedError`.
  */
 export async function queryPrepared<T = Record<string, unknown>>(db: DataSource, text: string, values: unknown[]): Promise<T[]> {
-  const pool = (db.driver as unknown as { master: pg.Pool }).master;
+  const pool = pgPool(db);
   const name = nameOf(text);
   const result = await pool.query<T & pg.QueryResultRow>(name ? { name, text, values } : { text, values });
   return result.rows;
+}
+
+/**
+ * The pg Pool under a TypeORM DataSource on PostgreSQL (its `master`: Herald configures no
+ * replication), for the few paths that talk to pg directly (prepared statements, several
+ * statements in one message).
+ */
+export function pgPool(db: DataSource): pg.Pool {
+  return (db.driver as unknown as { master: pg.Pool }).master;
 }

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@herald/contracts';
 import { advisoryLockKey, WakeableSleep } from '@herald/core';
-import { PgNotifications, tableName } from '@herald/persistence';
+import { PgNotifications, pgPool, tableName } from '@herald/persistence';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
@@ -172,8 +172,7 @@ export class OutboxRelay implements LocalRelay {
    * statement a message, it was five.
    */
   private async relayBatch(): Promise<number> {
-    const pool = (this.dataSource.driver as unknown as { master: pg.Pool }).master;
-    const client = await pool.connect();
+    const client = await pgPool(this.dataSource).connect();
     let broken = false;
     try {
       const [plan, read] = pendingRowsRead(this.table, this.options.batchSize);
