@@ -25,7 +25,8 @@
  * of the PostgreSQL backends serving the bench database (from /proc, PostgreSQL on this host), and
  * commits per event (pg_stat_database, counted up to the disconnect of the backends, as they
  * report late). BENCH_POOL_SIZE sets Herald's DATABASE_POOL_SIZE (default 4 per service); BENCH_RAW=0
- * leaves out the raw rows (for quick A/B runs of Herald alone).
+ * leaves out the raw rows (for quick A/B runs of Herald alone); BENCH_TIMELINE=1 prints each open
+ * loop per 500 ms (wall clock, p50, p99, max) and the load driver's event-loop delay, to stderr.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';

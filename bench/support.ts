@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import path from 'node:path';
 import pg from 'pg';
 import { Pool, type Dispatcher } from 'undici';
@@ -222,9 +223,16 @@ export async function closedLoop(concurrency: number, durationMs: number, op: (w
  * the request's scheduled start, so a stall shows as latency of every request it delays (no
  * coordinated omission), including time spent waiting for a free connection. `elapsedMs` runs to
  * the last answer, so a server that cannot keep up shows a lower rate than offered.
+ *
+ * With BENCH_TIMELINE set it also prints to stderr, per 500 ms of schedule, the wall-clock time,
+ * requests, p50, p99 and max (to line a tail up with a server's log), and this process's own
+ * event-loop delay (its stalls count as latency too).
  */
 export async function openLoop(ratePerSecond: number, durationMs: number, op: (n: number) => Promise<void>, options: LoadOptions = {}): Promise<LoadResult> {
   const latencies: number[] = [];
+  const timeline = process.env.BENCH_TIMELINE ? new Map<number, number[]>() : undefined;
+  const loopDelay = timeline ? monitorEventLoopDelay({ resolution: 1 }) : undefined;
+  loopDelay?.enable();
   let errors = 0;
   let firstError: string | undefined;
   const meter = await cpuMeter(options.pgPids);
@@ -239,7 +247,16 @@ export async function openLoop(ratePerSecond: number, durationMs: number, op: (n
       const scheduled = started + issued * interval;
       running.push(
         op(issued).then(
-          () => void latencies.push(performance.now() - scheduled),
+          () => {
+            const latency = performance.now() - scheduled;
+            latencies.push(latency);
+            if (timeline) {
+              const bucket = Math.floor((scheduled - started) / 500);
+              const values = timeline.get(bucket);
+              if (values) values.push(latency);
+              else timeline.set(bucket, [latency]);
+            }
+          },
           (err: unknown) => {
             errors++;
             firstError ??= err instanceof Error ? err.message : String(err);
@@ -251,7 +268,17 @@ export async function openLoop(ratePerSecond: number, durationMs: number, op: (n
   }
   await Promise.all(running);
   const elapsedMs = performance.now() - started;
+  if (timeline && loopDelay) printTimeline(timeline, Date.now() - (performance.now() - started), loopDelay);
   return { latencies, ok: latencies.length, errors, firstError, elapsedMs, cpu: await meter() };
+}
+
+function printTimeline(timeline: Map<number, number[]>, startedAt: number, loopDelay: IntervalHistogram): void {
+  loopDelay.disable();
+  for (const [bucket, values] of [...timeline].sort((a, b) => a[0] - b[0])) {
+    const s = summarise(values);
+    console.error(`${new Date(startedAt + bucket * 500).toISOString().slice(11, 23)}  n=${values.length}  p50=${ms(s.p50)}  p99=${ms(s.p99)}  max=${ms(s.max)}`);
+  }
+  console.error(`load driver's event-loop delay: p50 ${ms(loopDelay.percentile(50) / 1e6)}, p99 ${ms(loopDelay.percentile(99) / 1e6)}, max ${ms(loopDelay.max / 1e6)}`);
 }
 
 /** Share of all cores busy over `durationMs` (whatever else runs on the machine), 0–100. */
