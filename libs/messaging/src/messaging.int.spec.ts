@@ -2,7 +2,12 @@ import { ContactCreated, EventTracked, Topics, type EventEnvelope } from '@heral
 import { createServiceDataSource, SingleStatementWrite } from '@herald/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
+import type { MessageHandler } from '@nestjs/microservices';
+import { ConsumerRegistry } from './consumer/consumer-registry.js';
+import type { EventContext } from './consumer/event-context.js';
 import { EventProcessor, type EventBatchHandler, type EventHandlerFn } from './consumer/event-processor.js';
+import { InProcessBus } from './in-process/in-process-bus.js';
+import { InProcessEventServer } from './in-process/in-process-event.server.js';
 import { messagingEntities } from './entities/index.js';
 import type { EventPublisher } from './event-publisher.js';
 import { Outbox } from './outbox/outbox.js';
@@ -271,6 +276,21 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
       expect(modes).toEqual(['off', 'off', 'on', 'on']);
       // the setting was the transaction's own: the pool's connections are back to the server's default
       expect(((await ds.query('SHOW synchronous_commit')) as { synchronous_commit: string }[])[0]!.synchronous_commit).toBe('on');
+    });
+
+    it('the in-process bus delivers in that commit mode (its relay commits durably after the consumers)', async () => {
+      const registry = new ConsumerRegistry();
+      registry.register(new EventProcessor('msgtest', ds, outbox, quiet));
+      const bus = new InProcessBus();
+      const server = new InProcessEventServer(registry, bus);
+      const modes: string[] = [];
+      const handler = async (_e: unknown, ctx: EventContext) => {
+        modes.push(((await ctx.manager.query('SHOW synchronous_commit')) as { synchronous_commit: string }[])[0]!.synchronous_commit);
+      };
+      server.addHandler(`msgtest:${Topics.EventTracked}`, handler as unknown as MessageHandler, true, { consumer: 'msgtest', topic: Topics.EventTracked });
+      server.listen(() => undefined);
+      await bus.publish([tracked(50), tracked(51)]);
+      expect(modes).toEqual(['off', 'off']);
     });
 
     it('falls back to one by one when an event of the batch fails, dead-lettering only that one', async () => {
