@@ -15,6 +15,13 @@ export class WriteConflict extends Error {
 /** Builds a bind parameter: answers `$n::type` and keeps `value` for the statement. */
 export type SqlParam = (value: unknown, type: string) => string;
 
+/**
+ * A batch of rows (or any JSON value) as one `jsonb` parameter, for `jsonb_to_recordset` or
+ * `jsonb_array_elements`: one string to send. An array parameter per column has pg escape every
+ * element of a text array quote by quote, and batched rows are mostly JSON full of quotes.
+ */
+export const jsonParam = (param: SqlParam, value: unknown): string => param(JSON.stringify(value), 'jsonb');
+
 /** Bind parameters collected while a statement is built (`values` go with its text). */
 export class SqlParams {
   readonly values: unknown[] = [];

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@herald/contracts';
-import { SqlParams, tableName, type SingleStatementWrite, type SqlParam } from '@herald/persistence';
+import { jsonParam, SqlParams, tableName, type SingleStatementWrite, type SqlParam } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
 
@@ -59,10 +59,9 @@ export class Outbox {
     else write.output(`pg_notify(${write.param(outboxChannel(this.service), 'text')}, (SELECT count(*) FROM ${ins})::text)`);
   }
 
-  /** The envelopes go as one JSON array: one string to send, where a jsonb[] parameter has pg escape each envelope's every quote. */
   private insertSql(param: SqlParam, envelopes: EventEnvelope[]): string {
     return `INSERT INTO ${this.table} (event_id, topic, message_key, envelope)
-      SELECT (e->>'eventId')::uuid, e->>'type', e->>'key', e FROM jsonb_array_elements(${param(JSON.stringify(envelopes), 'jsonb')}) WITH ORDINALITY AS x(e, n) ORDER BY n
+      SELECT (e->>'eventId')::uuid, e->>'type', e->>'key', e FROM jsonb_array_elements(${jsonParam(param, envelopes)}) WITH ORDINALITY AS x(e, n) ORDER BY n
       RETURNING 1`;
   }
 }

@@ -3,7 +3,7 @@ import { ContactCreated, ContactDeleted, ContactSubscribed, ContactUnsubscribed,
 import { newId } from '@herald/core';
 import { conflict, notFound, validationFailed } from '@herald/http';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { queryPrepared, SingleStatementWrite, SqlParams, tableName, type SqlParam } from '@herald/persistence';
+import { jsonParam, queryPrepared, SingleStatementWrite, SqlParams, tableName, type SqlParam } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
@@ -52,19 +52,12 @@ const WRITE_GUARD = '"contacts"."write_guard"';
 /** Distinct normalised emails of `items`, sorted (the order rows are locked in). */
 const emailsOf = (items: { input: ContactInput }[]): string[] => [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
 
-/**
- * Rows go to PostgreSQL as one JSON array (`jsonb_to_recordset`), not one array parameter per
- * column: pg escapes every element of a text array character by character, and the data of a
- * batch of contacts is mostly JSON full of quotes to escape.
- */
-const rowsParam = (param: SqlParam, rows: object[]): string => param(JSON.stringify(rows), 'jsonb');
-
 /** New contacts, one row each (an email already taken is skipped: compare the RETURNING rows with `contacts`). */
 function insertContactsSql(table: string, project: string, param: SqlParam, contacts: Contact[]): string {
   const rows = contacts.map((c) => ({ id: c.id, email: c.email, subscribed: c.subscribed, data: c.data }));
   return `INSERT INTO ${table} (id, project_id, email, subscribed, data)
     SELECT id, ${project}, email, subscribed, data
-      FROM jsonb_to_recordset(${rowsParam(param, rows)}) AS x(id varchar, email varchar, subscribed boolean, data jsonb)
+      FROM jsonb_to_recordset(${jsonParam(param, rows)}) AS x(id varchar, email varchar, subscribed boolean, data jsonb)
     ON CONFLICT (project_id, email) DO NOTHING RETURNING 1`;
 }
 
@@ -72,7 +65,7 @@ function insertContactsSql(table: string, project: string, param: SqlParam, cont
 function updateContactsSql(table: string, project: string, param: SqlParam, contacts: Contact[], versions?: Map<string, string>): string {
   const rows = contacts.map((c) => ({ id: c.id, subscribed: c.subscribed, data: c.data, ...(versions ? { version: versions.get(c.id) } : {}) }));
   return `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
-      FROM jsonb_to_recordset(${rowsParam(param, rows)}) AS u(id varchar, subscribed boolean, data jsonb${versions ? ', version xid' : ''})
+      FROM jsonb_to_recordset(${jsonParam(param, rows)}) AS u(id varchar, subscribed boolean, data jsonb${versions ? ', version xid' : ''})
      WHERE c.project_id = ${project} AND c.id = u.id${versions ? ' AND c.xmin = u.version' : ''} RETURNING 1`;
 }
 

@@ -6,7 +6,7 @@ import { validationFailed } from '@herald/http';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { SqlParams, tableName, WriteConflict, type SqlParam } from '@herald/persistence';
+import { jsonParam, SqlParams, tableName, WriteConflict, type SqlParam } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import { ContactWriter, type ContactInput, type ContactWrite, type WriteContext } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
@@ -138,11 +138,10 @@ export class TrackEventUseCase {
     return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
   }
 
-  /** The rows as one JSON array (one string to send, nothing for pg to escape; see `ContactWriter`). */
   private insertEventsSql(param: SqlParam, projectId: string, rows: EventRow[], now: Date): string {
     return `INSERT INTO ${tableName(this.db, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
       SELECT id, ${param(projectId, 'varchar')}, "contactId", name, data, ${param(now, 'timestamptz')}
-        FROM jsonb_to_recordset(${param(JSON.stringify(rows), 'jsonb')}) AS x(id varchar, "contactId" varchar, name varchar, data jsonb)`;
+        FROM jsonb_to_recordset(${jsonParam(param, rows)}) AS x(id varchar, "contactId" varchar, name varchar, data jsonb)`;
   }
 
   private itemsOf(projectId: string, batch: PendingTrack[]): { input: ContactInput; ctx: WriteContext }[] {
