@@ -9,7 +9,7 @@
 #   docker run herald-contacts                                       # serve HTTP + Kafka
 #   docker run herald-contacts node dist/apps/contacts/src/main.js migrate   # apply migrations, exit
 #
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- deps: every dependency (dev included) for the build -------------------------------------
 FROM ${NODE_IMAGE} AS deps

@@ -3,6 +3,7 @@
 # HERALD_DATA_DIR (default .herald/) unless DATABASE_URL is set, HTTP on PORT (default 3000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 bash scripts/ensure-node-deps.sh
 bash scripts/build.sh
 # A larger young generation (V8's default semi-space is 16 MiB): /v1/track allocates fast and short-

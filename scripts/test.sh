@@ -6,6 +6,7 @@
 # Extra arguments go to Jest (e.g. `npm test -- libs/http`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 bash scripts/ensure-node-deps.sh
 bash scripts/ensure-system-deps.sh
 bash scripts/build.sh
