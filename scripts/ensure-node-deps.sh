@@ -5,17 +5,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node-runtime.sh
 abi="$(node -p 'process.versions.modules')"
+stamp=node_modules/.herald-node-abi # the ABI node_modules was installed or last rebuilt for
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  fresh=$([ -d node_modules ] && echo 0 || echo 1)
   echo "herald: installing npm dependencies"
   # `npm install` honours the lock file like `npm ci`, but tolerates optional platform binaries that
   # the registry mirror lacks (npm ci refuses a lock file without them).
   npm install --no-audit --no-fund
+  if [ "$fresh" = 1 ]; then echo "$abi" > "$stamp"; fi
 fi
-stamp=node_modules/.herald-node-abi
 if [ "$(cat "$stamp" 2>/dev/null)" != "$abi" ]; then
-  if [ -f "$stamp" ] || [ -n "$(find node_modules -name '*.node' -path '*/build/Release/*' -print -quit)" ]; then
-    echo "herald: rebuilding native addons for Node.js $(node --version)"
-    npm rebuild --no-audit --no-fund >/dev/null
-  fi
+  echo "herald: rebuilding native addons for Node.js $(node --version)"
+  npm rebuild --no-audit --no-fund >/dev/null
   echo "$abi" > "$stamp"
 fi

@@ -40,8 +40,10 @@ herald_node_runtime() {
       return 1
     fi
     mkdir -p "$root/.runtime"
-    rm -rf "$dir"
-    mv "$tmp/unpacked" "$dir"
+    if [[ ! -x "$dir/bin/node" ]]; then # another script may have installed it meanwhile
+      rm -rf "$dir"
+      mv "$tmp/unpacked" "$dir"
+    fi
     rm -rf "$tmp"
   fi
   export PATH="$dir/bin:$PATH"
