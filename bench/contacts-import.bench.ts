@@ -153,7 +153,7 @@ try {
   const cpu = (c: CpuUse) => `${Math.round(c.machine)}% / ${c.children.toFixed(2)} / ${c.pg.toFixed(2)}`;
   console.log(
     `\nCSV import, standalone mode: ${num(ROWS)} rows (email,first_name,plan,age,signup_date,vip), ${(csvBytes / 1e6).toFixed(2)} MB; status polled every 100 ms;` +
-      ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start`,
+      ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start; Node ${process.version}`,
   );
   printTable([
     ['contacts-import', 'upload → 202', 'upload → completed', 'rate', 'result', 'cpu: machine / herald / pg', 'outbox after (events → drained)', 'cpu while draining'],

@@ -122,7 +122,7 @@ try {
   rows.push(['all', String(all.count), '', ms(all.p50), ms(all.p99), ms(rawPage.p50), ms(rawPage.p99), ms(rawCount.p50), ms(rawCount.p99), ms(rawAll.p99)]);
   console.log(
     `\nGET /contacts?search=…, standalone mode, ${num(CONTACTS)} contacts in one project (INSERT … SELECT generate_series: ${Math.round(insertMs)} ms, with VACUUM ANALYZE ${Math.round(seedMs)} ms);` +
-      ` ${SEARCHES} first-page searches one at a time after ${WARMUP} warm-up; raw = the same page and count statements with pg, one after the other; ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start`,
+      ` ${SEARCHES} first-page searches one at a time after ${WARMUP} warm-up; raw = the same page and count statements with pg, one after the other; ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start; Node ${process.version}`,
   );
   printTable(rows);
   console.log(`\ntarget p99 < 100 ms: ${all.p99 < 100 ? 'met' : 'NOT met'} (p99 ${ms(all.p99)}, max ${ms(all.max)}); count(*) share of the raw time: ${Math.round((100 * rawCount.p50) / rawAll.p50)}% at the median`);

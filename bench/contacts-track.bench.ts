@@ -260,7 +260,7 @@ try {
   console.log(
     `\n/v1/track, standalone mode, ${num(CONTACTS)} contacts seeded with SQL in ${Math.round(seedMs)} ms; ${CONCURRENCY} requests in flight (closed loop, keep-alive)` +
       ` and ${num(RATE)}/s offered (open loop), ${SECONDS} s each after ${WARMUP_SECONDS} s (closed) and ${OPEN_WARMUP_SECONDS} s (open) of warm-up (raw: ${RAW_SECONDS} s after 2 s, ${CONCURRENCY} in flight); ${Math.round(NEW_SHARE * 100)}% new emails;` +
-      ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start`,
+      ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start; Node ${process.version}`,
   );
   printTable(rows);
   const offered = Math.floor(RATE * SECONDS);

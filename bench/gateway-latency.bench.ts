@@ -83,7 +83,7 @@ try {
   const direct = await measure(`${contacts.url}/events/stats`, principalHeaders(project.projectId));
   const viaGateway = await measure(`${gateway.url}/events/stats`, bearer(project.secretKey));
   const ms = (x: number) => `${x.toFixed(2)} ms`;
-  console.log(`GET /events/stats, ${N} sequential requests each, keep-alive, ${os.cpus().length} cores`);
+  console.log(`GET /events/stats, ${N} sequential requests each, keep-alive, ${os.cpus().length} cores, Node ${process.version}`);
   console.log(`  direct to contacts : p50 ${ms(direct.p50)}  p99 ${ms(direct.p99)}  (${direct.rps} req/s)`);
   console.log(`  through the gateway: p50 ${ms(viaGateway.p50)}  p99 ${ms(viaGateway.p99)}  (${viaGateway.rps} req/s)`);
   console.log(`  added by the gateway: p50 ${ms(viaGateway.p50 - direct.p50)}  p99 ${ms(viaGateway.p99 - direct.p99)}`);

@@ -364,7 +364,7 @@ async function main(): Promise<void> {
     console.log(
       `\n/v1/send and delivery, standalone mode, one recipient per request, ${CONCURRENCY} requests in flight (closed loop, keep-alive);` +
         ` delivery through a pool of ${POOL} SMTP connections (batches of ${IN_FLIGHT}) into a counting loopback sink; messages ${kb.toFixed(1)} KiB, DKIM RSA-2048;` +
-        ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start`,
+        ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start; Node ${process.version}`,
     );
     const rows: string[][] = [
       ['sending', 'count', 'seconds', 'per second', 'p50', 'p99', 'max', 'errors', 'smtp conn.', 'machine busy', 'cores: driver', 'sink', 'herald', 'postgres', 'sender CPU/item'],
