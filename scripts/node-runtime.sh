@@ -5,7 +5,7 @@
 # release is installed once into .runtime/node-v<version>/ from the npm registry: the package
 # node-<os>-<arch> holds the official binary and headers, and the registry is the one thing every
 # machine that can install Herald's dependencies reaches. Native addons are then built against
-# that runtime's headers (npm_config_nodedir).
+# that runtime's headers (HERALD_NODE_HEADERS, used by scripts/ensure-node-deps.sh).
 #
 # Why not the machine's Node 20: it left maintenance on 2026-04-30, and Node 24 (active LTS) runs
 # /v1/track with about an eighth less CPU per request (AsyncLocalStorage without promise hooks,
@@ -47,7 +47,7 @@ herald_node_runtime() {
     rm -rf "$tmp"
   fi
   export PATH="$dir/bin:$PATH"
-  export npm_config_nodedir="$dir"
+  export HERALD_NODE_HEADERS="$dir" # for native addon builds (scripts/ensure-node-deps.sh)
 }
 
 herald_node_runtime
