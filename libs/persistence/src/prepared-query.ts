@@ -20,7 +20,8 @@ function nameOf(text: string): string | undefined {
  * connections. PostgreSQL parses it once per connection and, after a few executions, keeps a
  * generic plan: a hot statement is no longer parsed and planned at every call (planning was about a
  * seventh of PostgreSQL's time on the /v1/track write, half on its read and most of it on the API
- * key lookup), and only its name and values travel. For statements whose text comes from a small fixed set, values in parameters.
+ * key lookup), and only its name and values travel. Meant for statements whose text comes from a
+ * small fixed set, with what varies in parameters (see MAX_NAMED for texts that do not).
  *
  * Errors are pg's own (`code` is the SQLSTATE), not TypeORM's `QueryFailedError`.
  */
