@@ -20,12 +20,15 @@ const swcJest = {
 /** @type {import('jest').Config} */
 export default {
   rootDir: '.',
-  testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swcJest] },
   moduleNameMapper,
   testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/dist-[^/]*/'],
+  // quiet: no log line unless HERALD_TEST_LOG_LEVEL asks; a failed test shows its processes' last lines
+  testEnvironment: '<rootDir>/libs/testing/src/jest/environment.mjs',
+  setupFiles: ['<rootDir>/libs/testing/src/jest/quiet-logs.mjs'],
+  setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/after-env.ts'],
   globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.mjs',
   testTimeout: 60_000,

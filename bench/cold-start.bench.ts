@@ -34,7 +34,9 @@ try {
     warm.push(await timeToReady(p));
     await p.stop();
   }
-  console.log(`standalone  fresh data dir (initdb + migrations): ${fresh} ms; restart (median of 3): ${median(warm)} ms`);
+  console.log(
+    `standalone  fresh data dir (initdb + migrations): ${fresh} ms; restart (median of 3): ${median(warm)} ms`,
+  );
 
   let dbUrl = process.env.DATABASE_URL;
   let stopDb: (() => Promise<void>) | undefined;
@@ -45,7 +47,12 @@ try {
   }
   const kafka = await startKafka();
   try {
-    const svcEnv = { DATABASE_URL: dbUrl, KAFKA_BROKERS: kafka.brokers.join(','), INTERNAL_JWT_SECRET: 'bench-secret-0123456789abcdef0123456789', KAFKA_SESSION_TIMEOUT_MS: '6000' };
+    const svcEnv = {
+      DATABASE_URL: dbUrl,
+      KAFKA_BROKERS: kafka.brokers.join(','),
+      INTERNAL_JWT_SECRET: 'bench-secret-0123456789abcdef0123456789',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+    };
     const migrate = new ServiceProcess('contacts', await freePort(), svcEnv, ['migrate']);
     await migrate.start({ waitReady: false });
     if ((await migrate.exitCode()) !== 0) throw new Error(`migrate failed:\n${migrate.output}`);
@@ -55,7 +62,9 @@ try {
       times.push(await timeToReady(p));
       await p.stop();
     }
-    console.log(`contacts    Kafka mode (${kafka.provider} broker), spawn to ready: median ${median(times)} ms (runs: ${times.join(', ')} ms)`);
+    console.log(
+      `contacts    Kafka mode (${kafka.provider} broker), spawn to ready: median ${median(times)} ms (runs: ${times.join(', ')} ms)`,
+    );
   } finally {
     await kafka.stop();
     await stopDb?.();

@@ -18,13 +18,40 @@
 import os from 'node:os';
 import pg from 'pg';
 import { accountWithProject } from '@herald/testing';
-import { backendPids, benchDatabase, cpuMeter, machineBusy, ms, num, printTable, sleep, startStandalone, waitOutboxDrained, type CpuUse } from './support.js';
+import {
+  backendPids,
+  benchDatabase,
+  cpuMeter,
+  machineBusy,
+  ms,
+  num,
+  printTable,
+  sleep,
+  startStandalone,
+  waitOutboxDrained,
+  type CpuUse,
+} from './support.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const ROW_BYTES = 100;
 const BATCH = 1000;
 
-const FIRST = ['Alice', 'Bob', 'Carol', 'Dave', 'Erin', 'Frank', 'Grace', 'Heidi', 'Ivan', 'Judy', 'Mallory', 'Niaj', 'Olivia', 'Peggy'];
+const FIRST = [
+  'Alice',
+  'Bob',
+  'Carol',
+  'Dave',
+  'Erin',
+  'Frank',
+  'Grace',
+  'Heidi',
+  'Ivan',
+  'Judy',
+  'Mallory',
+  'Niaj',
+  'Olivia',
+  'Peggy',
+];
 const DOMAINS = ['example.com', 'gmail.com', 'outlook.com', 'acme.io', 'company.test'];
 const PLANS = ['free', 'starter', 'pro', 'enterprise'];
 
@@ -61,7 +88,8 @@ function makeRows(planShift: number): CsvRow[] {
   return out;
 }
 
-const toCsv = (rows: CsvRow[]) => `email,first_name,plan,age,signup_date,vip\n${rows.map((r) => `${r.email},${r.firstName},${r.plan},${r.age},${r.signupDate},${r.vip}`).join('\n')}\n`;
+const toCsv = (rows: CsvRow[]) =>
+  `email,first_name,plan,age,signup_date,vip\n${rows.map((r) => `${r.email},${r.firstName},${r.plan},${r.age},${r.signupDate},${r.vip}`).join('\n')}\n`;
 
 interface ImportTiming {
   uploadMs: number;
@@ -73,15 +101,21 @@ async function importCsv(baseUrl: string, secretKey: string, csv: string): Promi
   const form = new FormData();
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
   const started = performance.now();
-  const res = await fetch(`${baseUrl}/contacts/import`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}` }, body: form });
+  const res = await fetch(`${baseUrl}/contacts/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secretKey}` },
+    body: form,
+  });
   const uploadMs = performance.now() - started;
   if (res.status !== 202) throw new Error(`POST /contacts/import answered ${res.status}: ${await res.text()}`);
   const { jobId } = (await res.json()) as { jobId: string };
   for (;;) {
     const r = await fetch(`${baseUrl}/contacts/import/${jobId}`, { headers: { authorization: `Bearer ${secretKey}` } });
     const status = (await r.json()) as Record<string, unknown>;
-    if (status.status === 'completed' || status.status === 'failed') return { uploadMs, totalMs: performance.now() - started, status };
-    if (performance.now() - started > 300_000) throw new Error(`import ${jobId} not completed after 300 s: ${JSON.stringify(status)}`);
+    if (status.status === 'completed' || status.status === 'failed')
+      return { uploadMs, totalMs: performance.now() - started, status };
+    if (performance.now() - started > 300_000)
+      throw new Error(`import ${jobId} not completed after 300 s: ${JSON.stringify(status)}`);
     await sleep(100);
   }
 }
@@ -108,14 +142,19 @@ try {
   const [firstOutbox, firstDrainCpu] = await measured(() => waitOutboxDrained(admin, 180_000));
   const [second, secondCpu] = await measured(() => importCsv(herald!.url, project.secretKey, toCsv(makeRows(1))));
   const [secondOutbox, secondDrainCpu] = await measured(() => waitOutboxDrained(admin, 180_000));
-  const stored = Number((await admin.query(`SELECT count(*) AS n FROM contacts.contacts WHERE project_id = $1`, [project.projectId])).rows[0].n);
+  const stored = Number(
+    (await admin.query(`SELECT count(*) AS n FROM contacts.contacts WHERE project_id = $1`, [project.projectId]))
+      .rows[0].n,
+  );
   await herald.stop();
   herald = undefined;
 
   // ---- the same rows straight through pg ---------------------------------------------------
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
-  await c.query(`CREATE TABLE public.bench_import_rows (email varchar(320) NOT NULL, first_name text, plan text, age int, signup_date date, vip boolean)`);
+  await c.query(
+    `CREATE TABLE public.bench_import_rows (email varchar(320) NOT NULL, first_name text, plan text, age int, signup_date date, vip boolean)`,
+  );
   await c.query(`CREATE TABLE public.bench_import_contacts (LIKE contacts.contacts INCLUDING ALL)`);
   const batches = (fn: (b: CsvRow[]) => Promise<unknown>) => async () => {
     const t = performance.now();
@@ -127,9 +166,17 @@ try {
     return performance.now() - t;
   };
   const rawPlain = await batches((b) =>
-    c.query(`INSERT INTO public.bench_import_rows SELECT * FROM unnest($1::varchar[], $2::text[], $3::text[], $4::int[], $5::date[], $6::boolean[])`, [
-      b.map((r) => r.email), b.map((r) => r.firstName), b.map((r) => r.plan), b.map((r) => r.age), b.map((r) => r.signupDate), b.map((r) => r.vip),
-    ]),
+    c.query(
+      `INSERT INTO public.bench_import_rows SELECT * FROM unnest($1::varchar[], $2::text[], $3::text[], $4::int[], $5::date[], $6::boolean[])`,
+      [
+        b.map((r) => r.email),
+        b.map((r) => r.firstName),
+        b.map((r) => r.plan),
+        b.map((r) => r.age),
+        b.map((r) => r.signupDate),
+        b.map((r) => r.vip),
+      ],
+    ),
   )();
   let n = 0;
   const rawContacts = await batches((b) =>
@@ -141,28 +188,61 @@ try {
         project.projectId,
         b.map(() => `cnt_${String(n++).padStart(26, '0')}`),
         b.map((r) => r.email),
-        b.map((r) => JSON.stringify({ first_name: r.firstName, plan: r.plan, age: r.age, signup_date: r.signupDate, vip: r.vip })),
+        b.map((r) =>
+          JSON.stringify({ first_name: r.firstName, plan: r.plan, age: r.age, signup_date: r.signupDate, vip: r.vip }),
+        ),
       ],
     ),
   )();
   await c.end();
 
   const rate = (t: number) => `${num((ROWS / t) * 1000)} rows/s`;
-  const counts = (s: Record<string, unknown>) => `${s.status}: ${num(Number(s.imported))} imported, ${num(Number(s.updated))} updated, ${num(Number(s.skipped))} skipped`;
-  const drained = (o: { pendingAtStart: number; drainMs: number }) => `${num(o.pendingAtStart)} → ${o.drainMs < 0 ? 'not drained in 180 s' : ms(o.drainMs)}`;
+  const counts = (s: Record<string, unknown>) =>
+    `${s.status}: ${num(Number(s.imported))} imported, ${num(Number(s.updated))} updated, ${num(Number(s.skipped))} skipped`;
+  const drained = (o: { pendingAtStart: number; drainMs: number }) =>
+    `${num(o.pendingAtStart)} → ${o.drainMs < 0 ? 'not drained in 180 s' : ms(o.drainMs)}`;
   const cpu = (c: CpuUse) => `${Math.round(c.machine)}% / ${c.children.toFixed(2)} / ${c.pg.toFixed(2)}`;
   console.log(
     `\nCSV import, standalone mode: ${num(ROWS)} rows (email,first_name,plan,age,signup_date,vip), ${(csvBytes / 1e6).toFixed(2)} MB; status polled every 100 ms;` +
       ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start; Node ${process.version}`,
   );
   printTable([
-    ['contacts-import', 'upload → 202', 'upload → completed', 'rate', 'result', 'cpu: machine / herald / pg', 'outbox after (events → drained)', 'cpu while draining'],
-    ['POST /contacts/import, new contacts', ms(first.uploadMs), ms(first.totalMs), rate(first.totalMs), counts(first.status), cpu(firstCpu), drained(firstOutbox), firstOutbox.drainMs >= 1000 ? cpu(firstDrainCpu) : '—'],
-    ['same file, every plan changed', ms(second.uploadMs), ms(second.totalMs), rate(second.totalMs), counts(second.status), cpu(secondCpu), drained(secondOutbox), secondOutbox.drainMs >= 1000 ? cpu(secondDrainCpu) : '—'],
+    [
+      'contacts-import',
+      'upload → 202',
+      'upload → completed',
+      'rate',
+      'result',
+      'cpu: machine / herald / pg',
+      'outbox after (events → drained)',
+      'cpu while draining',
+    ],
+    [
+      'POST /contacts/import, new contacts',
+      ms(first.uploadMs),
+      ms(first.totalMs),
+      rate(first.totalMs),
+      counts(first.status),
+      cpu(firstCpu),
+      drained(firstOutbox),
+      firstOutbox.drainMs >= 1000 ? cpu(firstDrainCpu) : '—',
+    ],
+    [
+      'same file, every plan changed',
+      ms(second.uploadMs),
+      ms(second.totalMs),
+      rate(second.totalMs),
+      counts(second.status),
+      cpu(secondCpu),
+      drained(secondOutbox),
+      secondOutbox.drainMs >= 1000 ? cpu(secondDrainCpu) : '—',
+    ],
     ['raw pg: unnest batches of 1000 → CSV-column table', '', ms(rawPlain), rate(rawPlain), '', '', '', ''],
     ['raw pg: unnest batches of 1000 → copy of contacts', '', ms(rawContacts), rate(rawContacts), '', '', '', ''],
   ]);
-  console.log(`\ncontacts stored: ${num(stored)}; target < 10 s: ${first.totalMs < 10_000 && first.status.status === 'completed' ? 'met' : 'NOT met'}`);
+  console.log(
+    `\ncontacts stored: ${num(stored)}; target < 10 s: ${first.totalMs < 10_000 && first.status.status === 'completed' ? 'met' : 'NOT met'}`,
+  );
 } finally {
   await herald?.stop();
   await admin.end();

@@ -18,7 +18,17 @@
 import os from 'node:os';
 import pg from 'pg';
 import { accountWithProject, bearer } from '@herald/testing';
-import { benchDatabase, httpClient, machineBusy, ms, num, printTable, sqlContactId, startStandalone, summarise } from './support.js';
+import {
+  benchDatabase,
+  httpClient,
+  machineBusy,
+  ms,
+  num,
+  printTable,
+  sqlContactId,
+  startStandalone,
+  summarise,
+} from './support.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 300);
@@ -67,7 +77,8 @@ try {
     const t = performance.now();
     const res = await client.request('GET', `/contacts?search=${encodeURIComponent(term)}`, headers);
     const elapsed = performance.now() - t;
-    if (res.status !== 200) throw new Error(`GET /contacts?search=${term} answered ${res.status}: ${res.body.slice(0, 300)}`);
+    if (res.status !== 200)
+      throw new Error(`GET /contacts?search=${term} answered ${res.status}: ${res.body.slice(0, 300)}`);
     return { ms: elapsed, total: (JSON.parse(res.body) as { total: number }).total };
   };
   for (let i = 0; i < WARMUP; i++) await search(KINDS[kinds[i % kinds.length]!]!());
@@ -90,8 +101,11 @@ try {
   const probeSql = `SELECT count(*) AS n FROM (SELECT 1 FROM contacts.contacts WHERE project_id = $1 AND email LIKE $2 LIMIT 1000) m`;
   const countSql = `SELECT count(*) AS n FROM contacts.contact_search WHERE project_id = $1 AND email LIKE $2`;
   const like = (term: string) => `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  const raw = new Map<string, { page: number[]; count: number[]; both: number[] }>(kinds.map((k) => [k, { page: [], count: [], both: [] }]));
-  for (let i = 0; i < WARMUP; i++) await c.query(pageSql, [project.projectId, like(KINDS[kinds[i % kinds.length]!]!())]);
+  const raw = new Map<string, { page: number[]; count: number[]; both: number[] }>(
+    kinds.map((k) => [k, { page: [], count: [], both: [] }]),
+  );
+  for (let i = 0; i < WARMUP; i++)
+    await c.query(pageSql, [project.projectId, like(KINDS[kinds[i % kinds.length]!]!())]);
   for (let i = 0; i < SEARCHES; i++) {
     const kind = kinds[i % kinds.length]!;
     const params = [project.projectId, like(KINDS[kind]!())];
@@ -108,30 +122,73 @@ try {
   }
 
   const all = summarise([...api.values()].flatMap((v) => v.ms));
-  const rows: string[][] = [['contacts-search', 'n', 'total p50 / max', 'API p50', 'API p99', 'raw page p50', 'raw page p99', 'raw count p50', 'raw count p99', 'raw both p99']];
+  const rows: string[][] = [
+    [
+      'contacts-search',
+      'n',
+      'total p50 / max',
+      'API p50',
+      'API p99',
+      'raw page p50',
+      'raw page p99',
+      'raw count p50',
+      'raw count p99',
+      'raw both p99',
+    ],
+  ];
   for (const kind of kinds) {
     const a = summarise(api.get(kind)!.ms);
     const totals = summarise(api.get(kind)!.totals);
     const r = raw.get(kind)!;
     const [page, count, both] = [summarise(r.page), summarise(r.count), summarise(r.both)];
-    rows.push([kind, String(a.count), `${num(totals.p50)} / ${num(totals.max)}`, ms(a.p50), ms(a.p99), ms(page.p50), ms(page.p99), ms(count.p50), ms(count.p99), ms(both.p99)]);
+    rows.push([
+      kind,
+      String(a.count),
+      `${num(totals.p50)} / ${num(totals.max)}`,
+      ms(a.p50),
+      ms(a.p99),
+      ms(page.p50),
+      ms(page.p99),
+      ms(count.p50),
+      ms(count.p99),
+      ms(both.p99),
+    ]);
   }
   const rawAll = summarise([...raw.values()].flatMap((v) => v.both));
   const rawPage = summarise([...raw.values()].flatMap((v) => v.page));
   const rawCount = summarise([...raw.values()].flatMap((v) => v.count));
-  rows.push(['all', String(all.count), '', ms(all.p50), ms(all.p99), ms(rawPage.p50), ms(rawPage.p99), ms(rawCount.p50), ms(rawCount.p99), ms(rawAll.p99)]);
+  rows.push([
+    'all',
+    String(all.count),
+    '',
+    ms(all.p50),
+    ms(all.p99),
+    ms(rawPage.p50),
+    ms(rawPage.p99),
+    ms(rawCount.p50),
+    ms(rawCount.p99),
+    ms(rawAll.p99),
+  ]);
   console.log(
     `\nGET /contacts?search=…, standalone mode, ${num(CONTACTS)} contacts in one project (INSERT … SELECT generate_series: ${Math.round(insertMs)} ms, with VACUUM ANALYZE ${Math.round(seedMs)} ms);` +
       ` ${SEARCHES} first-page searches one at a time after ${WARMUP} warm-up; raw = the same page and count statements with pg, one after the other; ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start; Node ${process.version}`,
   );
   printTable(rows);
-  console.log(`\ntarget p99 < 100 ms: ${all.p99 < 100 ? 'met' : 'NOT met'} (p99 ${ms(all.p99)}, max ${ms(all.max)}); count(*) share of the raw time: ${Math.round((100 * rawCount.p50) / rawAll.p50)}% at the median`);
+  console.log(
+    `\ntarget p99 < 100 ms: ${all.p99 < 100 ? 'met' : 'NOT met'} (p99 ${ms(all.p99)}, max ${ms(all.max)}); count(*) share of the raw time: ${Math.round((100 * rawCount.p50) / rawAll.p50)}% at the median`,
+  );
 
   if (process.env.BENCH_EXPLAIN === '1') {
     for (const term of ['example', 'corp123.', '4821', '.483920@', 'zzqx']) {
-      for (const [name, sql] of [['page', pageSql], ['count probe', probeSql], ['count', countSql]] as const) {
+      for (const [name, sql] of [
+        ['page', pageSql],
+        ['count probe', probeSql],
+        ['count', countSql],
+      ] as const) {
         const plan = await c.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, [project.projectId, like(term)]);
-        console.log(`\nEXPLAIN ${name} '%${term}%':\n  ${plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n  ')}`);
+        console.log(
+          `\nEXPLAIN ${name} '%${term}%':\n  ${plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n  ')}`,
+        );
       }
     }
   }

@@ -32,7 +32,27 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { accountWithProject, bearer } from '@herald/testing';
-import { backendPids, benchDatabase, closedLoop, openLoop, dbCounters, type DbCounters, freeConnections, httpClient, machineBusy, ms, num, perEvent, printTable, sleep, sqlContactId, startStandalone, summarise, waitOutboxDrained, type LoadResult } from './support.js';
+import {
+  backendPids,
+  benchDatabase,
+  closedLoop,
+  openLoop,
+  dbCounters,
+  type DbCounters,
+  freeConnections,
+  httpClient,
+  machineBusy,
+  ms,
+  num,
+  perEvent,
+  printTable,
+  sleep,
+  sqlContactId,
+  startStandalone,
+  summarise,
+  waitOutboxDrained,
+  type LoadResult,
+} from './support.js';
 
 const CONTACTS = 100_000;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -50,19 +70,47 @@ const PLANS = ['free', 'pro', 'team'];
 const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
 let fresh = 0;
 const run = Date.now().toString(36);
-const nextEmail = () => (Math.random() < NEW_SHARE ? `new-${run}-${fresh++}@bench.test` : `seed-${1 + Math.floor(Math.random() * CONTACTS)}@example.com`);
+const nextEmail = () =>
+  Math.random() < NEW_SHARE
+    ? `new-${run}-${fresh++}@bench.test`
+    : `seed-${1 + Math.floor(Math.random() * CONTACTS)}@example.com`;
 const nextEvent = () => ({ email: nextEmail(), event: pick(EVENTS), data: { plan: pick(PLANS) } });
 
 const db = await benchDatabase('track');
 const admin = new pg.Pool({ connectionString: db.url, max: 2 });
 const pgPids = backendPids(admin, db.url);
-const rows: string[][] = [['contacts-track', 'events/s', 'p50', 'p90', 'p99', 'max', 'errors', 'machine busy', 'cores: driver', 'herald', 'postgres', 'commits/event']];
+const rows: string[][] = [
+  [
+    'contacts-track',
+    'events/s',
+    'p50',
+    'p90',
+    'p99',
+    'max',
+    'errors',
+    'machine busy',
+    'cores: driver',
+    'herald',
+    'postgres',
+    'commits/event',
+  ],
+];
 const cores = (x: number) => (x > 0 ? x.toFixed(2) : '—');
 const row = (label: string, r: LoadResult, work?: DbCounters) => {
   const s = summarise(r.latencies);
   rows.push([
-    label, num((r.ok / r.elapsedMs) * 1000), ms(s.p50), ms(s.p90), ms(s.p99), ms(s.max), String(r.errors),
-    `${Math.round(r.cpu.machine)}%`, cores(r.cpu.driver), cores(r.cpu.children), cores(r.cpu.pg), work ? work.commits.toFixed(1) : '',
+    label,
+    num((r.ok / r.elapsedMs) * 1000),
+    ms(s.p50),
+    ms(s.p90),
+    ms(s.p99),
+    ms(s.max),
+    String(r.errors),
+    `${Math.round(r.cpu.machine)}%`,
+    cores(r.cpu.driver),
+    cores(r.cpu.children),
+    cores(r.cpu.pg),
+    work ? work.commits.toFixed(1) : '',
   ]);
 };
 const idleBusy = await machineBusy(2000);
@@ -80,7 +128,10 @@ try {
        FROM generate_series(1, $2::int) AS i`,
     [project.projectId, CONTACTS],
   );
-  await admin.query(`INSERT INTO contacts.contact_fields (project_id, path, type) VALUES ($1, 'data.plan', 'string'), ($1, 'data.seeded', 'boolean') ON CONFLICT DO NOTHING`, [project.projectId]);
+  await admin.query(
+    `INSERT INTO contacts.contact_fields (project_id, path, type) VALUES ($1, 'data.plan', 'string'), ($1, 'data.seeded', 'boolean') ON CONFLICT DO NOTHING`,
+    [project.projectId],
+  );
   await admin.query('ANALYZE contacts.contacts');
   const seedMs = performance.now() - seedStarted;
 
@@ -96,7 +147,14 @@ try {
     if (res.status !== 200) throw new Error(`/v1/track answered ${res.status}: ${res.body.slice(0, 300)}`);
   };
   const track = trackVia(client);
-  const stored = async () => Number((await admin.query(`SELECT count(*) AS n FROM contacts.tracked_events WHERE project_id = $1`, [project.projectId])).rows[0].n);
+  const stored = async () =>
+    Number(
+      (
+        await admin.query(`SELECT count(*) AS n FROM contacts.tracked_events WHERE project_id = $1`, [
+          project.projectId,
+        ])
+      ).rows[0].n,
+    );
   await closedLoop(CONCURRENCY, WARMUP_SECONDS * 1000, track);
   await waitOutboxDrained(admin, 60_000);
   const sequential = await closedLoop(1, 5000, track, { pgPids });
@@ -104,7 +162,8 @@ try {
   let before = await stored();
   const viaHerald = await closedLoop(CONCURRENCY, SECONDS * 1000, track, { pgPids });
   let after = await stored();
-  if (after - before !== viaHerald.ok) console.error(`warning: ${viaHerald.ok} answers 200 but ${after - before} events stored`);
+  if (after - before !== viaHerald.ok)
+    console.error(`warning: ${viaHerald.ok} answers 200 but ${after - before} events stored`);
   const outbox = await waitOutboxDrained(admin, 120_000);
   client.close();
 
@@ -116,14 +175,18 @@ try {
   before = await stored();
   const atRate = await openLoop(RATE, SECONDS * 1000, trackVia(openClient), { pgPids });
   after = await stored();
-  if (after - before !== atRate.ok) console.error(`warning: ${atRate.ok} answers 200 but ${after - before} events stored`);
+  if (after - before !== atRate.ok)
+    console.error(`warning: ${atRate.ok} answers 200 but ${after - before} events stored`);
   const outboxAtRate = await waitOutboxDrained(admin, 120_000);
   openClient.close();
 
   row('POST /v1/track via Herald, 1 in flight (5 s)', sequential);
   const heraldRow = rows.length;
   row(`POST /v1/track via Herald, ${CONCURRENCY} in flight (capacity)`, viaHerald);
-  row(`POST /v1/track via Herald, ${num(RATE)}/s offered, first ${OPEN_WARMUP_SECONDS} s on new connections (warm-up)`, openWarmUp);
+  row(
+    `POST /v1/track via Herald, ${num(RATE)}/s offered, first ${OPEN_WARMUP_SECONDS} s on new connections (warm-up)`,
+    openWarmUp,
+  );
   row(`POST /v1/track via Herald, ${num(RATE)}/s offered (open loop)`, atRate);
   for (const r of [viaHerald, atRate]) if (r.firstError) console.error(`first error: ${r.firstError}`);
   const total = await stored();
@@ -141,9 +204,20 @@ try {
     const listener = new pg.Client({ connectionString: db.url, application_name: 'bench-notifications' });
     await listener.connect();
     await listener.query('LISTEN herald_outbox_contacts');
-    const notifySql = (rows: string) => (notify ? `pg_notify('herald_outbox_contacts', (SELECT count(*) FROM ${rows})::text)` : `(SELECT count(*) FROM ${rows})`);
+    const notifySql = (rows: string) =>
+      notify
+        ? `pg_notify('herald_outbox_contacts', (SELECT count(*) FROM ${rows})::text)`
+        : `(SELECT count(*) FROM ${rows})`;
     const envelope = (type: string, key: string, payload: unknown) => ({
-      eventId: randomUUID(), type, version: 1, projectId: project.projectId, occurredAt: new Date().toISOString(), key, source: 'contacts', correlationId: 'req-bench', payload,
+      eventId: randomUUID(),
+      type,
+      version: 1,
+      projectId: project.projectId,
+      occurredAt: new Date().toISOString(),
+      key,
+      source: 'contacts',
+      correlationId: 'req-bench',
+      payload,
     });
     const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
     type Row = { id: string; email: string; subscribed: boolean; data: Record<string, unknown>; v?: string };
@@ -151,14 +225,33 @@ try {
     const decide = (ev: ReturnType<typeof nextEvent>, found: Row | undefined) => {
       if (!found) {
         const contact = { id: newId('cnt'), email: ev.email, subscribed: true, data: ev.data };
-        return { kind: 'created' as const, contact, events: [envelope('contact.created', contact.id, { contactId: contact.id, email: contact.email, subscribed: true, data: contact.data })] };
+        return {
+          kind: 'created' as const,
+          contact,
+          events: [
+            envelope('contact.created', contact.id, {
+              contactId: contact.id,
+              email: contact.email,
+              subscribed: true,
+              data: contact.data,
+            }),
+          ],
+        };
       }
       if (found.data.plan === ev.data.plan) return { kind: 'kept' as const, contact: found, events: [] };
       const contact = { ...found, data: { ...found.data, ...ev.data } };
       return {
         kind: 'changed' as const,
         contact,
-        events: [envelope('contact.updated', contact.id, { contactId: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data, changedKeys: ['data.plan'] })],
+        events: [
+          envelope('contact.updated', contact.id, {
+            contactId: contact.id,
+            email: contact.email,
+            subscribed: contact.subscribed,
+            data: contact.data,
+            changedKeys: ['data.plan'],
+          }),
+        ],
       };
     };
     // as ContactWriter.upsertManyAtomically + TrackEventUseCase: an unlocked read, then one guarded statement
@@ -174,10 +267,24 @@ try {
       }
     };
     const singleStatementOnce = async (ev: ReturnType<typeof nextEvent>) => {
-      const found = (await pool.query(`SELECT *, xmin::text AS v FROM contacts.contacts WHERE project_id = $1 AND email = ANY($2::varchar[])`, [project.projectId, [ev.email]])).rows[0] as Row | undefined;
+      const found = (
+        await pool.query(
+          `SELECT *, xmin::text AS v FROM contacts.contacts WHERE project_id = $1 AND email = ANY($2::varchar[])`,
+          [project.projectId, [ev.email]],
+        )
+      ).rows[0] as Row | undefined;
       const { kind, contact, events } = decide(ev, found);
       const eventId = newId('evt');
-      const outbox = [...events, envelope('event.tracked', contact.id, { eventRecordId: eventId, contactId: contact.id, email: contact.email, name: ev.event, data: ev.data })];
+      const outbox = [
+        ...events,
+        envelope('event.tracked', contact.id, {
+          eventRecordId: eventId,
+          contactId: contact.id,
+          email: contact.email,
+          name: ev.event,
+          data: ev.data,
+        }),
+      ];
       const values: unknown[] = [];
       const $ = (value: unknown, type: string) => `$${values.push(value)}::${type}`;
       const projectId = $(project.projectId, 'varchar');
@@ -189,15 +296,28 @@ try {
         changed: () =>
           `c AS (UPDATE contacts.contacts SET subscribed = ${$(contact.subscribed, 'boolean')}, data = ${$(JSON.stringify(contact.data), 'jsonb')}, updated_at = now()
                  WHERE project_id = ${projectId} AND id = ${$(contact.id, 'varchar')} AND xmin = ${$(found!.v, 'xid')} RETURNING 1)`,
-        kept: () => `c AS (SELECT 1 FROM contacts.contacts WHERE project_id = ${projectId} AND id = ${$(contact.id, 'varchar')} FOR KEY SHARE)`,
+        kept: () =>
+          `c AS (SELECT 1 FROM contacts.contacts WHERE project_id = ${projectId} AND id = ${$(contact.id, 'varchar')} FOR KEY SHARE)`,
       }[kind]();
       await pool.query(
         `WITH ${contactPart},
          e AS (INSERT INTO contacts.tracked_events (id, project_id, contact_id, name, data, created_at)
                VALUES (${$(eventId, 'varchar')}, ${projectId}, ${$(contact.id, 'varchar')}, ${$(ev.event, 'varchar')}, ${$(JSON.stringify(ev.data), 'jsonb')}, ${$(new Date(), 'timestamptz')})),
          o AS (INSERT INTO contacts.outbox (event_id, topic, message_key, envelope)
-               SELECT * FROM unnest(${$(outbox.map((e) => e.eventId), 'uuid[]')}, ${$(outbox.map((e) => e.type), 'varchar[]')}, ${$(outbox.map((e) => e.key), 'varchar[]')},
-                                    ${$(outbox.map((e) => JSON.stringify(e)), 'jsonb[]')}) RETURNING 1)
+               SELECT * FROM unnest(${$(
+                 outbox.map((e) => e.eventId),
+                 'uuid[]',
+               )}, ${$(
+                 outbox.map((e) => e.type),
+                 'varchar[]',
+               )}, ${$(
+                 outbox.map((e) => e.key),
+                 'varchar[]',
+               )},
+                                    ${$(
+                                      outbox.map((e) => JSON.stringify(e)),
+                                      'jsonb[]',
+                                    )}) RETURNING 1)
          SELECT contacts.write_guard((SELECT count(*) FROM c) = 1), ${notifySql('o')}`,
         values,
       );
@@ -207,29 +327,47 @@ try {
          INSERT INTO contacts.outbox (event_id, topic, message_key, envelope)
          SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::jsonb[]) RETURNING 1)
        SELECT ${notifySql('o')}`;
-    const outboxAdd = (c: pg.PoolClient, e: ReturnType<typeof envelope>) => c.query(outboxSql, [[e.eventId], [e.type], [e.key], [JSON.stringify(e)]]);
+    const outboxAdd = (c: pg.PoolClient, e: ReturnType<typeof envelope>) =>
+      c.query(outboxSql, [[e.eventId], [e.type], [e.key], [JSON.stringify(e)]]);
     const locking = async () => {
       const ev = nextEvent();
       const c = await pool.connect();
       try {
         await c.query('BEGIN');
-        const found = (await c.query(`SELECT * FROM contacts.contacts WHERE project_id = $1 AND email = $2 FOR UPDATE`, [project.projectId, ev.email])).rows[0] as Row | undefined;
+        const found = (
+          await c.query(`SELECT * FROM contacts.contacts WHERE project_id = $1 AND email = $2 FOR UPDATE`, [
+            project.projectId,
+            ev.email,
+          ])
+        ).rows[0] as Row | undefined;
         const { kind, contact, events } = decide(ev, found);
         if (kind === 'created') {
-          await c.query(`INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (project_id, email) DO NOTHING`, [
-            contact.id, project.projectId, contact.email, true, JSON.stringify(contact.data),
-          ]);
+          await c.query(
+            `INSERT INTO contacts.contacts (id, project_id, email, subscribed, data) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (project_id, email) DO NOTHING`,
+            [contact.id, project.projectId, contact.email, true, JSON.stringify(contact.data)],
+          );
         } else if (kind === 'changed') {
-          await c.query(`UPDATE contacts.contacts SET subscribed = $3, data = $4::jsonb, updated_at = now() WHERE project_id = $1 AND id = $2`, [
-            project.projectId, contact.id, contact.subscribed, JSON.stringify(contact.data),
-          ]);
+          await c.query(
+            `UPDATE contacts.contacts SET subscribed = $3, data = $4::jsonb, updated_at = now() WHERE project_id = $1 AND id = $2`,
+            [project.projectId, contact.id, contact.subscribed, JSON.stringify(contact.data)],
+          );
         }
         for (const e of events) await outboxAdd(c, e);
         const id = newId('evt');
-        await c.query(`INSERT INTO contacts.tracked_events (id, project_id, contact_id, name, data, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`, [
-          id, project.projectId, contact.id, ev.event, JSON.stringify(ev.data), new Date(),
-        ]);
-        await outboxAdd(c, envelope('event.tracked', contact.id, { eventRecordId: id, contactId: contact.id, email: contact.email, name: ev.event, data: ev.data }));
+        await c.query(
+          `INSERT INTO contacts.tracked_events (id, project_id, contact_id, name, data, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+          [id, project.projectId, contact.id, ev.event, JSON.stringify(ev.data), new Date()],
+        );
+        await outboxAdd(
+          c,
+          envelope('event.tracked', contact.id, {
+            eventRecordId: id,
+            contactId: contact.id,
+            email: contact.email,
+            name: ev.event,
+            data: ev.data,
+          }),
+        );
         await c.query('COMMIT');
       } catch (err) {
         await c.query('ROLLBACK').catch(() => undefined);
@@ -265,9 +403,12 @@ try {
   printTable(rows);
   const offered = Math.floor(RATE * SECONDS);
   const p99AtRate = summarise(atRate.latencies).p99;
-  const drained = (o: typeof outbox) => `${num(o.pendingAtStart)} events unpublished at its end, ${o.drainMs < 0 ? 'not drained within 120 s' : `drained in ${Math.round(o.drainMs)} ms`}`;
+  const drained = (o: typeof outbox) =>
+    `${num(o.pendingAtStart)} events unpublished at its end, ${o.drainMs < 0 ? 'not drained within 120 s' : `drained in ${Math.round(o.drainMs)} ms`}`;
   console.log(`\noutbox: after the capacity run ${drained(outbox)}; after the open-loop run ${drained(outboxAtRate)}`);
-  console.log(`batches written (whole run, herald_track_batches_total / herald_track_events_written_total): ${writePaths}`);
+  console.log(
+    `batches written (whole run, herald_track_batches_total / herald_track_events_written_total): ${writePaths}`,
+  );
   const closedRate = (viaHerald.ok / viaHerald.elapsedMs) * 1000;
   const closedP99 = summarise(viaHerald.latencies).p99;
   console.log(
@@ -293,8 +434,13 @@ try {
 async function trackWritePaths(baseUrl: string): Promise<string> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
   const read = (metric: string) =>
-    new Map([...text.matchAll(new RegExp(`^${metric}\\{path="(\\w+)"\\} (\\d+)$`, 'gm'))].map((m) => [m[1]!, Number(m[2])]));
+    new Map(
+      [...text.matchAll(new RegExp(`^${metric}\\{path="(\\w+)"\\} (\\d+)$`, 'gm'))].map((m) => [m[1]!, Number(m[2])]),
+    );
   const batches = read('herald_track_batches_total');
   const events = read('herald_track_events_written_total');
-  return [...batches].map(([path, n]) => `${path} ${num(n)} (${num(events.get(path) ?? 0)} requests)`).join(', ') || 'none reported';
+  return (
+    [...batches].map(([path, n]) => `${path} ${num(n)} (${num(events.get(path) ?? 0)} requests)`).join(', ') ||
+    'none reported'
+  );
 }

@@ -10,14 +10,27 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '@herald/persistence';
-import { accountWithProject, bearer, freePort, principalHeaders, ServiceProcess, startKafka, startRedis, TEST_INTERNAL_SECRET } from '@herald/testing';
+import {
+  accountWithProject,
+  bearer,
+  freePort,
+  principalHeaders,
+  ServiceProcess,
+  startKafka,
+  startRedis,
+  TEST_INTERNAL_SECRET,
+} from '@herald/testing';
 
 const N = Number(process.env.BENCH_REQUESTS ?? 3000);
 const WARMUP = 300;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-async function measure(url: string, headers: Record<string, string>): Promise<{ p50: number; p99: number; rps: number }> {
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ p50: number; p99: number; rps: number }> {
   for (let i = 0; i < WARMUP; i++) await (await fetch(url, { headers })).arrayBuffer();
   const times: number[] = [];
   const started = performance.now();
@@ -54,7 +67,13 @@ if (!dbUrl) {
 const [kafka, redis] = await Promise.all([startKafka(), startRedis()]);
 const procs: ServiceProcess[] = [];
 try {
-  const env = { DATABASE_URL: dbUrl, KAFKA_BROKERS: kafka.brokers.join(','), INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET, KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' };
+  const env = {
+    DATABASE_URL: dbUrl,
+    KAFKA_BROKERS: kafka.brokers.join(','),
+    INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    LOG_LEVEL: 'warn',
+  };
   for (const app of ['gateway', 'contacts']) {
     const m = new ServiceProcess(app, await freePort(), env, ['migrate']);
     await m.start({ waitReady: false });
@@ -83,7 +102,9 @@ try {
   const direct = await measure(`${contacts.url}/events/stats`, principalHeaders(project.projectId));
   const viaGateway = await measure(`${gateway.url}/events/stats`, bearer(project.secretKey));
   const ms = (x: number) => `${x.toFixed(2)} ms`;
-  console.log(`GET /events/stats, ${N} sequential requests each, keep-alive, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(
+    `GET /events/stats, ${N} sequential requests each, keep-alive, ${os.cpus().length} cores, Node ${process.version}`,
+  );
   console.log(`  direct to contacts : p50 ${ms(direct.p50)}  p99 ${ms(direct.p99)}  (${direct.rps} req/s)`);
   console.log(`  through the gateway: p50 ${ms(viaGateway.p50)}  p99 ${ms(viaGateway.p99)}  (${viaGateway.rps} req/s)`);
   console.log(`  added by the gateway: p50 ${ms(viaGateway.p50 - direct.p50)}  p99 ${ms(viaGateway.p99 - direct.p99)}`);

@@ -34,7 +34,21 @@ import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { accountWithProject, bearer, startDnsServer } from '@herald/testing';
-import { backendPids, benchDatabase, cpuMeter, type CpuUse, httpClient, machineBusy, ms, num, printTable, sleep, startStandalone, summarise, type Summary } from './support.js';
+import {
+  backendPids,
+  benchDatabase,
+  cpuMeter,
+  type CpuUse,
+  httpClient,
+  machineBusy,
+  ms,
+  num,
+  printTable,
+  sleep,
+  startStandalone,
+  summarise,
+  type Summary,
+} from './support.js';
 
 const SINK_SLOTS = 5; // count, bytes, first arrival, last arrival (epoch ms), connections
 
@@ -103,7 +117,13 @@ async function startCountingSink() {
     worker.once('message', (m: { port: number }) => resolve(m.port));
     worker.once('error', reject);
   });
-  const read = (): SinkReading => ({ count: stats[0]!, bytes: stats[1]!, firstAt: stats[2]!, lastAt: stats[3]!, connections: stats[4]! });
+  const read = (): SinkReading => ({
+    count: stats[0]!,
+    bytes: stats[1]!,
+    firstAt: stats[2]!,
+    lastAt: stats[3]!,
+    connections: stats[4]!,
+  });
   return {
     url: `smtp://127.0.0.1:${port}`,
     read,
@@ -203,7 +223,8 @@ async function main(): Promise<void> {
     '<p>Three things happened this week. Read <a href="https://www.example.com/articles/42?utm_source=digest">the full story</a> on our site.</p>' +
     '<p>Thanks for reading,<br>The Bench team</p></body></html>';
   let seq = 0;
-  const nextSend = () => JSON.stringify({ to: `reader-${run}-${seq++}@bench.test`, from, subject: 'Your weekly digest', body });
+  const nextSend = () =>
+    JSON.stringify({ to: `reader-${run}-${seq++}@bench.test`, from, subject: 'Your weekly digest', body });
 
   const db = await benchDatabase('sending');
   const admin = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -212,7 +233,13 @@ async function main(): Promise<void> {
   const sink = await startCountingSink();
   const idleBusy = await machineBusy(2000);
   const cores = (x: number) => (x > 0 ? x.toFixed(2) : '—');
-  const cpuCells = (c: PhaseCpu) => [`${Math.round(c.machine)}%`, cores(c.driver), cores(c.sink), cores(c.children), cores(c.pg)];
+  const cpuCells = (c: PhaseCpu) => [
+    `${Math.round(c.machine)}%`,
+    cores(c.driver),
+    cores(c.sink),
+    cores(c.children),
+    cores(c.pg),
+  ];
   /** Starts measuring CPU use; the function it returns ends the interval. */
   const phaseMeter = async (): Promise<() => Promise<PhaseCpu>> => {
     const meter = await cpuMeter(pgPids);
@@ -238,7 +265,11 @@ async function main(): Promise<void> {
     const project = await accountWithProject(herald.url);
     const headers = bearer(project.secretKey);
     const api = async <T>(method: string, path: string, payload?: unknown): Promise<T> => {
-      const res = await fetch(`${herald!.url}${path}`, { method, headers, body: payload === undefined ? undefined : JSON.stringify(payload) });
+      const res = await fetch(`${herald!.url}${path}`, {
+        method,
+        headers,
+        body: payload === undefined ? undefined : JSON.stringify(payload),
+      });
       const text = await res.text();
       if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
       return JSON.parse(text) as T;
@@ -264,14 +295,30 @@ async function main(): Promise<void> {
     client.close();
     await herald.stop();
     herald = undefined;
-    const queued = Number((await admin.query(`SELECT count(*) AS n FROM sending.emails WHERE status = 'queued'`)).rows[0].n);
+    const queued = Number(
+      (await admin.query(`SELECT count(*) AS n FROM sending.emails WHERE status = 'queued'`)).rows[0].n,
+    );
 
     // ---- 2. raw nodemailer: the same messages, same sink, just before (here) and just after Herald
     // delivers them (the machine's speed drifts over a run; the two runs bracket the delivery)
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'der' } });
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'der' },
+    });
     const messages = (
-      await admin.query(`SELECT message_id, from_email, from_name, to_email, subject, html, text FROM sending.emails WHERE status = 'queued' ORDER BY created_at, id`)
-    ).rows as { message_id: string; from_email: string; from_name: string | null; to_email: string; subject: string; html: string; text: string }[];
+      await admin.query(
+        `SELECT message_id, from_email, from_name, to_email, subject, html, text FROM sending.emails WHERE status = 'queued' ORDER BY created_at, id`,
+      )
+    ).rows as {
+      message_id: string;
+      from_email: string;
+      from_name: string | null;
+      to_email: string;
+      subject: string;
+      html: string;
+      text: string;
+    }[];
     /** nodemailer alone; `key` as a PEM string (as its documentation shows) or a parsed KeyObject (node:crypto parses a PEM key at every signature). */
     const rawRun = async (key: string | KeyObject): Promise<RawRun> => {
       // one options object: with the URL as first argument, the second one holds message defaults and `pool` would be ignored
@@ -308,7 +355,12 @@ async function main(): Promise<void> {
       );
       transport.close();
       const reading = sink.read();
-      return { ...loop, sink: reading, firstLast: rate(reading.count - 1, reading.lastAt - reading.firstAt), whole: rate(reading.count, reading.lastAt - started) };
+      return {
+        ...loop,
+        sink: reading,
+        firstLast: rate(reading.count - 1, reading.lastAt - reading.firstAt),
+        whole: rate(reading.count, reading.lastAt - started),
+      };
     };
     const keyObject = createPrivateKey(privateKey as string);
     const rawPemBefore = await rawRun(privateKey as string);
@@ -328,8 +380,11 @@ async function main(): Promise<void> {
     const drained = await sink.waitFor(queued, 300_000);
     const deliverCpu = await deliverMeter();
     const delivered = sink.read();
-    if (!drained) console.error(`warning: only ${delivered.count} of ${queued} queued emails reached the sink within 300 s`);
-    const sentRows = Number((await admin.query(`SELECT count(*) AS n FROM sending.emails WHERE status = 'sent'`)).rows[0].n);
+    if (!drained)
+      console.error(`warning: only ${delivered.count} of ${queued} queued emails reached the sink within 300 s`);
+    const sentRows = Number(
+      (await admin.query(`SELECT count(*) AS n FROM sending.emails WHERE status = 'sent'`)).rows[0].n,
+    );
     const rawKeyAfter = await rawRun(keyObject); // Herald idle meanwhile
     const rawPemAfter = await rawRun(privateKey as string);
 
@@ -345,7 +400,8 @@ async function main(): Promise<void> {
       duringAccept = sink.read();
       client.close();
       const waitStarted = performance.now();
-      if (!(await sink.waitFor(acceptOn.ok, 300_000))) console.error(`warning: only ${sink.read().count} of ${acceptOn.ok} reached the sink within 300 s`);
+      if (!(await sink.waitFor(acceptOn.ok, 300_000)))
+        console.error(`warning: only ${sink.read().count} of ${acceptOn.ok} reached the sink within 300 s`);
       drainMs = performance.now() - waitStarted;
       acceptConns = sink.read().connections;
     }
@@ -355,10 +411,14 @@ async function main(): Promise<void> {
     // ---- figures --------------------------------------------------------------------------------
     const deliveredFirstLast = rate(delivered.count - 1, delivered.lastAt - delivered.firstAt);
     const deliveredWithBoot = rate(delivered.count, delivered.lastAt - spawnedAt);
-    const rawRate = (before: RawRun, after: RawRun) => ({ firstLast: (before.firstLast + after.firstLast) / 2, whole: (before.whole + after.whole) / 2 });
+    const rawRate = (before: RawRun, after: RawRun) => ({
+      firstLast: (before.firstLast + after.firstLast) / 2,
+      whole: (before.whole + after.whole) / 2,
+    });
     const rawPem = rawRate(rawPemBefore, rawPemAfter);
     const rawKey = rawRate(rawKeyBefore, rawKeyAfter);
-    const rawBest = rawKey.firstLast >= rawPem.firstLast ? { form: 'KeyObject', ...rawKey } : { form: 'PEM key', ...rawPem };
+    const rawBest =
+      rawKey.firstLast >= rawPem.firstLast ? { form: 'KeyObject', ...rawKey } : { form: 'PEM key', ...rawPem };
     const kb = delivered.count > 0 ? delivered.bytes / delivered.count / 1024 : NaN;
 
     console.log(
@@ -367,36 +427,107 @@ async function main(): Promise<void> {
         ` ${os.cpus().length} cores, ${Math.round(idleBusy)}% busy with other work before the start; Node ${process.version}`,
     );
     const rows: string[][] = [
-      ['sending', 'count', 'seconds', 'per second', 'p50', 'p99', 'max', 'errors', 'smtp conn.', 'machine busy', 'cores: driver', 'sink', 'herald', 'postgres', 'sender CPU/item'],
+      [
+        'sending',
+        'count',
+        'seconds',
+        'per second',
+        'p50',
+        'p99',
+        'max',
+        'errors',
+        'smtp conn.',
+        'machine busy',
+        'cores: driver',
+        'sink',
+        'herald',
+        'postgres',
+        'sender CPU/item',
+      ],
     ];
-    const row = (label: string, o: { count: number; ms: number; perSecond?: number; lat?: Summary; errors?: number; conns?: number; cpu?: PhaseCpu; sender?: 'herald' | 'driver' }) =>
+    const row = (
+      label: string,
+      o: {
+        count: number;
+        ms: number;
+        perSecond?: number;
+        lat?: Summary;
+        errors?: number;
+        conns?: number;
+        cpu?: PhaseCpu;
+        sender?: 'herald' | 'driver';
+      },
+    ) =>
       rows.push([
-        label, num(o.count), (o.ms / 1000).toFixed(1), num(o.perSecond ?? rate(o.count, o.ms)),
+        label,
+        num(o.count),
+        (o.ms / 1000).toFixed(1),
+        num(o.perSecond ?? rate(o.count, o.ms)),
         ...(o.lat ? [ms(o.lat.p50), ms(o.lat.p99), ms(o.lat.max)] : ['', '', '']),
-        o.errors === undefined ? '' : String(o.errors), o.conns === undefined ? '' : String(o.conns),
-        ...(o.cpu ? [...cpuCells(o.cpu), ms(((o.sender === 'driver' ? o.cpu.driver : o.cpu.children) * o.ms) / o.count)] : ['', '', '', '', '', '']),
+        o.errors === undefined ? '' : String(o.errors),
+        o.conns === undefined ? '' : String(o.conns),
+        ...(o.cpu
+          ? [...cpuCells(o.cpu), ms(((o.sender === 'driver' ? o.cpu.driver : o.cpu.children) * o.ms) / o.count)]
+          : ['', '', '', '', '', '']),
       ]);
-    row('POST /v1/send accepted, delivery off', { count: acceptOff.ok, ms: acceptOff.elapsedMs, lat: summarise(acceptOff.latencies), errors: acceptOff.errors, cpu: acceptOff.cpu });
-    row('delivered, first → last message', {
-      count: delivered.count, ms: delivered.lastAt - delivered.firstAt, perSecond: deliveredFirstLast, errors: queued - delivered.count, conns: delivered.connections, cpu: deliverCpu,
+    row('POST /v1/send accepted, delivery off', {
+      count: acceptOff.ok,
+      ms: acceptOff.elapsedMs,
+      lat: summarise(acceptOff.latencies),
+      errors: acceptOff.errors,
+      cpu: acceptOff.cpu,
     });
-    row(`delivered, spawn → last (${((readyAt - spawnedAt) / 1000).toFixed(1)} s to ready)`, { count: delivered.count, ms: delivered.lastAt - spawnedAt });
+    row('delivered, first → last message', {
+      count: delivered.count,
+      ms: delivered.lastAt - delivered.firstAt,
+      perSecond: deliveredFirstLast,
+      errors: queued - delivered.count,
+      conns: delivered.connections,
+      cpu: deliverCpu,
+    });
+    row(`delivered, spawn → last (${((readyAt - spawnedAt) / 1000).toFixed(1)} s to ready)`, {
+      count: delivered.count,
+      ms: delivered.lastAt - spawnedAt,
+    });
     if (acceptOn && duringAccept) {
-      row('POST /v1/send accepted, delivery on', { count: acceptOn.ok, ms: acceptOn.elapsedMs, lat: summarise(acceptOn.latencies), errors: acceptOn.errors, cpu: acceptOn.cpu });
+      row('POST /v1/send accepted, delivery on', {
+        count: acceptOn.ok,
+        ms: acceptOn.elapsedMs,
+        lat: summarise(acceptOn.latencies),
+        errors: acceptOn.errors,
+        cpu: acceptOn.cpu,
+      });
       row('  delivered meanwhile', { count: duringAccept.count, ms: acceptOn.elapsedMs });
-      row('  rest, delivered after the last request', { count: acceptOn.ok - duringAccept.count, ms: drainMs, conns: acceptConns });
+      row('  rest, delivered after the last request', {
+        count: acceptOn.ok - duringAccept.count,
+        ms: drainMs,
+        conns: acceptConns,
+      });
     }
     const raws = [
-      ['PEM key, before Herald', rawPemBefore], ['KeyObject, before Herald', rawKeyBefore], ['KeyObject, after Herald', rawKeyAfter], ['PEM key, after Herald', rawPemAfter],
+      ['PEM key, before Herald', rawPemBefore],
+      ['KeyObject, before Herald', rawKeyBefore],
+      ['KeyObject, after Herald', rawKeyAfter],
+      ['PEM key, after Herald', rawPemAfter],
     ] as const;
     for (const [label, r] of raws) {
-      row(`raw nodemailer, ${label}`, { count: r.sink.count, ms: r.sink.lastAt - r.sink.firstAt, perSecond: r.firstLast, errors: r.errors, conns: r.sink.connections, cpu: r.cpu, sender: 'driver' });
+      row(`raw nodemailer, ${label}`, {
+        count: r.sink.count,
+        ms: r.sink.lastAt - r.sink.firstAt,
+        perSecond: r.firstLast,
+        errors: r.errors,
+        conns: r.sink.connections,
+        cpu: r.cpu,
+        sender: 'driver',
+      });
     }
     printTable(rows);
     if (acceptOff.firstError) console.error(`first error (delivery off): ${acceptOff.firstError}`);
     if (acceptOn?.firstError) console.error(`first error (delivery on): ${acceptOn.firstError}`);
-    for (const [label, r] of raws) if (r.firstError) console.error(`first error, raw nodemailer ${label}: ${r.firstError}`);
-    if (sentRows !== delivered.count) console.error(`warning: ${sentRows} emails marked sent, ${delivered.count} reached the sink`);
+    for (const [label, r] of raws)
+      if (r.firstError) console.error(`first error, raw nodemailer ${label}: ${r.firstError}`);
+    if (sentRows !== delivered.count)
+      console.error(`warning: ${sentRows} emails marked sent, ${delivered.count} reached the sink`);
 
     console.log('');
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
@@ -405,9 +536,21 @@ async function main(): Promise<void> {
       ['target (issue #5)', 'measured', 'result'],
       ['delivered ≥ 500 emails/s (first → last)', num(deliveredFirstLast), verdict(deliveredFirstLast >= 500)],
       ['delivered ≥ 500 emails/s (boot included)', num(deliveredWithBoot), verdict(deliveredWithBoot >= 500)],
-      [`delivered ≥ 50% of raw nodemailer, ${rawBest.form} (${num(rawBest.firstLast)}/s; first → last)`, share(deliveredFirstLast / rawBest.firstLast), verdict(deliveredFirstLast / rawBest.firstLast >= 0.5)],
-      [`delivered ≥ 50% of raw nodemailer, ${rawBest.form} (boot included / from the first call)`, share(deliveredWithBoot / rawBest.whole), verdict(deliveredWithBoot / rawBest.whole >= 0.5)],
-      [`  against raw nodemailer, ${rawBest.form === 'PEM key' ? 'KeyObject' : 'PEM key'} (${num(rawBest.form === 'PEM key' ? rawKey.firstLast : rawPem.firstLast)}/s; first → last)`, share(deliveredFirstLast / (rawBest.form === 'PEM key' ? rawKey : rawPem).firstLast), ''],
+      [
+        `delivered ≥ 50% of raw nodemailer, ${rawBest.form} (${num(rawBest.firstLast)}/s; first → last)`,
+        share(deliveredFirstLast / rawBest.firstLast),
+        verdict(deliveredFirstLast / rawBest.firstLast >= 0.5),
+      ],
+      [
+        `delivered ≥ 50% of raw nodemailer, ${rawBest.form} (boot included / from the first call)`,
+        share(deliveredWithBoot / rawBest.whole),
+        verdict(deliveredWithBoot / rawBest.whole >= 0.5),
+      ],
+      [
+        `  against raw nodemailer, ${rawBest.form === 'PEM key' ? 'KeyObject' : 'PEM key'} (${num(rawBest.form === 'PEM key' ? rawKey.firstLast : rawPem.firstLast)}/s; first → last)`,
+        share(deliveredFirstLast / (rawBest.form === 'PEM key' ? rawKey : rawPem).firstLast),
+        '',
+      ],
     ]);
   } finally {
     if (herald) {

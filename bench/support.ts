@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 import path from 'node:path';
 import pg from 'pg';
 import { Pool, type Dispatcher } from 'undici';
@@ -16,9 +16,11 @@ import { freePort, ServiceProcess } from '@herald/testing';
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Nearest-rank percentile of an ascending array. */
-export const pct = (sorted: ArrayLike<number>, p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+export const pct = (sorted: ArrayLike<number>, p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-export const ms = (x: number): string => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : Math.round(x)} ms` : '—');
+export const ms = (x: number): string =>
+  Number.isFinite(x) ? `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : Math.round(x)} ms` : '—';
 
 export const num = (x: number): string => Math.round(x).toLocaleString('en-US');
 
@@ -130,7 +132,12 @@ export interface HttpResult {
  */
 export function httpClient(baseUrl: string, maxSockets: number) {
   const pool = new Pool(baseUrl, { connections: maxSockets, pipelining: 1, keepAliveTimeout: 60_000 });
-  const request = async (method: string, urlPath: string, headers: Record<string, string>, body?: string): Promise<HttpResult> => {
+  const request = async (
+    method: string,
+    urlPath: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<HttpResult> => {
     const res = await pool.request({ method: method as Dispatcher.HttpMethod, path: urlPath, headers, body });
     return { status: res.statusCode, body: await res.body.text() };
   };
@@ -166,7 +173,10 @@ export async function cpuMeter(pgPids?: () => Promise<number[]>): Promise<() => 
     for (const [pid, t] of pg1) pgTicks += t - (pg0.get(pid) ?? 0);
     const tickMs = 1000 / CLOCK_TICKS;
     return {
-      machine: machine1.total === machine0.total ? 0 : (100 * (machine1.busy - machine0.busy)) / (machine1.total - machine0.total),
+      machine:
+        machine1.total === machine0.total
+          ? 0
+          : (100 * (machine1.busy - machine0.busy)) / (machine1.total - machine0.total),
       driver: (usage.user + usage.system) / 1000 / elapsedMs,
       children: ((child1 - child0) * tickMs) / elapsedMs,
       pg: (pgTicks * tickMs) / elapsedMs,
@@ -192,7 +202,12 @@ export interface LoadOptions {
  * Closed loop: `concurrency` workers each run `op` back to back until `durationMs` has passed.
  * An op that throws counts as an error (its message is kept once).
  */
-export async function closedLoop(concurrency: number, durationMs: number, op: (worker: number) => Promise<void>, options: LoadOptions = {}): Promise<LoadResult> {
+export async function closedLoop(
+  concurrency: number,
+  durationMs: number,
+  op: (worker: number) => Promise<void>,
+  options: LoadOptions = {},
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -228,7 +243,12 @@ export async function closedLoop(concurrency: number, durationMs: number, op: (w
  * requests, p50, p99 and max (to line a tail up with a server's log), and this process's own
  * event-loop delay (its stalls count as latency too).
  */
-export async function openLoop(ratePerSecond: number, durationMs: number, op: (n: number) => Promise<void>, options: LoadOptions = {}): Promise<LoadResult> {
+export async function openLoop(
+  ratePerSecond: number,
+  durationMs: number,
+  op: (n: number) => Promise<void>,
+  options: LoadOptions = {},
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const timeline = process.env.BENCH_TIMELINE ? new Map<number, number[]>() : undefined;
   const loopDelay = timeline ? monitorEventLoopDelay({ resolution: 1 }) : undefined;
@@ -272,13 +292,17 @@ export async function openLoop(ratePerSecond: number, durationMs: number, op: (n
   return { latencies, ok: latencies.length, errors, firstError, elapsedMs, cpu: await meter() };
 }
 
-function printTimeline(timeline: Map<number, number[]>, startedAt: number, loopDelay: IntervalHistogram): void {
+function printTimeline(timeline: Map<number, number[]>, startedAt: number, loopDelay: ELDHistogram): void {
   loopDelay.disable();
   for (const [bucket, values] of [...timeline].sort((a, b) => a[0] - b[0])) {
     const s = summarise(values);
-    console.error(`${new Date(startedAt + bucket * 500).toISOString().slice(11, 23)}  n=${values.length}  p50=${ms(s.p50)}  p99=${ms(s.p99)}  max=${ms(s.max)}`);
+    console.error(
+      `${new Date(startedAt + bucket * 500).toISOString().slice(11, 23)}  n=${values.length}  p50=${ms(s.p50)}  p99=${ms(s.p99)}  max=${ms(s.max)}`,
+    );
   }
-  console.error(`load driver's event-loop delay: p50 ${ms(loopDelay.percentile(50) / 1e6)}, p99 ${ms(loopDelay.percentile(99) / 1e6)}, max ${ms(loopDelay.max / 1e6)}`);
+  console.error(
+    `load driver's event-loop delay: p50 ${ms(loopDelay.percentile(50) / 1e6)}, p99 ${ms(loopDelay.percentile(99) / 1e6)}, max ${ms(loopDelay.max / 1e6)}`,
+  );
 }
 
 /** Share of all cores busy over `durationMs` (whatever else runs on the machine), 0–100. */
@@ -303,12 +327,17 @@ async function pidTicks(pids: number[]): Promise<Map<number, number>> {
 /** Pids of the PostgreSQL backends connected to the database of `url` (PostgreSQL on this host). */
 export function backendPids(client: pg.Pool | pg.Client, url: string): () => Promise<number[]> {
   const dbName = decodeURIComponent(new URL(url).pathname.slice(1));
-  return async () => (await client.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map((r: { pid: number }) => r.pid);
+  return async () =>
+    (await client.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map(
+      (r: { pid: number }) => r.pid,
+    );
 }
 
 /** Connections the server can still accept, keeping `margin` for others. */
 export async function freeConnections(client: pg.Pool | pg.Client, margin = 15): Promise<number> {
-  const r = await client.query(`SELECT current_setting('max_connections')::int - (SELECT count(*) FROM pg_stat_activity) AS n`);
+  const r = await client.query(
+    `SELECT current_setting('max_connections')::int - (SELECT count(*) FROM pg_stat_activity) AS n`,
+  );
   return Math.max(1, Number(r.rows[0].n) - margin);
 }
 
@@ -343,9 +372,13 @@ async function machineTicks(): Promise<{ busy: number; total: number }> {
 export const sqlContactId = (n: string) => `'cnt_' || lpad(to_hex(${n}), 10, '0') || substr(md5(${n}::text), 1, 16)`;
 
 /** Waits until the contacts outbox has nothing unpublished (or the time is up); ms taken, or -1. */
-export async function waitOutboxDrained(client: pg.Pool | pg.Client, timeoutMs: number): Promise<{ pendingAtStart: number; drainMs: number }> {
+export async function waitOutboxDrained(
+  client: pg.Pool | pg.Client,
+  timeoutMs: number,
+): Promise<{ pendingAtStart: number; drainMs: number }> {
   const started = performance.now();
-  const pending = async () => Number((await client.query(`SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL`)).rows[0].n);
+  const pending = async () =>
+    Number((await client.query(`SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL`)).rows[0].n);
   const pendingAtStart = await pending();
   let n = pendingAtStart;
   while (n > 0) {
@@ -368,7 +401,10 @@ export interface DbCounters {
  */
 export async function dbCounters(client: pg.Pool | pg.Client, url: string): Promise<DbCounters> {
   const dbName = decodeURIComponent(new URL(url).pathname.slice(1));
-  const r = await client.query(`SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database WHERE datname = $1`, [dbName]);
+  const r = await client.query(
+    `SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database WHERE datname = $1`,
+    [dbName],
+  );
   const row = r.rows[0] as { xact_commit: string; tup_inserted: string; tup_updated: string };
   return { commits: Number(row.xact_commit), inserted: Number(row.tup_inserted), updated: Number(row.tup_updated) };
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Compiles every app, lib and script to dist/ (ES modules, path aliases resolved) with SWC.
+# Specs and their support files (`*.spec-support.ts`, next to the specs) are left out.
 # HERALD_DIST names another output folder inside the repository (parallel work trees of one checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${HERALD_DIST:-dist}"
 rm -rf "$out"
-npx --no-install swc apps libs scripts bench --config-file .swcrc -d "$out" --ignore '**/*.spec.ts' --ignore '**/*.mjs' >/dev/null
+npx --no-install swc apps libs scripts bench --config-file .swcrc -d "$out" --ignore '**/*.spec.ts' --ignore '**/*.spec-support.ts' --ignore '**/*.mjs' >/dev/null
 echo '{"type":"module"}' > "$out/package.json"

@@ -8,7 +8,12 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createServiceDataSource, migrateServiceSchema, pendingSchemaChanges, startEmbeddedPostgres } from '@herald/persistence';
+import {
+  createServiceDataSource,
+  migrateServiceSchema,
+  pendingSchemaChanges,
+  startEmbeddedPostgres,
+} from '@herald/persistence';
 import { serviceNamed } from '@herald/service-catalog';
 
 const [service, what] = process.argv.slice(2);
@@ -48,7 +53,7 @@ try {
     const className = `${what.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}${timestamp}`;
     const dir = path.resolve('libs/services', service, 'src/migrations');
     const file = `${timestamp}-${what}`;
-    const literal = (sql: string) => `\`${sql.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${")}\``;
+    const literal = (sql: string) => `\`${sql.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
     const q = (sql: string) => `    await queryRunner.query(${literal(sql)});`;
     await writeFile(
       path.join(dir, `${file}.ts`),
@@ -71,7 +76,11 @@ ${[...down].reverse().map(q).join('\n')}
     const index = await readFile(indexFile, 'utf8');
     const listName = /export const (\w+)/.exec(index)![1]!;
     const imports = [...index.matchAll(/^import .*$/gm)].map((m) => m[0]);
-    const entries = /=\s*\[([^\]]*)\]/.exec(index)![1]!.split(',').map((s) => s.trim()).filter(Boolean);
+    const entries = /=\s*\[([^\]]*)\]/
+      .exec(index)![1]!
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     imports.push(`import { ${className} } from './${file}.js';`);
     entries.push(className);
     await writeFile(

@@ -22,7 +22,10 @@ async function main() {
   for (const { source, target } of links) {
     const absSource = path.resolve(root, source);
     const absTarget = path.resolve(root, target);
-    const exists = await lstat(absTarget).then(() => true, () => false);
+    const exists = await lstat(absTarget).then(
+      () => true,
+      () => false,
+    );
     if (exists) continue;
     await symlink(path.relative(path.dirname(absTarget), absSource), absTarget);
     created++;

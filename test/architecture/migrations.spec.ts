@@ -14,17 +14,20 @@ describe('entities and migrations agree', () => {
   });
   afterAll(() => db.drop());
 
-  it.each(allServices.map((s) => [s.name, s] as const))('for the %s schema, and migrating twice is a no-op', async (_name, service) => {
-    const ds = await createServiceDataSource(service.schema, db.url, 2).initialize();
-    try {
-      expect((await migrateServiceSchema(ds)).length).toBeGreaterThan(0);
-      expect(await migrateServiceSchema(ds)).toEqual([]);
-      const drift = await pendingSchemaChanges(ds);
-      expect(drift.up).toEqual([]);
-    } finally {
-      await ds.destroy();
-    }
-  });
+  it.each(allServices.map((s) => [s.name, s] as const))(
+    'for the %s schema, and migrating twice is a no-op',
+    async (_name, service) => {
+      const ds = await createServiceDataSource(service.schema, db.url, 2).initialize();
+      try {
+        expect((await migrateServiceSchema(ds)).length).toBeGreaterThan(0);
+        expect(await migrateServiceSchema(ds)).toEqual([]);
+        const drift = await pendingSchemaChanges(ds);
+        expect(drift.up).toEqual([]);
+      } finally {
+        await ds.destroy();
+      }
+    },
+  );
 
   it('keeps every service in its own schema', async () => {
     const ds = await createServiceDataSource(allServices[0]!.schema, db.url, 1).initialize();

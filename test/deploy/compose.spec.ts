@@ -15,7 +15,9 @@ const read = (...p: string[]) => readFileSync(path.join(root, ...p), 'utf8');
 
 /** Distributed-mode apps: apps/<name>/src/main.ts, standalone excepted. */
 const apps = readdirSync(path.join(root, 'apps'), { withFileTypes: true })
-  .filter((d) => d.isDirectory() && d.name !== 'standalone' && existsSync(path.join(root, 'apps', d.name, 'src', 'main.ts')))
+  .filter(
+    (d) => d.isDirectory() && d.name !== 'standalone' && existsSync(path.join(root, 'apps', d.name, 'src', 'main.ts')),
+  )
   .map((d) => d.name)
   .sort();
 
@@ -56,11 +58,13 @@ function environmentOf(service: ComposeService): Record<string, unknown> {
 function shortestExpansion(value: string): string {
   return value
     .replace(/\$\$/g, '$')
-    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|:\?|-|\?)((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, _name, op?: string, arg?: string) =>
-      op === ':-' ? shortestExpansion(arg ?? '') : op === ':?' ? '?' : '',
+    .replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|:\?|-|\?)((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_m, _name, op?: string, arg?: string) => (op === ':-' ? shortestExpansion(arg ?? '') : op === ':?' ? '?' : ''),
     );
 }
-const isEmpty = (value: unknown) => value === undefined || value === null || shortestExpansion(String(value)).trim() === '';
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || shortestExpansion(String(value)).trim() === '';
 
 describe('docker-compose.yml', () => {
   it('the config schema requires variables (so the checks below are not vacuous)', () => {
@@ -89,7 +93,9 @@ describe('docker-compose.yml', () => {
   it.each(apps)('every app service builds its own app and migrates before serving: %s', (app) => {
     const service = services[app] ?? {};
     const args = typeof service.build === 'object' ? service.build.args : undefined;
-    const serviceArg = Array.isArray(args) ? args.find((a) => a.startsWith('SERVICE='))?.slice('SERVICE='.length) : args?.SERVICE;
+    const serviceArg = Array.isArray(args)
+      ? args.find((a) => a.startsWith('SERVICE='))?.slice('SERVICE='.length)
+      : args?.SERVICE;
     expect(serviceArg).toBe(app);
     const command = [service.command ?? []].flat().join(' ');
     expect(command).toContain(`${mainOf(app)} migrate`);
@@ -137,8 +143,11 @@ const kustomization = parse(readFileSync(path.join(k8sDir, 'kustomization.yaml')
 function resourcesOf(dir: string, k: Kustomization): K8sObject[] {
   return (k.resources ?? []).flatMap((entry) => {
     const p = path.join(dir, entry);
-    if (statSync(p).isDirectory()) return resourcesOf(p, parse(readFileSync(path.join(p, 'kustomization.yaml'), 'utf8')) as Kustomization);
-    return parseAllDocuments(readFileSync(p, 'utf8')).map((d) => d.toJS() as K8sObject).filter(Boolean);
+    if (statSync(p).isDirectory())
+      return resourcesOf(p, parse(readFileSync(path.join(p, 'kustomization.yaml'), 'utf8')) as Kustomization);
+    return parseAllDocuments(readFileSync(p, 'utf8'))
+      .map((d) => d.toJS() as K8sObject)
+      .filter(Boolean);
   });
 }
 const objects = resourcesOf(k8sDir, kustomization);
@@ -169,14 +178,19 @@ const generated = (g: Generator): Record<string, string> => ({
 function envSourcesOf(o: K8sObject): string[] {
   const labels = o.metadata.labels ?? {};
   const selects = (selector = '') =>
-    selector.split(',').filter(Boolean).every((term) => {
-      const [k, v] = term.split('=');
-      return labels[k.trim()] === v?.trim();
-    });
+    selector
+      .split(',')
+      .filter(Boolean)
+      .every((term) => {
+        const [k, v] = term.split('=');
+        return labels[k.trim()] === v?.trim();
+      });
   const patches = (kustomization.patches ?? [])
     .filter((p) => p.path && p.target?.kind === o.kind && selects(p.target.labelSelector))
     .map((p) => parse(readFileSync(path.join(k8sDir, p.path!), 'utf8')) as K8sObject);
-  return [o, ...patches].flatMap((x) => containersOf(x).flatMap((c) => (c.envFrom ?? []).map((e) => e.configMapRef?.name ?? e.secretRef?.name ?? '')));
+  return [o, ...patches].flatMap((x) =>
+    containersOf(x).flatMap((c) => (c.envFrom ?? []).map((e) => e.configMapRef?.name ?? e.secretRef?.name ?? '')),
+  );
 }
 
 describe('deploy/k8s', () => {
@@ -203,7 +217,9 @@ describe('deploy/k8s', () => {
   });
 
   it('every Deployment and migrate Job takes its env from the shared ConfigMap and Secret', () => {
-    const sharedNames = [...(kustomization.configMapGenerator ?? []), ...(kustomization.secretGenerator ?? [])].map((g) => g.name);
+    const sharedNames = [...(kustomization.configMapGenerator ?? []), ...(kustomization.secretGenerator ?? [])].map(
+      (g) => g.name,
+    );
     expect(sharedNames.length).toBeGreaterThan(0);
     const lacking = objects
       .filter((o) => o.kind === 'Deployment' || o.kind === 'Job')

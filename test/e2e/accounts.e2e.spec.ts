@@ -25,7 +25,12 @@ describe('accounts, sessions and members', () => {
 
   beforeAll(async () => {
     [db, smtp] = await Promise.all([createTestDatabase(), startSmtpSink()]);
-    herald = new ServiceProcess('standalone', await freePort(), { DATABASE_URL: db.url, SMTP_URL: smtp.url, APP_URL: 'https://herald.example.test', MAIL_FROM: 'Herald <no-reply@herald.example.test>' });
+    herald = new ServiceProcess('standalone', await freePort(), {
+      DATABASE_URL: db.url,
+      SMTP_URL: smtp.url,
+      APP_URL: 'https://herald.example.test',
+      MAIL_FROM: 'Herald <no-reply@herald.example.test>',
+    });
     await herald.start();
   }, 60_000);
 
@@ -45,6 +50,7 @@ describe('accounts, sessions and members', () => {
     expect(await res.json()).toMatchObject({ email: 'dana@example.com', emailVerified: false });
     const again = await post('/auth/signup', { email: 'dana@EXAMPLE.com', password: 'another password' });
     expect(again.status).toBe(409);
+    expect(await errorCode(again)).toBe('EMAIL_ALREADY_REGISTERED');
     expect((await post('/auth/signup', { email: 'not-an-email', password: 'short' })).status).toBe(422);
   });
 
@@ -64,10 +70,12 @@ describe('accounts, sessions and members', () => {
 
   it('throttles login attempts per account after five failures, even with the right password', async () => {
     await signUp(herald.url, 'frank@example.com', 'franks password');
-    for (let i = 0; i < 5; i++) expect((await post('/auth/login', { email: 'frank@example.com', password: `guess ${i}` })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await post('/auth/login', { email: 'frank@example.com', password: `guess ${i}` })).status).toBe(401);
     const blocked = await post('/auth/login', { email: 'frank@example.com', password: 'franks password' });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await errorCode(blocked)).toBe('RATE_LIMIT_EXCEEDED');
   });
 
   it('logs out by clearing the cookie', async () => {
@@ -102,27 +110,44 @@ describe('accounts, sessions and members', () => {
     expect((await fetch(`${herald.url}/users/@me`, { headers: { cookie } })).status).toBe(401);
     expect((await post('/auth/login', { email: 'hugo@example.com', password: 'old password here' })).status).toBe(401);
     expect((await post('/auth/login', { email: 'hugo@example.com', password: 'brand new password' })).status).toBe(200);
-    expect(await errorCode(await post('/auth/reset-password', { token, password: 'yet another one' }))).toBe('INVALID_TOKEN');
+    expect(await errorCode(await post('/auth/reset-password', { token, password: 'yet another one' }))).toBe(
+      'INVALID_TOKEN',
+    );
   });
 
   it('keeps at least one OWNER and lets only an OWNER grant OWNER', async () => {
     const owner = await accountWithProject(herald.url, 'iris@example.com');
     const admin = await signUp(herald.url, 'jack@example.com');
     const members = `/projects/${owner.projectId}/members`;
-    expect((await post(members, { email: 'jack@example.com', role: 'ADMIN' }, { cookie: owner.cookie })).status).toBe(201);
-    expect((await post(members, { email: 'jack@example.com' }, { cookie: owner.cookie })).status).toBe(409);
-    expect((await post(members, { email: 'nobody@example.com' }, { cookie: owner.cookie })).status).toBe(404);
+    expect((await post(members, { email: 'jack@example.com', role: 'ADMIN' }, { cookie: owner.cookie })).status).toBe(
+      201,
+    );
+    const twice = await post(members, { email: 'jack@example.com' }, { cookie: owner.cookie });
+    expect([twice.status, await errorCode(twice)]).toEqual([409, 'MEMBER_ALREADY_EXISTS']);
+    // an address without an account is invited instead (the round trip: 'invites an address without an account…')
+    expect((await post(members, { email: 'nobody@example.com' }, { cookie: owner.cookie })).status).toBe(202);
     await signUp(herald.url, 'kim@example.com');
-    expect((await post(members, { email: 'kim@example.com', role: 'OWNER' }, { cookie: admin.cookie })).status).toBe(403);
-    expect((await post(members, { email: 'kim@example.com', role: 'MEMBER' }, { cookie: admin.cookie })).status).toBe(201);
+    const grant = await post(members, { email: 'kim@example.com', role: 'OWNER' }, { cookie: admin.cookie });
+    expect([grant.status, await errorCode(grant)]).toEqual([403, 'INSUFFICIENT_ROLE']);
+    expect((await post(members, { email: 'kim@example.com', role: 'MEMBER' }, { cookie: admin.cookie })).status).toBe(
+      201,
+    );
 
-    const del = (userId: string, cookie: string) => fetch(`${herald.url}${members}/${userId}`, { method: 'DELETE', headers: { cookie } });
+    const del = (userId: string, cookie: string) =>
+      fetch(`${herald.url}${members}/${userId}`, { method: 'DELETE', headers: { cookie } });
     const lastOwner = await del(owner.userId, owner.cookie);
-    expect(lastOwner.status).toBe(409);
+    expect([lastOwner.status, await errorCode(lastOwner)]).toEqual([409, 'LAST_OWNER']);
     expect((await del(owner.userId, admin.cookie)).status).toBe(403);
-    const demote = await fetch(`${herald.url}${members}/${owner.userId}`, { method: 'PATCH', headers: { ...json, cookie: owner.cookie }, body: JSON.stringify({ role: 'ADMIN' }) });
-    expect(demote.status).toBe(409);
-    const list = (await (await fetch(`${herald.url}${members}`, { headers: { cookie: admin.cookie } })).json()) as { email: string; role: string }[];
+    const demote = await fetch(`${herald.url}${members}/${owner.userId}`, {
+      method: 'PATCH',
+      headers: { ...json, cookie: owner.cookie },
+      body: JSON.stringify({ role: 'ADMIN' }),
+    });
+    expect([demote.status, await errorCode(demote)]).toEqual([409, 'LAST_OWNER']);
+    const list = (await (await fetch(`${herald.url}${members}`, { headers: { cookie: admin.cookie } })).json()) as {
+      email: string;
+      role: string;
+    }[];
     expect(list.map((m) => [m.email, m.role])).toEqual([
       ['iris@example.com', 'OWNER'],
       ['jack@example.com', 'ADMIN'],
@@ -130,9 +155,71 @@ describe('accounts, sessions and members', () => {
     ]);
   });
 
+  it('invites an address without an account by email: single-use token, accepted after sign-up, listed until then, revocable', async () => {
+    const owner = await accountWithProject(herald.url, 'olga@example.com');
+    const members = `/projects/${owner.projectId}/members`;
+    const invited = await post(members, { email: 'Pia@Example.com', role: 'ADMIN' }, { cookie: owner.cookie });
+    expect(invited.status).toBe(202);
+    const invitation = (await invited.json()) as { id: string; email: string; role: string; status: string };
+    expect(invitation).toMatchObject({ email: 'pia@example.com', role: 'ADMIN', status: 'pending' });
+    const pending = async () =>
+      (await (
+        await fetch(`${herald.url}/projects/${owner.projectId}/invitations`, { headers: { cookie: owner.cookie } })
+      ).json()) as { id: string }[];
+    expect((await pending()).map((i) => i.id)).toEqual([invitation.id]);
+
+    const [mail] = await smtp.waitFor((m) => m.to.includes('pia@example.com') && /invited/.test(m.subject ?? ''));
+    expect(mail!.text).toContain('https://herald.example.test/accept-invitation?token=');
+    const token = tokenIn(mail!.text ?? '')!;
+    const pia = await signUp(herald.url, 'pia@example.com');
+    const accept = (cookie: string) => post('/users/@me/invitations/accept', { token }, { cookie });
+    const accepted = await accept(pia.cookie);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({ projectId: owner.projectId, role: 'ADMIN' });
+    const stranger = await signUp(herald.url, 'quinn@example.com');
+    const reuse = await accept(stranger.cookie);
+    expect([reuse.status, await errorCode(reuse)]).toEqual([400, 'INVALID_INVITATION_TOKEN']);
+    const list = (await (await fetch(`${herald.url}${members}`, { headers: { cookie: owner.cookie } })).json()) as {
+      email: string;
+      role: string;
+    }[];
+    expect(list.map((m) => [m.email, m.role])).toContainEqual(['pia@example.com', 'ADMIN']);
+    expect(await pending()).toEqual([]);
+
+    // a revoked invitation's link stops working
+    const second = (await (await post(members, { email: 'rex@example.com' }, { cookie: owner.cookie })).json()) as {
+      id: string;
+    };
+    const [rexMail] = await smtp.waitFor((m) => m.to.includes('rex@example.com'));
+    const revoke = await fetch(`${herald.url}/projects/${owner.projectId}/invitations/${second.id}`, {
+      method: 'DELETE',
+      headers: { cookie: owner.cookie },
+    });
+    expect(revoke.status).toBe(200);
+    const rex = await signUp(herald.url, 'rex@example.com');
+    const late = await post(
+      '/users/@me/invitations/accept',
+      { token: tokenIn(rexMail!.text ?? '')! },
+      { cookie: rex.cookie },
+    );
+    expect([late.status, await errorCode(late)]).toEqual([400, 'INVALID_INVITATION_TOKEN']);
+  });
+
+  it('a non-member learns nothing about a project: 404 PROJECT_NOT_FOUND, as for one that does not exist', async () => {
+    const owner = await accountWithProject(herald.url);
+    const stranger = await signUp(herald.url, 'lena@example.com');
+    for (const projectId of [owner.projectId, 'prj_doesnotexist']) {
+      const res = await fetch(`${herald.url}/projects/${projectId}/members`, { headers: { cookie: stranger.cookie } });
+      expect([res.status, await errorCode(res)]).toEqual([404, 'PROJECT_NOT_FOUND']);
+    }
+  });
+
   it('reports onboarding progress from other services’ events', async () => {
     const p = await accountWithProject(herald.url);
-    const state = async () => (await (await fetch(`${herald.url}/projects/${p.projectId}/setup-state`, { headers: { cookie: p.cookie } })).json()) as { steps: { id: string; done: boolean }[] };
+    const state = async () =>
+      (await (
+        await fetch(`${herald.url}/projects/${p.projectId}/setup-state`, { headers: { cookie: p.cookie } })
+      ).json()) as { steps: { id: string; done: boolean }[] };
     expect((await state()).steps.find((s) => s.id === 'add-contact')!.done).toBe(false);
     await post('/v1/track', { email: 'first@example.com', event: 'hello' }, bearer(p.secretKey));
     await eventually(async () => (await state()).steps.find((s) => s.id === 'add-contact')!.done);
@@ -142,30 +229,59 @@ describe('accounts, sessions and members', () => {
     const p = await accountWithProject(herald.url);
     await post('/v1/track', { email: 'a@example.com', event: 'kept-until-reset' }, bearer(p.secretKey));
     const counts = async () => [
-      ((await (await fetch(`${herald.url}/events/stats`, { headers: bearer(p.secretKey) })).json()) as { total: number }).total,
-      ((await (await fetch(`${herald.url}/analytics/top-events`, { headers: bearer(p.secretKey) })).json()) as { events: unknown[] }).events.length,
+      (
+        (await (await fetch(`${herald.url}/events/stats`, { headers: bearer(p.secretKey) })).json()) as {
+          total: number;
+        }
+      ).total,
+      (
+        (await (await fetch(`${herald.url}/analytics/top-events`, { headers: bearer(p.secretKey) })).json()) as {
+          events: unknown[];
+        }
+      ).events.length,
     ];
     await eventually(async () => (await counts()).join() === '1,1');
     expect((await post(`/users/@me/projects/${p.projectId}/reset`, {}, { cookie: p.cookie })).status).toBe(202);
-    await eventually(async () => (await counts()).join() === '0,0', { message: 'reset did not reach contacts and analytics' });
+    await eventually(async () => (await counts()).join() === '0,0', {
+      message: 'reset did not reach contacts and analytics',
+    });
     expect((await fetch(`${herald.url}/events/stats`, { headers: bearer(p.secretKey) })).status).toBe(200); // keys survive a reset
 
-    const del = await fetch(`${herald.url}/users/@me/projects/${p.projectId}`, { method: 'DELETE', headers: { cookie: p.cookie } });
+    const del = await fetch(`${herald.url}/users/@me/projects/${p.projectId}`, {
+      method: 'DELETE',
+      headers: { cookie: p.cookie },
+    });
     expect(del.status).toBe(200);
     expect((await fetch(`${herald.url}/events/stats`, { headers: bearer(p.secretKey) })).status).toBe(401);
-    expect(await (await fetch(`${herald.url}/users/@me/projects`, { headers: { cookie: p.cookie } })).json()).toEqual([]);
+    expect(await (await fetch(`${herald.url}/users/@me/projects`, { headers: { cookie: p.cookie } })).json()).toEqual(
+      [],
+    );
   });
 
   it('serves /config and /auth/oauth-config without authentication', async () => {
-    expect(await (await fetch(`${herald.url}/config`)).json()).toEqual({ mode: 'standalone', signups: true, oauth: { providers: [] }, accountEmail: true, rateLimitPerMinute: 1000 });
+    expect(await (await fetch(`${herald.url}/config`)).json()).toEqual({
+      mode: 'standalone',
+      signups: true,
+      oauth: { providers: [] },
+      accountEmail: true,
+      rateLimitPerMinute: 1000,
+      billing: { enabled: false, provider: null },
+    });
     expect(await (await fetch(`${herald.url}/auth/oauth-config`)).json()).toEqual({ providers: [] });
   });
 
   it('refuses sign-up with a clear error when DISABLE_SIGNUPS is set', async () => {
-    const closed = new ServiceProcess('standalone', await freePort(), { DATABASE_URL: db.url, DISABLE_SIGNUPS: 'true' });
+    const closed = new ServiceProcess('standalone', await freePort(), {
+      DATABASE_URL: db.url,
+      DISABLE_SIGNUPS: 'true',
+    });
     await closed.start();
     try {
-      const res = await fetch(`${closed.url}/auth/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'late@example.com', password: 'long enough password' }) });
+      const res = await fetch(`${closed.url}/auth/signup`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: 'late@example.com', password: 'long enough password' }),
+      });
       expect(res.status).toBe(403);
       expect(await errorCode(res)).toBe('SIGNUPS_DISABLED');
       expect(((await (await fetch(`${closed.url}/config`)).json()) as { signups: boolean }).signups).toBe(false);

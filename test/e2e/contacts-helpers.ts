@@ -28,7 +28,12 @@ export interface FieldBody {
 
 export interface ErrorBody {
   success: false;
-  error: { code: string; message: string; statusCode: number; errors?: { field: string; message: string; code: string }[] };
+  error: {
+    code: string;
+    message: string;
+    statusCode: number;
+    errors?: { field: string; message: string; code: string }[];
+  };
 }
 
 export interface ImportJobBody {
@@ -57,6 +62,8 @@ export interface TrackedEventBody {
   name: string;
   contactId: string;
   data: Record<string, unknown>;
+  /** Recorded by Herald itself (email.*, contact.subscribed, contact.unsubscribed). */
+  system: boolean;
   createdAt: string;
 }
 
@@ -95,9 +102,14 @@ export class ProjectApi {
   delete = <T = Json>(path: string) => this.call<T>('DELETE', path);
 
   /** POST /contacts and insist on success (201 or 200). */
-  async upsert(email: string, data?: Record<string, unknown>, extra: { subscribed?: boolean } = {}): Promise<ContactBody> {
+  async upsert(
+    email: string,
+    data?: Record<string, unknown>,
+    extra: { subscribed?: boolean } = {},
+  ): Promise<ContactBody> {
     const res = await this.post<ContactBody>('/contacts', { email, ...(data === undefined ? {} : { data }), ...extra });
-    if (res.status !== 201 && res.status !== 200) throw new Error(`POST /contacts answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== 201 && res.status !== 200)
+      throw new Error(`POST /contacts answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body;
   }
 
@@ -141,7 +153,11 @@ export class ProjectApi {
   }
 
   async multipart(form: FormData): Promise<Reply> {
-    const res = await fetch(`${this.baseUrl}/contacts/import`, { method: 'POST', headers: { authorization: `Bearer ${this.key}` }, body: form });
+    const res = await fetch(`${this.baseUrl}/contacts/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.key}` },
+      body: form,
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
@@ -149,7 +165,8 @@ export class ProjectApi {
   /** Imports a CSV and waits for the job to complete; returns the finished job. */
   async importAndWait(csv: string): Promise<ImportJobBody> {
     const started = await this.importCsv(csv);
-    if (started.status !== 202) throw new Error(`POST /contacts/import answered ${started.status}: ${JSON.stringify(started.body)}`);
+    if (started.status !== 202)
+      throw new Error(`POST /contacts/import answered ${started.status}: ${JSON.stringify(started.body)}`);
     return this.waitForJob<ImportJobBody>(`/contacts/import/${started.body.jobId}`);
   }
 
@@ -167,7 +184,8 @@ export class ProjectApi {
   /** Starts a bulk job and waits for it. */
   async bulk(action: 'subscribe' | 'unsubscribe' | 'delete', contactIds: string[]): Promise<BulkJobBody> {
     const started = await this.post<{ jobId: string }>(`/contacts/bulk-${action}`, { contactIds });
-    if (started.status !== 202) throw new Error(`bulk-${action} answered ${started.status}: ${JSON.stringify(started.body)}`);
+    if (started.status !== 202)
+      throw new Error(`bulk-${action} answered ${started.status}: ${JSON.stringify(started.body)}`);
     return this.waitForJob<BulkJobBody>(`/contacts/bulk/${started.body.jobId}`);
   }
 
@@ -184,7 +202,11 @@ export type TestProjectApi = ProjectApi & { publicKey: string; projectId: string
  */
 export async function newProject(baseUrl: string, cookie?: string): Promise<TestProjectApi> {
   const p = cookie ? { cookie, ...(await createProject(baseUrl, cookie)) } : await accountWithProject(baseUrl);
-  return Object.assign(new ProjectApi(baseUrl, p.secretKey), { publicKey: p.publicKey, projectId: p.projectId, cookie: p.cookie });
+  return Object.assign(new ProjectApi(baseUrl, p.secretKey), {
+    publicKey: p.publicKey,
+    projectId: p.projectId,
+    cookie: p.cookie,
+  });
 }
 
 /** The field names of a 422 answer. */
@@ -199,7 +221,10 @@ export class Outbox {
   }
 
   /** Envelopes with one of `topics` whose payload names one of `contactIds`, in commit order. */
-  async events(topics: string[], contactIds: string[]): Promise<{ topic: string; contactId: string; payload: Record<string, unknown> }[]> {
+  async events(
+    topics: string[],
+    contactIds: string[],
+  ): Promise<{ topic: string; contactId: string; payload: Record<string, unknown> }[]> {
     const { rows } = await this.pool.query<{ topic: string; payload: Record<string, unknown> }>(
       `SELECT topic, envelope->'payload' AS payload FROM contacts.outbox
         WHERE topic = ANY($1::varchar[]) AND envelope->'payload'->>'contactId' = ANY($2::varchar[]) ORDER BY id`,

@@ -1,4 +1,12 @@
-import { accountWithProject, bearer, createTestDatabase, eventually, freePort, ServiceProcess, type TestDatabase } from '@herald/testing';
+import {
+  accountWithProject,
+  bearer,
+  createTestDatabase,
+  eventually,
+  freePort,
+  ServiceProcess,
+  type TestDatabase,
+} from '@herald/testing';
 
 interface ImportStatus {
   status: string;
@@ -16,7 +24,11 @@ describe('CSV import survives a crash of the service', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    herald = new ServiceProcess('standalone', await freePort(), { DATABASE_URL: db.url, JOB_LEASE_MS: '2000', RATE_LIMIT_PER_MINUTE: '100000' });
+    herald = new ServiceProcess('standalone', await freePort(), {
+      DATABASE_URL: db.url,
+      JOB_LEASE_MS: '2000',
+      RATE_LIMIT_PER_MINUTE: '100000',
+    });
     await herald.start();
   }, 60_000);
 
@@ -34,14 +46,24 @@ describe('CSV import survives a crash of the service', () => {
       if (i % 1000 === 0) {
         lines.push(`not-an-email-${i},X,free,1,no`);
         invalid++;
-      } else lines.push(`person${i}@example.com,Name ${i},${i % 3 === 0 ? 'pro' : 'free'},${20 + (i % 50)},${i % 2 === 0 ? 'yes' : 'no'}`);
+      } else
+        lines.push(
+          `person${i}@example.com,Name ${i},${i % 3 === 0 ? 'pro' : 'free'},${20 + (i % 50)},${i % 2 === 0 ? 'yes' : 'no'}`,
+        );
     }
     const form = new FormData();
     form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), 'people.csv');
-    const started = await fetch(`${herald.url}/contacts/import`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}` }, body: form });
+    const started = await fetch(`${herald.url}/contacts/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secretKey}` },
+      body: form,
+    });
     expect(started.status).toBe(202);
     const { jobId } = (await started.json()) as { jobId: string };
-    const status = async () => (await (await fetch(`${herald.url}/contacts/import/${jobId}`, { headers: bearer(secretKey) })).json()) as ImportStatus;
+    const status = async () =>
+      (await (
+        await fetch(`${herald.url}/contacts/import/${jobId}`, { headers: bearer(secretKey) })
+      ).json()) as ImportStatus;
 
     const midway = await eventually(
       async () => {
@@ -61,8 +83,16 @@ describe('CSV import survives a crash of the service', () => {
       },
       { timeoutMs: 60_000, message: 'the import did not complete after the restart' },
     );
-    expect(done).toMatchObject({ totalRows: rows, imported: rows - invalid, updated: 0, skipped: invalid, progress: { processedRows: rows } });
-    const list = (await (await fetch(`${herald.url}/contacts?limit=1`, { headers: bearer(secretKey) })).json()) as { total: number };
+    expect(done).toMatchObject({
+      totalRows: rows,
+      imported: rows - invalid,
+      updated: 0,
+      skipped: invalid,
+      progress: { processedRows: rows },
+    });
+    const list = (await (await fetch(`${herald.url}/contacts?limit=1`, { headers: bearer(secretKey) })).json()) as {
+      total: number;
+    };
     expect(list.total).toBe(rows - invalid);
   }, 120_000);
 });

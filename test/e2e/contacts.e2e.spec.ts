@@ -29,7 +29,10 @@ describe('contacts through the public API (standalone)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    herald = new ServiceProcess('standalone', await freePort(), { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '100000' });
+    herald = new ServiceProcess('standalone', await freePort(), {
+      DATABASE_URL: db.url,
+      RATE_LIMIT_PER_MINUTE: '100000',
+    });
     await herald.start();
     outbox = new Outbox(db.url);
     owner = (await newProject(herald.url)).cookie;
@@ -53,40 +56,71 @@ describe('contacts through the public API (standalone)', () => {
       ['null deletes the key', { plan: 'gold', city: 'Berlin' }, { plan: null }, { city: 'Berlin' }],
       ['an empty string is ignored and the existing value kept', { plan: 'gold' }, { plan: '' }, { plan: 'gold' }],
       ['an empty string does not create the key', {}, { plan: '' }, {}],
-      ['{value, persistent:false} is not stored', { plan: 'gold' }, { coupon: { value: 'SAVE10', persistent: false } }, { plan: 'gold' }],
-      ['{value, persistent:false} does not overwrite the stored value', { plan: 'gold' }, { plan: { value: 'trial', persistent: false } }, { plan: 'gold' }],
+      [
+        '{value, persistent:false} is not stored',
+        { plan: 'gold' },
+        { coupon: { value: 'SAVE10', persistent: false } },
+        { plan: 'gold' },
+      ],
+      [
+        '{value, persistent:false} does not overwrite the stored value',
+        { plan: 'gold' },
+        { plan: { value: 'trial', persistent: false } },
+        { plan: 'gold' },
+      ],
       ...RESERVED.map((key): [string, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>] => [
         `the reserved key ${key} is silently dropped`,
         {},
         { [key]: 'x', plan: 'gold' },
         { plan: 'gold' },
       ]),
-      ['a nested object is stored', {}, { profile: { tier: 'gold', address: { city: 'Berlin' } } }, { profile: { tier: 'gold', address: { city: 'Berlin' } } }],
+      [
+        'a nested object is stored',
+        {},
+        { profile: { tier: 'gold', address: { city: 'Berlin' } } },
+        { profile: { tier: 'gold', address: { city: 'Berlin' } } },
+      ],
       ['locale is stored like any key', {}, { locale: 'de-DE' }, { locale: 'de-DE' }],
-      ['data is patched: keys not sent keep their values', { plan: 'gold', city: 'Berlin' }, { visits: 3 }, { plan: 'gold', city: 'Berlin', visits: 3 }],
+      [
+        'data is patched: keys not sent keep their values',
+        { plan: 'gold', city: 'Berlin' },
+        { visits: 3 },
+        { plan: 'gold', city: 'Berlin', visits: 3 },
+      ],
       ['no data at all keeps every key', { plan: 'gold' }, undefined, { plan: 'gold' }],
     ];
-    const writes: Record<string, (api: ProjectApi, contact: ContactBody, data: Record<string, unknown> | undefined) => Promise<{ status: number; body: ContactBody }>> = {
+    const writes: Record<
+      string,
+      (
+        api: ProjectApi,
+        contact: ContactBody,
+        data: Record<string, unknown> | undefined,
+      ) => Promise<{ status: number; body: ContactBody }>
+    > = {
       'POST /contacts': (api, c, data) => api.post('/contacts', { email: c.email, ...(data ? { data } : {}) }),
       'PATCH /contacts/:id': (api, c, data) => api.patch(`/contacts/${c.id}`, data ? { data } : {}),
     };
 
-    it.each(rules.flatMap(([rule, before, sent, after]) => Object.keys(writes).map((route) => [route, rule, before, sent, after] as const)))(
-      '%s: %s',
-      async (route, _rule, before, sent, after) => {
-        const api = await project();
-        const created = await api.upsert('ada@example.com', before);
-        expect(created.data).toEqual(before);
-        const res = await writes[route]!(api, created, sent);
-        expect(res.status).toBe(200);
-        expect(res.body.data).toEqual(after);
-        expect((await api.contact(created.id)).data).toEqual(after);
-      },
-    );
+    it.each(
+      rules.flatMap(([rule, before, sent, after]) =>
+        Object.keys(writes).map((route) => [route, rule, before, sent, after] as const),
+      ),
+    )('%s: %s', async (route, _rule, before, sent, after) => {
+      const api = await project();
+      const created = await api.upsert('ada@example.com', before);
+      expect(created.data).toEqual(before);
+      const res = await writes[route]!(api, created, sent);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual(after);
+      expect((await api.contact(created.id)).data).toEqual(after);
+    });
 
     it('reserved keys are dropped on create too, with no error', async () => {
       const api = await project();
-      const res = await api.post<ContactBody>('/contacts', { email: 'ada@example.com', data: Object.fromEntries([...RESERVED.map((k) => [k, 'x']), ['plan', 'gold']]) });
+      const res = await api.post<ContactBody>('/contacts', {
+        email: 'ada@example.com',
+        data: Object.fromEntries([...RESERVED.map((k) => [k, 'x']), ['plan', 'gold']]),
+      });
       expect(res.status).toBe(201);
       expect(res.body.data).toEqual({ plan: 'gold' });
       expect((await api.fields()).filter((f) => f.isCustom).map((f) => f.field)).toEqual(['data.plan']);
@@ -95,7 +129,12 @@ describe('contacts through the public API (standalone)', () => {
     it('a nested object is visible as data.profile.tier in GET /contacts/fields', async () => {
       const api = await project();
       await api.upsert('ada@example.com', { profile: { tier: 'gold' } });
-      expect(await api.field('data.profile.tier')).toEqual({ field: 'data.profile.tier', type: 'string', isCustom: true, coverage: 1 });
+      expect(await api.field('data.profile.tier')).toEqual({
+        field: 'data.profile.tier',
+        type: 'string',
+        isCustom: true,
+        coverage: 1,
+      });
       expect(await api.field('data.profile')).toBeUndefined();
     });
   });
@@ -105,11 +144,20 @@ describe('contacts through the public API (standalone)', () => {
       const api = await project();
       const first = await api.post<ContactBody>('/contacts', { email: 'ada@example.com', data: { plan: 'free' } });
       expect(first.status).toBe(201);
-      expect(first.body).toMatchObject({ email: 'ada@example.com', subscribed: true, data: { plan: 'free' }, _meta: { isNew: true, isUpdate: false } });
+      expect(first.body).toMatchObject({
+        email: 'ada@example.com',
+        subscribed: true,
+        data: { plan: 'free' },
+        _meta: { isNew: true, isUpdate: false },
+      });
       expect(first.body.id).toMatch(/^cnt_/);
       const second = await api.post<ContactBody>('/contacts', { email: 'ada@example.com', data: { plan: 'gold' } });
       expect(second.status).toBe(200);
-      expect(second.body).toMatchObject({ id: first.body.id, data: { plan: 'gold' }, _meta: { isNew: false, isUpdate: true } });
+      expect(second.body).toMatchObject({
+        id: first.body.id,
+        data: { plan: 'gold' },
+        _meta: { isNew: false, isUpdate: true },
+      });
       expect((await api.get<ContactBody>(`/contacts/${first.body.id}`)).body._meta).toBeUndefined();
     });
 
@@ -118,7 +166,10 @@ describe('contacts through the public API (standalone)', () => {
       const first = await api.post<ContactBody>('/contacts', { email: 'Ada.Lovelace@Example.COM' });
       expect(first.status).toBe(201);
       expect(first.body.email).toBe('ada.lovelace@example.com');
-      const again = await api.post<ContactBody>('/contacts', { email: 'ADA.LOVELACE@example.com', data: { plan: 'gold' } });
+      const again = await api.post<ContactBody>('/contacts', {
+        email: 'ADA.LOVELACE@example.com',
+        data: { plan: 'gold' },
+      });
       expect(again.status).toBe(200);
       expect(again.body.id).toBe(first.body.id);
       expect((await api.allContacts()).map((c) => c.email)).toEqual(['ada.lovelace@example.com']);
@@ -148,9 +199,17 @@ describe('contacts through the public API (standalone)', () => {
         createdAt: c.createdAt,
         updatedAt: c.updatedAt,
       });
-      const patched = await api.patch<ContactBody>(`/contacts/${c.id}`, { email: 'Ada.New@Example.com', subscribed: false });
+      const patched = await api.patch<ContactBody>(`/contacts/${c.id}`, {
+        email: 'Ada.New@Example.com',
+        subscribed: false,
+      });
       expect(patched.status).toBe(200);
-      expect(patched.body).toMatchObject({ id: c.id, email: 'ada.new@example.com', subscribed: false, data: { plan: 'gold' } });
+      expect(patched.body).toMatchObject({
+        id: c.id,
+        email: 'ada.new@example.com',
+        subscribed: false,
+        data: { plan: 'gold' },
+      });
       const del = await api.delete(`/contacts/${c.id}`);
       expect(del.status).toBe(200);
       expect((await api.get(`/contacts/${c.id}`)).status).toBe(404);
@@ -163,7 +222,7 @@ describe('contacts through the public API (standalone)', () => {
       await api.upsert('bob@example.com');
       const res = await api.patch<ErrorBody>(`/contacts/${ada.id}`, { email: 'BOB@example.com' });
       expect(res.status).toBe(409);
-      expect(res.body.error.code).toBe('CONFLICT');
+      expect(res.body.error.code).toBe('CONTACT_EMAIL_TAKEN');
       expect((await api.contact(ada.id)).email).toBe('ada@example.com');
     });
 
@@ -171,17 +230,21 @@ describe('contacts through the public API (standalone)', () => {
       ['GET', undefined],
       ['PATCH', { data: { plan: 'gold' } }],
       ['DELETE', undefined],
-    ])('%s of an unknown id is 404 RESOURCE_NOT_FOUND', async (method, body) => {
+    ])('%s of an unknown id is 404 CONTACT_NOT_FOUND', async (method, body) => {
       const api = await project();
       const res = await api.call<ErrorBody>(method, '/contacts/cnt_doesnotexist', body);
       expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe('RESOURCE_NOT_FOUND');
+      expect(res.body.error.code).toBe('CONTACT_NOT_FOUND');
     });
 
     it.each([
       ['POST /contacts', (api: ProjectApi) => api.post('/contacts', { email: 'not-an-email' })],
       ['POST /contacts without email', (api: ProjectApi) => api.post('/contacts', { data: { plan: 'gold' } })],
-      ['PATCH /contacts/:id', async (api: ProjectApi) => api.patch(`/contacts/${(await api.upsert('ada@example.com')).id}`, { email: 'ada@' })],
+      [
+        'PATCH /contacts/:id',
+        async (api: ProjectApi) =>
+          api.patch(`/contacts/${(await api.upsert('ada@example.com')).id}`, { email: 'ada@' }),
+      ],
     ])('an invalid email on %s is 422 with errors[] naming the field email', async (_route, send) => {
       const api = await project();
       const res = await send(api);
@@ -193,7 +256,11 @@ describe('contacts through the public API (standalone)', () => {
 
   describe('listing: GET /contacts', () => {
     /** Creates `n` contacts one after the other (so created in that order); returns them oldest first. */
-    const seed = async (api: ProjectApi, n: number, email = (i: number) => `user${String(i).padStart(2, '0')}@example.com`) => {
+    const seed = async (
+      api: ProjectApi,
+      n: number,
+      email = (i: number) => `user${String(i).padStart(2, '0')}@example.com`,
+    ) => {
       const out: ContactBody[] = [];
       for (let i = 0; i < n; i++) out.push(await api.upsert(email(i)));
       return out;
@@ -214,7 +281,11 @@ describe('contacts through the public API (standalone)', () => {
       expect(first.body.data).toHaveLength(20);
       expect(first.body).toMatchObject({ hasMore: true, total: 22 });
       expect((await api.get<CursorPageBody<ContactBody>>('/contacts?limit=1')).body.data).toHaveLength(1);
-      expect((await api.get<CursorPageBody<ContactBody>>('/contacts?limit=100')).body).toMatchObject({ hasMore: false, total: 22, cursor: null });
+      expect((await api.get<CursorPageBody<ContactBody>>('/contacts?limit=100')).body).toMatchObject({
+        hasMore: false,
+        total: 22,
+        cursor: null,
+      });
     });
 
     it('walking the pages with cursor returns every contact exactly once, newest first; total only on the first page', async () => {
@@ -224,7 +295,9 @@ describe('contacts through the public API (standalone)', () => {
       const totals: number[] = [];
       let cursor: string | null = null;
       do {
-        const res: { status: number; body: CursorPageBody<ContactBody> } = await api.get(`/contacts?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res: { status: number; body: CursorPageBody<ContactBody> } = await api.get(
+          `/contacts?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(res.status).toBe(200);
         seen.push(...res.body.data.map((c) => c.id));
         totals.push(res.body.total);
@@ -264,7 +337,9 @@ describe('contacts through the public API (standalone)', () => {
       const model = new Map(rows.map(([email]) => [email!, true]));
       const expectTotals = async (step: string) => {
         const want = (search: string, subscribed?: boolean) =>
-          [...model].filter(([email, sub]) => email.includes(search) && (subscribed === undefined || sub === subscribed)).length;
+          [...model].filter(
+            ([email, sub]) => email.includes(search) && (subscribed === undefined || sub === subscribed),
+          ).length;
         const cases: [string, number][] = [
           ['', model.size],
           ['search=bulk', want('bulk')],
@@ -281,7 +356,8 @@ describe('contacts through the public API (standalone)', () => {
       };
       await expectTotals('after the import');
 
-      const listed = async (search: string) => (await api.get<CursorPageBody<ContactBody>>(`/contacts?limit=100&search=${search}`)).body.data;
+      const listed = async (search: string) =>
+        (await api.get<CursorPageBody<ContactBody>>(`/contacts?limit=100&search=${search}`)).body.data;
       const [b0, b1, b2] = await listed('b100');
       await api.track({ email: 'new@bulk.test', event: 'seen' });
       await api.track({ email: 'quiet@few.test', event: 'seen', subscribed: false });
@@ -296,16 +372,30 @@ describe('contacts through the public API (standalone)', () => {
       await expectTotals('after PATCH of an email and of a subscription');
 
       const few = await listed('few');
-      expect(await api.bulk('unsubscribe', few.slice(0, 10).map((c) => c.id))).toMatchObject({ status: 'completed' });
+      expect(
+        await api.bulk(
+          'unsubscribe',
+          few.slice(0, 10).map((c) => c.id),
+        ),
+      ).toMatchObject({ status: 'completed' });
       for (const c of few.slice(0, 10)) model.set(c.email, false);
       await expectTotals('after bulk-unsubscribe');
 
       expect((await api.delete(`/contacts/${b2!.id}`)).status).toBe(200);
-      expect(await api.bulk('delete', few.slice(10, 15).map((c) => c.id))).toMatchObject({ status: 'completed', succeeded: 5 });
+      expect(
+        await api.bulk(
+          'delete',
+          few.slice(10, 15).map((c) => c.id),
+        ),
+      ).toMatchObject({ status: 'completed', succeeded: 5 });
       for (const c of [b2!, ...few.slice(10, 15)]) model.delete(c.email);
       await expectTotals('after DELETE and bulk-delete');
 
-      expect(await api.importAndWait(csv(['email'], ['b7@bulk.test'], ['late@few.test']))).toMatchObject({ status: 'completed', imported: 1, updated: 1 });
+      expect(await api.importAndWait(csv(['email'], ['b7@bulk.test'], ['late@few.test']))).toMatchObject({
+        status: 'completed',
+        imported: 1,
+        updated: 1,
+      });
       model.set('late@few.test', true);
       await expectTotals('after a second import');
     }, 60_000);
@@ -330,7 +420,9 @@ describe('contacts through the public API (standalone)', () => {
       ['/contacts', 'a position that is not a timestamp', forged('not-a-timestamp')],
       ['/contacts', 'a numeric position', forged(12345)],
       ['/events', 'a position that is not a timestamp', forged('not-a-timestamp')],
-    ])('a tampered cursor on %s (well-formed JSON with %s) is 422, not 500', (list, _label, cursor) => tamperedIs422(list, () => cursor));
+    ])('a tampered cursor on %s (well-formed JSON with %s) is 422, not 500', (list, _label, cursor) =>
+      tamperedIs422(list, () => cursor),
+    );
   });
 
   describe('POST /contacts/lookup', () => {
@@ -338,10 +430,14 @@ describe('contacts through the public API (standalone)', () => {
       const api = await project();
       const ada = await api.upsert('ada@example.com');
       const bob = await api.upsert('bob@example.com', {}, { subscribed: false });
-      const res = await api.post('/contacts/lookup', { emails: ['ADA@example.com', 'bob@example.com', 'nobody@example.com'] });
+      const res = await api.post('/contacts/lookup', {
+        emails: ['ADA@example.com', 'bob@example.com', 'nobody@example.com'],
+      });
       expect(res.status).toBe(200);
       expect(res.body.notFound).toEqual(['nobody@example.com']);
-      expect([...res.body.found].sort((x: { email: string }, y: { email: string }) => x.email.localeCompare(y.email))).toEqual([
+      expect(
+        [...res.body.found].sort((x: { email: string }, y: { email: string }) => x.email.localeCompare(y.email)),
+      ).toEqual([
         { id: ada.id, email: 'ada@example.com', subscribed: true },
         { id: bob.id, email: 'bob@example.com', subscribed: false },
       ]);
@@ -370,11 +466,16 @@ describe('contacts through the public API (standalone)', () => {
       const ada = await one.contact(track.body.data.contact);
 
       expect((await two.get(`/contacts/${ada.id}`)).status).toBe(404);
-      expect((await two.patch(`/contacts/${ada.id}`, { data: { plan: 'hacked' }, subscribed: false })).status).toBe(404);
+      expect((await two.patch(`/contacts/${ada.id}`, { data: { plan: 'hacked' }, subscribed: false })).status).toBe(
+        404,
+      );
       expect((await two.delete(`/contacts/${ada.id}`)).status).toBe(404);
       expect((await two.get<CursorPageBody<ContactBody>>('/contacts')).body).toMatchObject({ data: [], total: 0 });
       expect((await two.get<CursorPageBody<ContactBody>>('/contacts?search=ada')).body.data).toEqual([]);
-      expect((await two.post('/contacts/lookup', { emails: ['ada@example.com'] })).body).toEqual({ found: [], notFound: ['ada@example.com'] });
+      expect((await two.post('/contacts/lookup', { emails: ['ada@example.com'] })).body).toEqual({
+        found: [],
+        notFound: ['ada@example.com'],
+      });
       expect((await two.get<CursorPageBody<TrackedEventBody>>('/events')).body).toMatchObject({ data: [], total: 0 });
       expect((await two.get('/events/names')).body).toEqual({ names: [] });
       expect((await two.get('/events/stats')).body).toMatchObject({ total: 0, events: [] });
@@ -383,10 +484,19 @@ describe('contacts through the public API (standalone)', () => {
       expect((await two.fields()).every((f) => f.coverage === 0)).toBe(true);
       expect((await two.get('/contacts/fields/data.plan/values')).status).toBe(404);
       const bulk = await two.bulk('delete', [ada.id]);
-      expect(bulk).toMatchObject({ status: 'completed', succeeded: 0, failed: 1, errors: [{ contactId: ada.id, reason: 'not_found' }] });
+      expect(bulk).toMatchObject({
+        status: 'completed',
+        succeeded: 0,
+        failed: 1,
+        errors: [{ contactId: ada.id, reason: 'not_found' }],
+      });
 
       // untouched in project one
-      expect(await one.contact(ada.id)).toMatchObject({ email: 'ada@example.com', subscribed: true, data: { plan: 'gold' } });
+      expect(await one.contact(ada.id)).toMatchObject({
+        email: 'ada@example.com',
+        subscribed: true,
+        data: { plan: 'gold' },
+      });
       expect((await one.get('/events/names')).body).toEqual({ names: ['signed-up'] });
     });
   });
@@ -454,7 +564,14 @@ describe('contacts through the public API (standalone)', () => {
 
     it('GET /contacts/fields/:field/values lists the distinct values with counts, most common first', async () => {
       const api = await project();
-      for (const [email, plan] of [['a', 'gold'], ['b', 'free'], ['c', 'gold'], ['d', 'gold'], ['e', 'pro'], ['f', 'free']] as const) {
+      for (const [email, plan] of [
+        ['a', 'gold'],
+        ['b', 'free'],
+        ['c', 'gold'],
+        ['d', 'gold'],
+        ['e', 'pro'],
+        ['f', 'free'],
+      ] as const) {
         await api.upsert(`${email}@example.com`, { plan, profile: { tier: plan === 'gold' ? 'vip' : 'std' } });
       }
       await api.upsert('g@example.com');
@@ -475,9 +592,13 @@ describe('contacts through the public API (standalone)', () => {
     it('an unknown field is 404 for values, usage and delete', async () => {
       const api = await project();
       await api.upsert('ada@example.com', { plan: 'gold' });
-      for (const res of [await api.get('/contacts/fields/data.nope/values'), await api.get('/contacts/fields/data.nope/usage'), await api.delete('/contacts/fields/data.nope')]) {
+      for (const res of [
+        await api.get('/contacts/fields/data.nope/values'),
+        await api.get('/contacts/fields/data.nope/usage'),
+        await api.delete('/contacts/fields/data.nope'),
+      ]) {
         expect(res.status).toBe(404);
-        expect(res.body.error.code).toBe('RESOURCE_NOT_FOUND');
+        expect(res.body.error.code).toBe('FIELD_NOT_FOUND');
       }
     });
 
@@ -501,11 +622,18 @@ describe('contacts through the public API (standalone)', () => {
       expect(res.body).toMatchObject({ jobId: expect.any(String), status: 'queued' });
       expect((await api.fields()).map((f) => f.field)).not.toContain('data.plan');
       expect((await api.get('/contacts/fields/data.plan/values')).status).toBe(404);
-      await eventually(async () => (await Promise.all(contacts.map((c) => api.contact(c.id)))).every((c) => !('plan' in c.data)), {
-        timeoutMs: 15_000,
-        message: 'data.plan was not removed from every contact',
-      });
-      expect((await Promise.all(contacts.map((c) => api.contact(c.id)))).map((c) => c.data)).toEqual([{ city: 'Berlin' }, {}, { city: 'Rome' }]);
+      await eventually(
+        async () => (await Promise.all(contacts.map((c) => api.contact(c.id)))).every((c) => !('plan' in c.data)),
+        {
+          timeoutMs: 15_000,
+          message: 'data.plan was not removed from every contact',
+        },
+      );
+      expect((await Promise.all(contacts.map((c) => api.contact(c.id)))).map((c) => c.data)).toEqual([
+        { city: 'Berlin' },
+        {},
+        { city: 'Rome' },
+      ]);
       expect(await api.field('data.city')).toMatchObject({ coverage: 0.6667 });
       // the field comes back when it is written again
       await api.upsert('d@example.com', { plan: 7 });
@@ -524,13 +652,69 @@ describe('contacts through the public API (standalone)', () => {
       const api = await project();
       const job = await api.importAndWait(
         csv(
-          ['email', 'day', 'at', 'atMs', 'slashDay', 'yes', 'No', 'TRUE', 'false', 'visits', 'score', 'negative', 'zip', 'phone', 'sci', 'word'],
-          ['ada@example.com', '2024-01-05', '2024-01-05T10:00:00Z', '2024-01-05T10:00:00.123Z', '12/03/2024', 'YES', 'No', 'TRUE', 'false', '42', '3.14', '-7', '02134', '+4915112345678', '1e5', 'gold'],
-          ['bob@example.com', '', '', '', '', 'yes', 'NO', 'True', 'FaLsE', '0', '0.5', '-0.5', '007', '+1', '2.5E-3', ' padded '],
+          [
+            'email',
+            'day',
+            'at',
+            'atMs',
+            'slashDay',
+            'yes',
+            'No',
+            'TRUE',
+            'false',
+            'visits',
+            'score',
+            'negative',
+            'zip',
+            'phone',
+            'sci',
+            'word',
+          ],
+          [
+            'ada@example.com',
+            '2024-01-05',
+            '2024-01-05T10:00:00Z',
+            '2024-01-05T10:00:00.123Z',
+            '12/03/2024',
+            'YES',
+            'No',
+            'TRUE',
+            'false',
+            '42',
+            '3.14',
+            '-7',
+            '02134',
+            '+4915112345678',
+            '1e5',
+            'gold',
+          ],
+          [
+            'bob@example.com',
+            '',
+            '',
+            '',
+            '',
+            'yes',
+            'NO',
+            'True',
+            'FaLsE',
+            '0',
+            '0.5',
+            '-0.5',
+            '007',
+            '+1',
+            '2.5E-3',
+            ' padded ',
+          ],
         ),
       );
       expect(job).toMatchObject({ status: 'completed', totalRows: 2, imported: 2, updated: 0, skipped: 0, errors: [] });
-      const [ada, bob] = await Promise.all(['ada', 'bob'].map(async (n) => (await api.post('/contacts/lookup', { emails: [`${n}@example.com`] })).body.found[0].id as string));
+      const [ada, bob] = await Promise.all(
+        ['ada', 'bob'].map(
+          async (n) =>
+            (await api.post('/contacts/lookup', { emails: [`${n}@example.com`] })).body.found[0].id as string,
+        ),
+      );
       expect((await api.contact(ada!)).data).toEqual({
         day: '2024-01-05',
         at: '2024-01-05T10:00:00Z',
@@ -600,7 +784,14 @@ describe('contacts through the public API (standalone)', () => {
     it('reports rows with a missing or invalid email as errors {row, email, reason:invalid_email} and skips them', async () => {
       const api = await project();
       const job = await api.importAndWait(
-        csv(['email', 'plan'], ['ada@example.com', 'gold'], ['', 'free'], ['not-an-email', 'pro'], ['bob@example.com', 'gold'], ['ada@@example.com', 'x']),
+        csv(
+          ['email', 'plan'],
+          ['ada@example.com', 'gold'],
+          ['', 'free'],
+          ['not-an-email', 'pro'],
+          ['bob@example.com', 'gold'],
+          ['ada@@example.com', 'x'],
+        ),
       );
       expect(job).toMatchObject({ status: 'completed', totalRows: 5, imported: 2, updated: 0, skipped: 3 });
       expect(job.errors).toEqual([
@@ -614,13 +805,36 @@ describe('contacts through the public API (standalone)', () => {
     it('patches the data of an existing contact (keys not in the CSV stay, subscription kept); running the same file again updates in place', async () => {
       const api = await project();
       const ada = await api.upsert('ada@example.com', { city: 'Berlin', plan: 'free' }, { subscribed: false });
-      const file = csv(['email', 'plan', 'visits'], ['ADA@example.com', 'gold', '3'], ['bob@example.com', 'pro', '1'], ['carol@example.com', 'free', '']);
+      const file = csv(
+        ['email', 'plan', 'visits'],
+        ['ADA@example.com', 'gold', '3'],
+        ['bob@example.com', 'pro', '1'],
+        ['carol@example.com', 'free', ''],
+      );
       const first = await api.importAndWait(file);
-      expect(first).toMatchObject({ status: 'completed', totalRows: 3, imported: 2, updated: 1, skipped: 0, errors: [] });
-      expect(await api.contact(ada.id)).toMatchObject({ email: 'ada@example.com', subscribed: false, data: { city: 'Berlin', plan: 'gold', visits: 3 } });
+      expect(first).toMatchObject({
+        status: 'completed',
+        totalRows: 3,
+        imported: 2,
+        updated: 1,
+        skipped: 0,
+        errors: [],
+      });
+      expect(await api.contact(ada.id)).toMatchObject({
+        email: 'ada@example.com',
+        subscribed: false,
+        data: { city: 'Berlin', plan: 'gold', visits: 3 },
+      });
 
       const again = await api.importAndWait(file);
-      expect(again).toMatchObject({ status: 'completed', totalRows: 3, imported: 0, updated: 3, skipped: 0, errors: [] });
+      expect(again).toMatchObject({
+        status: 'completed',
+        totalRows: 3,
+        imported: 0,
+        updated: 3,
+        skipped: 0,
+        errors: [],
+      });
       const all = await api.allContacts();
       expect(all.map((c) => c.email).sort()).toEqual(['ada@example.com', 'bob@example.com', 'carol@example.com']);
       expect(Object.fromEntries(all.map((c) => [c.email, c.data]))).toEqual({
@@ -658,7 +872,9 @@ describe('contacts through the public API (standalone)', () => {
         progress: { processedRows: 1501, percent: 100 },
       });
       expect((await api.get<CursorPageBody<ContactBody>>('/contacts?limit=1')).body.total).toBe(1500);
-      expect((await api.get(`/contacts/import/imp_unknown`)).status).toBe(404);
+      const unknown = await api.get<ErrorBody>(`/contacts/import/imp_unknown`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.code).toBe('IMPORT_JOB_NOT_FOUND');
     });
 
     it('refuses a file over 5 MB with 413 and imports nothing', async () => {
@@ -716,7 +932,14 @@ describe('contacts through the public API (standalone)', () => {
       expect(started.status).toBe(202);
       expect(started.body).toMatchObject({ jobId: expect.any(String) });
       const job = await api.waitForJob<BulkJobBody>(`/contacts/bulk/${started.body.jobId}`);
-      expect(job).toMatchObject({ status: 'completed', total: 3, succeeded: 1, unchanged: 1, failed: 1, errors: [{ contactId: 'cnt_unknown', reason: 'not_found' }] });
+      expect(job).toMatchObject({
+        status: 'completed',
+        total: 3,
+        succeeded: 1,
+        unchanged: 1,
+        failed: 1,
+        errors: [{ contactId: 'cnt_unknown', reason: 'not_found' }],
+      });
       expect((await api.contact(ada.id)).subscribed).toBe(false);
       expect((await api.contact(bob.id)).subscribed).toBe(false);
     });
@@ -726,9 +949,21 @@ describe('contacts through the public API (standalone)', () => {
       const ada = await api.upsert('ada@example.com');
       const bob = await api.upsert('bob@example.com', {}, { subscribed: false });
       const topics = ['contact.subscribed', 'contact.unsubscribed'];
-      expect(await api.bulk('unsubscribe', [ada.id, bob.id])).toMatchObject({ status: 'completed', succeeded: 1, unchanged: 1, failed: 0 });
-      expect((await outbox.events(topics, [ada.id, bob.id])).map((e) => [e.topic, e.contactId])).toEqual([['contact.unsubscribed', ada.id]]);
-      expect(await api.bulk('subscribe', [ada.id, bob.id])).toMatchObject({ status: 'completed', succeeded: 2, unchanged: 0, failed: 0 });
+      expect(await api.bulk('unsubscribe', [ada.id, bob.id])).toMatchObject({
+        status: 'completed',
+        succeeded: 1,
+        unchanged: 1,
+        failed: 0,
+      });
+      expect((await outbox.events(topics, [ada.id, bob.id])).map((e) => [e.topic, e.contactId])).toEqual([
+        ['contact.unsubscribed', ada.id],
+      ]);
+      expect(await api.bulk('subscribe', [ada.id, bob.id])).toMatchObject({
+        status: 'completed',
+        succeeded: 2,
+        unchanged: 0,
+        failed: 0,
+      });
       const events = await outbox.events(topics, [ada.id, bob.id]);
       expect(events.map((e) => [e.topic, e.contactId])).toEqual([
         ['contact.unsubscribed', ada.id],
@@ -741,30 +976,44 @@ describe('contacts through the public API (standalone)', () => {
 
     it('bulk-delete removes the contacts', async () => {
       const api = await project();
-      const [a, b, keep] = [await api.upsert('a@example.com'), await api.upsert('b@example.com'), await api.upsert('keep@example.com')];
+      const [a, b, keep] = [
+        await api.upsert('a@example.com'),
+        await api.upsert('b@example.com'),
+        await api.upsert('keep@example.com'),
+      ];
       await api.track({ email: 'a@example.com', event: 'visited' });
       const job = await api.bulk('delete', [a.id, b.id, a.id, 'cnt_gone']);
-      expect(job).toMatchObject({ status: 'completed', succeeded: 2, failed: 1, errors: [{ contactId: 'cnt_gone', reason: 'not_found' }] });
+      expect(job).toMatchObject({
+        status: 'completed',
+        succeeded: 2,
+        failed: 1,
+        errors: [{ contactId: 'cnt_gone', reason: 'not_found' }],
+      });
       expect((await api.get(`/contacts/${a.id}`)).status).toBe(404);
       expect((await api.get(`/contacts/${b.id}`)).status).toBe(404);
       expect((await api.allContacts()).map((c) => c.id)).toEqual([keep.id]);
       expect((await api.get<CursorPageBody<TrackedEventBody>>('/events')).body.total).toBe(0);
     });
 
-    it.each(['bulk-subscribe', 'bulk-unsubscribe', 'bulk-delete'])('%s refuses 1001 ids and an empty list with 422, and accepts 1000', async (route) => {
-      const api = await project();
-      const ids = (n: number) => Array.from({ length: n }, (_, i) => `cnt_${i}`);
-      for (const contactIds of [ids(1001), []]) {
-        const res = await api.post<ErrorBody>(`/contacts/${route}`, { contactIds });
-        expect(res.status).toBe(422);
-        expect(fieldsOf(res.body)).toContain('contactIds');
-      }
-      expect((await api.post(`/contacts/${route}`, { contactIds: ids(1000) })).status).toBe(202);
-    });
+    it.each(['bulk-subscribe', 'bulk-unsubscribe', 'bulk-delete'])(
+      '%s refuses 1001 ids and an empty list with 422, and accepts 1000',
+      async (route) => {
+        const api = await project();
+        const ids = (n: number) => Array.from({ length: n }, (_, i) => `cnt_${i}`);
+        for (const contactIds of [ids(1001), []]) {
+          const res = await api.post<ErrorBody>(`/contacts/${route}`, { contactIds });
+          expect(res.status).toBe(422);
+          expect(fieldsOf(res.body)).toContain('contactIds');
+        }
+        expect((await api.post(`/contacts/${route}`, { contactIds: ids(1000) })).status).toBe(202);
+      },
+    );
 
-    it('GET /contacts/bulk/:jobId of an unknown job is 404', async () => {
+    it('GET /contacts/bulk/:jobId of an unknown job is 404 BULK_JOB_NOT_FOUND', async () => {
       const api = await project();
-      expect((await api.get('/contacts/bulk/blk_unknown')).status).toBe(404);
+      const res = await api.get<ErrorBody>('/contacts/bulk/blk_unknown');
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('BULK_JOB_NOT_FOUND');
     });
   });
 
@@ -774,9 +1023,20 @@ describe('contacts through the public API (standalone)', () => {
       const before = Date.now();
       const res = await api.track({ email: 'Ada@Example.com', event: 'signed-up', data: { plan: 'gold' } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ success: true, data: { contact: expect.stringMatching(/^cnt_/), event: expect.stringMatching(/^evt_/), timestamp: expect.any(String) } });
+      expect(res.body).toEqual({
+        success: true,
+        data: {
+          contact: expect.stringMatching(/^cnt_/),
+          event: expect.stringMatching(/^evt_/),
+          timestamp: expect.any(String),
+        },
+      });
       expect(Date.parse(res.body.data.timestamp)).toBeGreaterThanOrEqual(before - 1000);
-      expect(await api.contact(res.body.data.contact)).toMatchObject({ email: 'ada@example.com', subscribed: true, data: { plan: 'gold' } });
+      expect(await api.contact(res.body.data.contact)).toMatchObject({
+        email: 'ada@example.com',
+        subscribed: true,
+        data: { plan: 'gold' },
+      });
       const again = await api.track({ email: 'ada@example.com', event: 'logged-in' });
       expect(again.body.data.contact).toBe(res.body.data.contact);
     });
@@ -784,9 +1044,15 @@ describe('contacts through the public API (standalone)', () => {
     it('concurrent tracks written together keep per-request semantics: one contact per email, every event, every data key, and a bad request fails alone', async () => {
       const api = await project();
       const emails = Array.from({ length: 20 }, (_, i) => `burst${i}@example.com`);
-      const requests = Array.from({ length: 300 }, (_, i) => ({ email: emails[i % emails.length]!, event: 'burst', data: { [`k${i}`]: i } }));
+      const requests = Array.from({ length: 300 }, (_, i) => ({
+        email: emails[i % emails.length]!,
+        event: 'burst',
+        data: { [`k${i}`]: i },
+      }));
       const tooBig = { email: emails[0]!, event: 'burst', data: { blob: 'x'.repeat(70 * 1024) } };
-      const answers = await Promise.all([...requests.slice(0, 150), tooBig, ...requests.slice(150)].map((r) => api.track(r)));
+      const answers = await Promise.all(
+        [...requests.slice(0, 150), tooBig, ...requests.slice(150)].map((r) => api.track(r)),
+      );
       expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([422]);
       const contacts = await api.allContacts();
       expect(contacts.map((c) => c.email).sort()).toEqual([...emails].sort());
@@ -796,16 +1062,28 @@ describe('contacts through the public API (standalone)', () => {
         expect(c.subscribed).toBe(true);
       }
       expect((await api.get('/events/stats')).body.total).toBe(300);
-      const created = await outbox.events(['contact.created'], contacts.map((c) => c.id));
+      const created = await outbox.events(
+        ['contact.created'],
+        contacts.map((c) => c.id),
+      );
       expect(created).toHaveLength(20);
-      expect(await outbox.events(['event.tracked'], contacts.map((c) => c.id))).toHaveLength(300);
+      expect(
+        await outbox.events(
+          ['event.tracked'],
+          contacts.map((c) => c.id),
+        ),
+      ).toHaveLength(300);
     });
 
     it('lets browsers track with the public key: CORS preflight answered, answers readable, other routes not opened', async () => {
       const api = await project();
       const preflight = await fetch(`${herald.url}/v1/track`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'https://shop.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
@@ -813,12 +1091,18 @@ describe('contacts through the public API (standalone)', () => {
       expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
       const tracked = await fetch(`${herald.url}/v1/track`, {
         method: 'POST',
-        headers: { origin: 'https://shop.example', authorization: `Bearer ${api.publicKey}`, 'content-type': 'application/json' },
+        headers: {
+          origin: 'https://shop.example',
+          authorization: `Bearer ${api.publicKey}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ email: 'browser@example.com', event: 'page-viewed' }),
       });
       expect(tracked.status).toBe(200);
       expect(tracked.headers.get('access-control-allow-origin')).toBe('*');
-      const contacts = await fetch(`${herald.url}/contacts`, { headers: { origin: 'https://shop.example', authorization: `Bearer ${api.key}` } });
+      const contacts = await fetch(`${herald.url}/contacts`, {
+        headers: { origin: 'https://shop.example', authorization: `Bearer ${api.key}` },
+      });
       expect(contacts.headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -829,13 +1113,16 @@ describe('contacts through the public API (standalone)', () => {
       expect((await api.contact(res.body.data.contact)).subscribed).toBe(false);
     });
 
-    it.each(['email.opened', 'contact.subscribed', 'contact.unsubscribed', 'segment.entered', 'Email.Sent'])('the reserved name %s is 422', async (event) => {
-      const api = await project();
-      const res = await api.track({ email: 'ada@example.com', event });
-      expect(res.status).toBe(422);
-      expect(fieldsOf(res.body)).toContain('event');
-      expect((await api.get<CursorPageBody<ContactBody>>('/contacts')).body.total).toBe(0);
-    });
+    it.each(['email.opened', 'contact.subscribed', 'contact.unsubscribed', 'segment.entered', 'Email.Sent'])(
+      'the reserved name %s is 422',
+      async (event) => {
+        const api = await project();
+        const res = await api.track({ email: 'ada@example.com', event });
+        expect(res.status).toBe(422);
+        expect(fieldsOf(res.body)).toContain('event');
+        expect((await api.get<CursorPageBody<ContactBody>>('/contacts')).body.total).toBe(0);
+      },
+    );
 
     it.each([
       ['email is missing', { event: 'signed-up' }, 'email'],
@@ -851,14 +1138,33 @@ describe('contacts through the public API (standalone)', () => {
 
     it('stores the event data with non-persistent values unwrapped, keeps them off the contact, and the event.tracked payload carries them', async () => {
       const api = await project();
-      const res = await api.track({ email: 'ada@example.com', event: 'purchased', data: { plan: 'gold', amount: 49.5, coupon: { value: 'SAVE10', persistent: false }, id: 'dropped' } });
+      const res = await api.track({
+        email: 'ada@example.com',
+        event: 'purchased',
+        data: { plan: 'gold', amount: 49.5, coupon: { value: 'SAVE10', persistent: false }, id: 'dropped' },
+      });
       expect(res.status).toBe(200);
       const { contact, event } = res.body.data;
       expect((await api.contact(contact)).data).toEqual({ plan: 'gold', amount: 49.5 });
       const listed = await api.get<CursorPageBody<TrackedEventBody>>('/events');
-      expect(listed.body.data).toEqual([{ id: event, name: 'purchased', contactId: contact, data: { plan: 'gold', amount: 49.5, coupon: 'SAVE10' }, createdAt: expect.any(String) }]);
+      expect(listed.body.data).toEqual([
+        {
+          id: event,
+          name: 'purchased',
+          contactId: contact,
+          data: { plan: 'gold', amount: 49.5, coupon: 'SAVE10' },
+          system: false,
+          createdAt: expect.any(String),
+        },
+      ]);
       const [tracked] = await outbox.events(['event.tracked'], [contact]);
-      expect(tracked!.payload).toMatchObject({ eventRecordId: event, contactId: contact, email: 'ada@example.com', name: 'purchased', data: { plan: 'gold', amount: 49.5, coupon: 'SAVE10' } });
+      expect(tracked!.payload).toMatchObject({
+        eventRecordId: event,
+        contactId: contact,
+        email: 'ada@example.com',
+        name: 'purchased',
+        data: { plan: 'gold', amount: 49.5, coupon: 'SAVE10' },
+      });
     });
 
     it('a public key works on /v1/track (and only there)', async () => {
@@ -874,9 +1180,16 @@ describe('contacts through the public API (standalone)', () => {
 
     it('POST /events/track (the dashboard alias) works with the secret key', async () => {
       const api = await project();
-      const res = await api.post('/events/track', { email: 'ada@example.com', event: 'from-dashboard', data: { plan: 'gold' } });
+      const res = await api.post('/events/track', {
+        email: 'ada@example.com',
+        event: 'from-dashboard',
+        data: { plan: 'gold' },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ success: true, data: { contact: expect.any(String), event: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        success: true,
+        data: { contact: expect.any(String), event: expect.any(String) },
+      });
       expect((await api.get('/events/names')).body).toEqual({ names: ['from-dashboard'] });
     });
   });
@@ -895,12 +1208,17 @@ describe('contacts through the public API (standalone)', () => {
 
     it('GET /events walks cursor pages newest first, with total only on the first page', async () => {
       const api = await project();
-      const ids = await trackAll(api, Array.from({ length: 7 }, (_, i): [string, string] => [`u${i % 3}@example.com`, `e${i % 2}`]));
+      const ids = await trackAll(
+        api,
+        Array.from({ length: 7 }, (_, i): [string, string] => [`u${i % 3}@example.com`, `e${i % 2}`]),
+      );
       const seen: string[] = [];
       const totals: number[] = [];
       let cursor: string | null = null;
       do {
-        const res: { status: number; body: CursorPageBody<TrackedEventBody> } = await api.get(`/events?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res: { status: number; body: CursorPageBody<TrackedEventBody> } = await api.get(
+          `/events?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(res.status).toBe(200);
         seen.push(...res.body.data.map((e) => e.id));
         totals.push(res.body.total);
@@ -951,7 +1269,7 @@ describe('contacts through the public API (standalone)', () => {
       expect(res.body.total).toBe(2);
       const foreign = await other.get<ErrorBody>(`/events/contact/${ada}`);
       expect(foreign.status).toBe(404);
-      expect(foreign.body.error.code).toBe('RESOURCE_NOT_FOUND');
+      expect(foreign.body.error.code).toBe('CONTACT_NOT_FOUND');
       expect((await api.get('/events/contact/cnt_unknown')).status).toBe(404);
     });
 

@@ -1,7 +1,15 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import pg from 'pg';
 import { dkimEncryptionKey, openSecret } from '@herald/core';
-import { createTestDatabase, eventually, freePort, ServiceProcess, startDnsServer, type TestDatabase, type TestDnsServer } from '@herald/testing';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  ServiceProcess,
+  startDnsServer,
+  type TestDatabase,
+  type TestDnsServer,
+} from '@herald/testing';
 import { fieldsOf, newProject, type ErrorBody, type ProjectApi } from './contacts-helpers.js';
 
 /**
@@ -35,7 +43,14 @@ interface DomainBody {
 interface DomainEvent {
   topic: string;
   correlationId?: string;
-  payload: { domainId: string; domain: string; status: string; dkimSelector?: string; dkimPrivateKeySealed?: string; reason?: string };
+  payload: {
+    domainId: string;
+    domain: string;
+    status: string;
+    dkimSelector?: string;
+    dkimPrivateKeySealed?: string;
+    reason?: string;
+  };
 }
 
 /** Reads `domains.outbox`: the events the domains service committed with its state changes. */
@@ -70,7 +85,8 @@ describe('sender domains through the public API (standalone)', () => {
   const fresh = () => `mail${++n}.example.test`;
 
   const record = (d: DomainBody, purpose: RecordBody['purpose']) => d.records.find((r) => r.purpose === purpose)!;
-  const publish = (d: DomainBody, ...purposes: RecordBody['purpose'][]) => purposes.forEach((p) => dns.set(record(d, p).name, 'TXT', record(d, p).value));
+  const publish = (d: DomainBody, ...purposes: RecordBody['purpose'][]) =>
+    purposes.forEach((p) => dns.set(record(d, p).name, 'TXT', record(d, p).value));
   const statuses = (d: DomainBody) => Object.fromEntries(d.records.map((r) => [r.purpose, r.status]));
 
   async function addDomain(api: ProjectApi, domain = fresh()): Promise<DomainBody> {
@@ -119,14 +135,44 @@ describe('sender domains through the public API (standalone)', () => {
     const domain = fresh();
     const res = await api.post<DomainBody>('/domains', { domain });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ domain, status: 'pending', projectId: api.projectId, verifiedAt: null, lastCheckedAt: null });
+    expect(res.body).toMatchObject({
+      domain,
+      status: 'pending',
+      projectId: api.projectId,
+      verifiedAt: null,
+      lastCheckedAt: null,
+    });
     expect(res.body.id).toMatch(/^dom_/);
     expect(res.body.dkimSelector).toMatch(/^herald[a-z0-9]+$/);
     const [ownership, dkim, spf, dmarc] = res.body.records;
-    expect(ownership).toEqual({ type: 'TXT', name: `_herald.${domain}`, value: expect.stringMatching(/^herald-verification=[0-9a-f]{32}$/), purpose: 'ownership', required: true });
-    expect(dkim).toEqual({ type: 'TXT', name: `${res.body.dkimSelector}._domainkey.${domain}`, value: expect.stringMatching(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/), purpose: 'dkim', required: true });
-    expect(spf).toEqual({ type: 'TXT', name: domain, value: 'v=spf1 include:_spf.herald.test ~all', purpose: 'spf', required: false });
-    expect(dmarc).toEqual({ type: 'TXT', name: `_dmarc.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false });
+    expect(ownership).toEqual({
+      type: 'TXT',
+      name: `_herald.${domain}`,
+      value: expect.stringMatching(/^herald-verification=[0-9a-f]{32}$/),
+      purpose: 'ownership',
+      required: true,
+    });
+    expect(dkim).toEqual({
+      type: 'TXT',
+      name: `${res.body.dkimSelector}._domainkey.${domain}`,
+      value: expect.stringMatching(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/),
+      purpose: 'dkim',
+      required: true,
+    });
+    expect(spf).toEqual({
+      type: 'TXT',
+      name: domain,
+      value: 'v=spf1 include:_spf.herald.test ~all',
+      purpose: 'spf',
+      required: false,
+    });
+    expect(dmarc).toEqual({
+      type: 'TXT',
+      name: `_dmarc.${domain}`,
+      value: 'v=DMARC1; p=none;',
+      purpose: 'dmarc',
+      required: false,
+    });
     expect(res.body.records).toHaveLength(4);
   });
 
@@ -147,7 +193,11 @@ describe('sender domains through the public API (standalone)', () => {
     res = await api.get<DomainBody>(`/domains/${created.id}/verify`);
     expect(res.body.status).toBe('pending');
     expect(record(res.body, 'ownership').status).toBe('found');
-    expect(record(res.body, 'dkim')).toMatchObject({ status: 'wrong_value', found: [wrongDkim], problem: expect.stringMatching(/public key/) });
+    expect(record(res.body, 'dkim')).toMatchObject({
+      status: 'wrong_value',
+      found: [wrongDkim],
+      problem: expect.stringMatching(/public key/),
+    });
 
     // the right records (the DKIM one is longer than 255 bytes: DNS serves it in chunks); no call to verify
     publish(created, 'dkim', 'dmarc');
@@ -157,7 +207,10 @@ describe('sender domains through the public API (standalone)', () => {
     expect(verified.verifiedAt).not.toBeNull();
 
     const [event] = await outbox.events(created.id);
-    expect(event).toMatchObject({ topic: 'domain.verified', payload: { domainId: created.id, domain: created.domain, status: 'verified', dkimSelector: created.dkimSelector } });
+    expect(event).toMatchObject({
+      topic: 'domain.verified',
+      payload: { domainId: created.id, domain: created.domain, status: 'verified', dkimSelector: created.dkimSelector },
+    });
     expect(event!.correlationId).toBeUndefined(); // no request caused it: the background check did
 
     // DKIM record removed: a forced check puts the domain back to pending
@@ -214,7 +267,11 @@ describe('sender domains through the public API (standalone)', () => {
       [a.id, 'verified', 4],
       [b.id, 'pending', 4],
     ]);
-    expect((await api.get<DomainBody>(`/domains/${b.id}`)).body).toMatchObject({ id: b.id, domain: b.domain, records: b.records });
+    expect((await api.get<DomainBody>(`/domains/${b.id}`)).body).toMatchObject({
+      id: b.id,
+      domain: b.domain,
+      records: b.records,
+    });
   });
 
   it('another project can neither list (403) nor read, verify or delete (404) a domain', async () => {
@@ -225,7 +282,9 @@ describe('sender domains through the public API (standalone)', () => {
     expect((await other.get(`/domains/${created.id}`)).status).toBe(404);
     expect((await other.get(`/domains/${created.id}/verify`)).status).toBe(404);
     expect((await other.delete(`/domains/${created.id}`)).status).toBe(404);
-    expect((await other.get<{ domains: DomainBody[] }>(`/domains/project/${other.projectId}`)).body.domains).toEqual([]);
+    expect((await other.get<{ domains: DomainBody[] }>(`/domains/project/${other.projectId}`)).body.domains).toEqual(
+      [],
+    );
     expect((await api.get(`/domains/${created.id}`)).status).toBe(200);
   });
 
@@ -256,7 +315,7 @@ describe('sender domains through the public API (standalone)', () => {
     await addDomain(api, domain);
     const again = await api.post<ErrorBody>('/domains', { domain });
     expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe('CONFLICT');
+    expect(again.body.error.code).toBe('DOMAIN_ALREADY_EXISTS');
     expect((await (await project()).post('/domains', { domain })).status).toBe(201);
   });
 
@@ -280,9 +339,17 @@ describe('sender domains through the public API (standalone)', () => {
     const pending = await addDomain(api);
     publish(verified, 'ownership', 'dkim');
     await api.get(`/domains/${verified.id}/verify`);
-    const reset = await fetch(`${herald.url}/users/@me/projects/${api.projectId}/reset`, { method: 'POST', headers: { cookie: api.cookie, 'content-type': 'application/json' }, body: '{}' });
+    const reset = await fetch(`${herald.url}/users/@me/projects/${api.projectId}/reset`, {
+      method: 'POST',
+      headers: { cookie: api.cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(reset.status).toBe(202);
-    await eventually(async () => (await api.get<{ domains: DomainBody[] }>(`/domains/project/${api.projectId}`)).body.domains.length === 0, { message: 'reset did not reach domains' });
+    await eventually(
+      async () =>
+        (await api.get<{ domains: DomainBody[] }>(`/domains/project/${api.projectId}`)).body.domains.length === 0,
+      { message: 'reset did not reach domains' },
+    );
     expect((await outbox.events(verified.id)).map((e) => [e.topic, e.payload.reason])).toEqual([
       ['domain.verified', undefined],
       ['domain.unverified', 'project reset'],

@@ -65,9 +65,14 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
   }, 60_000);
 
   const track = (gw: ServiceProcess, key: string, event = 'signup') =>
-    fetch(`${gw.url}/v1/track`, { method: 'POST', headers: bearer(key), body: JSON.stringify({ email: 'person@example.com', event }) });
+    fetch(`${gw.url}/v1/track`, {
+      method: 'POST',
+      headers: bearer(key),
+      body: JSON.stringify({ email: 'person@example.com', event }),
+    });
   const stats = (gw: ServiceProcess, headers: Record<string, string>) => fetch(`${gw.url}/events/stats`, { headers });
-  const total = async (gw: ServiceProcess, headers: Record<string, string>) => ((await (await stats(gw, headers)).json()) as { total: number }).total;
+  const total = async (gw: ServiceProcess, headers: Record<string, string>) =>
+    ((await (await stats(gw, headers)).json()) as { total: number }).total;
 
   it('lets each secret key reach only its own project', async () => {
     const owner = await accountWithProject(gw1.url);
@@ -88,7 +93,12 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
   });
 
   it('answers 401 for a missing, malformed or unknown key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, bearer(`sk_${'0'.repeat(48)}`), { authorization: 'Basic abc' }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      bearer(`sk_${'0'.repeat(48)}`),
+      { authorization: 'Basic abc' },
+    ]) {
       const res = await stats(gw1, headers);
       expect(res.status).toBe(401);
       expect(((await res.json()) as { success: boolean }).success).toBe(false);
@@ -97,7 +107,10 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
 
   it('stops the old keys at once when the keys are rotated, on every replica', async () => {
     const p = await accountWithProject(gw1.url);
-    const res = await fetch(`${gw2.url}/users/@me/projects/${p.projectId}/regenerate-keys`, { method: 'POST', headers: { cookie: p.cookie } });
+    const res = await fetch(`${gw2.url}/users/@me/projects/${p.projectId}/regenerate-keys`, {
+      method: 'POST',
+      headers: { cookie: p.cookie },
+    });
     expect(res.status).toBe(200);
     const rotated = (await res.json()) as { secretKey: string; publicKey: string };
     expect(rotated.secretKey).toMatch(/^sk_[0-9a-f]{48}$/);
@@ -113,7 +126,9 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
     const owner = await accountWithProject(gw1.url);
     const other = await createProject(gw1.url, owner.cookie, 'Not shared');
     const member = await signUp(gw1.url, `member-${Date.now()}@example.com`);
-    const me = (await (await fetch(`${gw1.url}/users/@me`, { headers: { cookie: member.cookie } })).json()) as { email: string };
+    const me = (await (await fetch(`${gw1.url}/users/@me`, { headers: { cookie: member.cookie } })).json()) as {
+      email: string;
+    };
     const add = await fetch(`${gw1.url}/projects/${owner.projectId}/members`, {
       method: 'POST',
       headers: { cookie: owner.cookie, 'content-type': 'application/json' },
@@ -121,7 +136,10 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
     });
     expect(add.status).toBe(201);
 
-    const rotate = await fetch(`${gw1.url}/users/@me/projects/${owner.projectId}/regenerate-keys`, { method: 'POST', headers: { cookie: member.cookie } });
+    const rotate = await fetch(`${gw1.url}/users/@me/projects/${owner.projectId}/regenerate-keys`, {
+      method: 'POST',
+      headers: { cookie: member.cookie },
+    });
     expect(rotate.status).toBe(403);
     expect((await stats(gw1, bearer(owner.secretKey))).status).toBe(200); // keys unchanged
 
@@ -131,15 +149,29 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
     expect(unnamed.status).toBe(400);
     expect(((await unnamed.json()) as { error: { code: string } }).error.code).toBe('PROJECT_REQUIRED');
 
-    const projects = (await (await fetch(`${gw1.url}/users/@me/projects`, { headers: { cookie: member.cookie } })).json()) as { id: string; role: string; keys: { secret: { prefix: string } } }[];
-    expect(projects).toEqual([expect.objectContaining({ id: owner.projectId, role: 'MEMBER', keys: expect.objectContaining({ secret: { prefix: owner.secretKey.slice(0, 10), createdAt: expect.any(String) } }) })]);
+    const projects = (await (
+      await fetch(`${gw1.url}/users/@me/projects`, { headers: { cookie: member.cookie } })
+    ).json()) as { id: string; role: string; keys: { secret: { prefix: string } } }[];
+    expect(projects).toEqual([
+      expect.objectContaining({
+        id: owner.projectId,
+        role: 'MEMBER',
+        keys: expect.objectContaining({
+          secret: { prefix: owner.secretKey.slice(0, 10), createdAt: expect.any(String) },
+        }),
+      }),
+    ]);
     expect(JSON.stringify(projects)).not.toContain(owner.secretKey);
   });
 
   it('answers 403 PROJECT_DISABLED for the keys of a disabled project', async () => {
     const p = await accountWithProject(gw1.url);
     const patch = (disabled: boolean) =>
-      fetch(`${gw1.url}/users/@me/projects/${p.projectId}`, { method: 'PATCH', headers: { cookie: p.cookie, 'content-type': 'application/json' }, body: JSON.stringify({ disabled }) });
+      fetch(`${gw1.url}/users/@me/projects/${p.projectId}`, {
+        method: 'PATCH',
+        headers: { cookie: p.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ disabled }),
+      });
     expect((await patch(true)).status).toBe(200);
     const res = await stats(gw1, bearer(p.secretKey));
     expect(res.status).toBe(403);
@@ -152,9 +184,16 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
     const direct = (headers: Record<string, string>) => fetch(`${contacts.url}/events/stats`, { headers });
     expect((await direct({})).status).toBe(401);
     expect((await direct(bearer(`sk_${'1'.repeat(48)}`))).status).toBe(401); // API keys mean nothing to a service
-    const forged = signPrincipal({ kind: 'api-key', projectId: 'prj_victim', keyType: 'secret' }, 'not-the-internal-secret-0123456789abcdef');
+    const forged = signPrincipal(
+      { kind: 'api-key', projectId: 'prj_victim', keyType: 'secret' },
+      'not-the-internal-secret-0123456789abcdef',
+    );
     expect((await direct({ [PRINCIPAL_HEADER]: forged })).status).toBe(401);
-    const expired = signPrincipal({ kind: 'api-key', projectId: 'prj_victim', keyType: 'secret' }, TEST_INTERNAL_SECRET, -10);
+    const expired = signPrincipal(
+      { kind: 'api-key', projectId: 'prj_victim', keyType: 'secret' },
+      TEST_INTERNAL_SECRET,
+      -10,
+    );
     expect((await direct({ [PRINCIPAL_HEADER]: expired })).status).toBe(401);
     expect((await direct(principalHeaders('prj_victim'))).status).toBe(200); // the control: a gateway-signed principal
   });

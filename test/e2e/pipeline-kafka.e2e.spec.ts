@@ -46,19 +46,27 @@ describe('event pipeline across separate processes over Kafka', () => {
     let producerKilled = false;
     let consumerRestart: Promise<void> | undefined;
 
-    await trackMany(() => contacts, auth, total, 8, async (done) => {
-      if (!consumerKilled && done >= total / 4) {
-        consumerKilled = true;
-        await eventually(async () => (await countedTotal(analytics, auth)) > 0, { message: 'analytics never consumed' });
-        await analytics.kill();
-        consumerRestart = analytics.start();
-      }
-      if (!producerKilled && done >= total / 2) {
-        producerKilled = true;
-        await contacts.kill();
-        await contacts.start();
-      }
-    });
+    await trackMany(
+      () => contacts,
+      auth,
+      total,
+      8,
+      async (done) => {
+        if (!consumerKilled && done >= total / 4) {
+          consumerKilled = true;
+          await eventually(async () => (await countedTotal(analytics, auth)) > 0, {
+            message: 'analytics never consumed',
+          });
+          await analytics.kill();
+          consumerRestart = analytics.start();
+        }
+        if (!producerKilled && done >= total / 2) {
+          producerKilled = true;
+          await contacts.kill();
+          await contacts.start();
+        }
+      },
+    );
     await consumerRestart;
 
     await expectConverged(contacts, analytics, auth, db.url, total);
@@ -69,27 +77,65 @@ describe('event pipeline across separate processes over Kafka', () => {
     const client = new Kafka({ clientId: 'test', brokers: kafka.brokers, logLevel: logLevel.NOTHING });
     const producer = client.producer();
     await producer.connect();
-    const base = { type: 'event.tracked', version: 1, occurredAt: new Date().toISOString(), source: 'test', key: 'cnt_poison' };
-    const payload = { eventRecordId: 'evt_x', contactId: 'cnt_poison', email: 'p@example.com', name: 'poison', data: {} };
+    const base = {
+      type: 'event.tracked',
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      source: 'test',
+      key: 'cnt_poison',
+    };
+    const payload = {
+      eventRecordId: 'evt_x',
+      contactId: 'cnt_poison',
+      email: 'p@example.com',
+      name: 'poison',
+      data: {},
+    };
     await producer.send({
       topic: 'event.tracked',
       messages: [
         // not JSON at all
         { key: 'cnt_poison', value: '{not json' },
         // breaks the contract (no email): dead-lettered without retries
-        { key: 'cnt_poison', value: JSON.stringify({ ...base, eventId: randomUUID(), projectId, payload: { ...payload, email: undefined } }) },
+        {
+          key: 'cnt_poison',
+          value: JSON.stringify({
+            ...base,
+            eventId: randomUUID(),
+            projectId,
+            payload: { ...payload, email: undefined },
+          }),
+        },
         // valid contract, but the handler can never apply it (project id too long for the column): retried, then dead-lettered
-        { key: 'cnt_poison', value: JSON.stringify({ ...base, eventId: randomUUID(), projectId: 'p'.repeat(60), payload }) },
+        {
+          key: 'cnt_poison',
+          value: JSON.stringify({ ...base, eventId: randomUUID(), projectId: 'p'.repeat(60), payload }),
+        },
         // a good message behind them on the same partition
-        { key: 'cnt_poison', value: JSON.stringify({ ...base, eventId: randomUUID(), projectId, payload: { ...payload, name: 'after-poison' } }) },
+        {
+          key: 'cnt_poison',
+          value: JSON.stringify({
+            ...base,
+            eventId: randomUUID(),
+            projectId,
+            payload: { ...payload, name: 'after-poison' },
+          }),
+        },
       ],
     });
     await producer.disconnect();
 
-    await eventually(async () => (await countedTotal(analytics, asProject(projectId))) === 1, { timeoutMs: 30_000, message: 'the message after the poison was not applied' });
+    await eventually(async () => (await countedTotal(analytics, asProject(projectId))) === 1, {
+      timeoutMs: 30_000,
+      message: 'the message after the poison was not applied',
+    });
 
     const dlq: { error: string; consumer: string }[] = [];
-    const consumer = client.consumer({ groupId: `test-dlq-${randomUUID()}`, sessionTimeout: 6000, maxWaitTimeInMs: 100 });
+    const consumer = client.consumer({
+      groupId: `test-dlq-${randomUUID()}`,
+      sessionTimeout: 6000,
+      maxWaitTimeInMs: 100,
+    });
     await consumer.connect();
     await consumer.subscribe({ topic: 'event.tracked.dlq', fromBeginning: true });
     await consumer.run({
@@ -98,7 +144,10 @@ describe('event pipeline across separate processes over Kafka', () => {
         dlq.push(env.deadLetter);
       },
     });
-    await eventually(() => dlq.length >= 3, { timeoutMs: 30_000, message: 'dead letters did not reach event.tracked.dlq' });
+    await eventually(() => dlq.length >= 3, {
+      timeoutMs: 30_000,
+      message: 'dead letters did not reach event.tracked.dlq',
+    });
     await consumer.disconnect();
     expect(dlq.every((d) => d.consumer === 'analytics')).toBe(true);
     expect(dlq.map((d) => d.error).join('\n')).toMatch(/undecodable/);

@@ -60,9 +60,16 @@ export async function trackMany(
 
 /**
  * The proof: analytics ends with exactly the count contacts wrote (nothing lost), the outbox is
- * drained, and a second look still agrees (no late duplicate arrived).
+ * drained, and a second look, after a later marker event has been counted, still agrees (no late
+ * duplicate arrived).
  */
-export async function expectConverged(contacts: ServiceProcess, analytics: ServiceProcess, auth: Auth, databaseUrl: string, minimum: number): Promise<void> {
+export async function expectConverged(
+  contacts: ServiceProcess,
+  analytics: ServiceProcess,
+  auth: Auth,
+  databaseUrl: string,
+  minimum: number,
+): Promise<void> {
   const written = await trackedTotal(contacts, auth);
   if (written < minimum) throw new Error(`only ${written} of ${minimum} events were written`);
   await eventually(async () => (await countedTotal(analytics, auth)) === written, {
@@ -72,11 +79,27 @@ export async function expectConverged(contacts: ServiceProcess, analytics: Servi
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await eventually(async () => Number((await client.query('SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL')).rows[0].n) === 0);
+    await eventually(
+      async () =>
+        Number(
+          (await client.query('SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL')).rows[0].n,
+        ) === 0,
+    );
   } finally {
     await client.end();
   }
-  await new Promise((r) => setTimeout(r, 1500));
-  const final = await countedTotal(analytics, auth);
+  // one more event through the same path, counted, proves the pipeline has delivered since: a late
+  // duplicate of the earlier ones would be counted by now
+  const marker = await fetch(`${contacts.url}/v1/track`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'user0@example.com', event: 'converged-marker' }),
+  });
+  if (marker.status !== 200) throw new Error(`the marker event answered ${marker.status}`);
+  await eventually(async () => (await countedTotal(analytics, auth)) >= written + 1, {
+    timeoutMs: 60_000,
+    message: 'analytics never counted the marker event',
+  });
+  const final = (await countedTotal(analytics, auth)) - 1;
   if (final !== written) throw new Error(`analytics counted ${final} events, contacts wrote ${written}`);
 }

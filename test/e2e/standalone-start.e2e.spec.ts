@@ -28,7 +28,11 @@ describe('standalone start with embedded PostgreSQL', () => {
     const firstMs = await herald.waitReady(30_000);
 
     const headers = bearer((await accountWithProject(herald.url)).secretKey);
-    const track = await fetch(`${herald.url}/v1/track`, { method: 'POST', headers, body: JSON.stringify({ email: 'keep@example.com', event: 'kept' }) });
+    const track = await fetch(`${herald.url}/v1/track`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'keep@example.com', event: 'kept' }),
+    });
     expect(track.status).toBe(200);
     expect(await herald.stop()).toBe(0);
 

@@ -3,5 +3,8 @@ declare module 'mailauth/lib/dkim/verify.js' {
   export interface DkimVerifyResult {
     results: { signingDomain: string; selector: string; status: { result: string; comment?: string } }[];
   }
-  export function dkimVerify(input: Buffer | string, options: { resolver?: (name: string, type: string) => Promise<unknown> }): Promise<DkimVerifyResult>;
+  export function dkimVerify(
+    input: Buffer | string,
+    options: { resolver?: (name: string, type: string) => Promise<unknown> },
+  ): Promise<DkimVerifyResult>;
 }

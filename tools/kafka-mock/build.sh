@@ -17,5 +17,5 @@ fi
 echo "[kafka-mock] building $BIN"
 # Build to a temp file then rename, so concurrent builders never see a half-written binary.
 TMP="$BIN.tmp.$$"
-gcc -O2 -Wall -Wextra -o "$TMP" "$SRC" -lrdkafka
+gcc -O2 -Wall -Wextra -rdynamic -o "$TMP" "$SRC" -lrdkafka -ldl
 mv -f "$TMP" "$BIN"

@@ -1,13 +1,17 @@
 import { PRINCIPAL_HEADER } from '@herald/contracts';
-import { ErrorCode, HeraldException, type FieldError } from '@herald/http';
+import { createLogger, DomainError, type FieldProblem } from '@herald/core';
+import { ErrorCode, kindForStatus } from '@herald/http';
 import { signPrincipal } from './principal-token.js';
+
+const log = createLogger('internal-client');
 
 /**
  * Calls another service's `/internal` routes on a project's behalf, where an answer must be
  * immediate (architecture rule 1): a short-lived principal `{kind: 'service'}` signed with the
  * internal secret, JSON in and out. In standalone mode the base URL is this very process.
- * A 4xx answer is re-thrown as the same Herald error (so a caller's validation errors reach the
- * client unchanged); anything else is 503.
+ * A 4xx answer is re-thrown as the same domain error (code, kind, field errors: a caller's
+ * validation errors reach the client unchanged, and a job branches on the code); anything else is
+ * `unavailable`.
  */
 export class InternalClient {
   constructor(
@@ -24,7 +28,11 @@ export class InternalClient {
     try {
       res = await fetch(new URL(path, this.baseUrl()), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: token, ...(requestId ? { 'x-request-id': requestId } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          [PRINCIPAL_HEADER]: token,
+          ...(requestId ? { 'x-request-id': requestId } : {}),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -34,17 +42,27 @@ export class InternalClient {
     const text = await res.text();
     const parsed = text ? (JSON.parse(text) as unknown) : undefined;
     if (res.ok) return parsed as T;
-    const error = (parsed as { error?: { code?: string; message?: string; errors?: FieldError[]; suggestion?: string } } | undefined)?.error;
-    if (res.status >= 400 && res.status < 500 && error?.code) {
-      throw new HeraldException(res.status, error.code, error.message ?? 'Request refused', {
+    const error = (
+      parsed as
+        { error?: { code?: string; message?: string; errors?: FieldProblem[]; suggestion?: string } } | undefined
+    )?.error;
+    const kind = res.status < 500 ? kindForStatus(res.status) : null;
+    if (kind && error?.code) {
+      const retryAfter = Number(res.headers.get('retry-after'));
+      throw new DomainError(kind, error.code, error.message ?? 'Request refused', {
         ...(error.errors ? { errors: error.errors } : {}),
         ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+        ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
       });
     }
     throw this.unavailable(`${res.status} ${error?.message ?? ''}`.trim());
   }
 
-  private unavailable(detail: string): HeraldException {
-    return new HeraldException(503, ErrorCode.ServiceUnavailable, `The ${this.target} service is unavailable (${detail})`, { suggestion: 'Retry shortly.' });
+  /** A 503 whose message names the service only: the cause is logged, never answered (it may be internal text). */
+  private unavailable(detail: string): DomainError {
+    log.warn('internal call failed', { service: this.service, target: this.target, detail });
+    return new DomainError('unavailable', ErrorCode.ServiceUnavailable, `The ${this.target} service is unavailable`, {
+      suggestion: 'Retry shortly.',
+    });
   }
 }

@@ -31,7 +31,8 @@ export function signPrincipal(principal: Principal, secret: string, ttlSeconds =
 export function isPrincipal(value: unknown): value is Principal {
   if (!value || typeof value !== 'object') return false;
   const p = value as Record<string, unknown>;
-  if (p.kind === 'api-key') return typeof p.projectId === 'string' && (p.keyType === 'secret' || p.keyType === 'public');
+  if (p.kind === 'api-key')
+    return typeof p.projectId === 'string' && (p.keyType === 'secret' || p.keyType === 'public');
   if (p.kind === 'user') return typeof p.userId === 'string';
   if (p.kind === 'service') return typeof p.service === 'string' && typeof p.projectId === 'string';
   return false;
@@ -40,7 +41,11 @@ export function isPrincipal(value: unknown): value is Principal {
 /** Verifies a principal JWT (signature, issuer, audience, expiry, shape); null when it is not valid. */
 export function verifyPrincipal(token: string, secret: string): Principal | null {
   try {
-    const claims = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'], issuer: PRINCIPAL_ISSUER, audience: PRINCIPAL_AUDIENCE }) as { principal?: unknown };
+    const claims = jwt.verify(token, hmacKey(secret), {
+      algorithms: ['HS256'],
+      issuer: PRINCIPAL_ISSUER,
+      audience: PRINCIPAL_AUDIENCE,
+    }) as { principal?: unknown };
     return isPrincipal(claims.principal) ? claims.principal : null;
   } catch {
     return null;

@@ -30,7 +30,11 @@ export class PrincipalGuard extends AuthGuard(PRINCIPAL_STRATEGY) {
     if (req.principal?.projectId) annotateLogContext({ projectId: req.principal.projectId });
     const internal = this.reflector.getAllAndOverride<boolean>(IS_INTERNAL, [context.getHandler(), context.getClass()]);
     if (Boolean(internal) !== (req.principal?.kind === 'service')) {
-      throw new HeraldException(403, ErrorCode.Forbidden, internal ? 'Only Herald services call this route' : 'A service principal cannot call public routes');
+      throw new HeraldException(
+        403,
+        ErrorCode.Forbidden,
+        internal ? 'Only Herald services call this route' : 'A service principal cannot call public routes',
+      );
     }
     return true;
   }

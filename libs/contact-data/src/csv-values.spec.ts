@@ -7,7 +7,11 @@ describe('CSV import rule 5: typing of cells', () => {
     // ISO 8601 dates become dates: kept as the string, typed date by inference
     ['an ISO date stays a (date) string', '2024-03-12', '2024-03-12'],
     ['an ISO timestamp stays a (date) string', '2024-03-12T10:20:30Z', '2024-03-12T10:20:30Z'],
-    ['an ISO timestamp with milliseconds stays a (date) string', '2024-03-12T10:20:30.123Z', '2024-03-12T10:20:30.123Z'],
+    [
+      'an ISO timestamp with milliseconds stays a (date) string',
+      '2024-03-12T10:20:30.123Z',
+      '2024-03-12T10:20:30.123Z',
+    ],
     // true, false, yes, no (case-insensitive) become booleans
     ['true is a boolean', 'true', true],
     ['TRUE is a boolean', 'TRUE', true],
@@ -87,15 +91,26 @@ describe('CSV import rule 5: typing of cells', () => {
 
 describe('CSV import rule 1: email is the email; every other column becomes data.<column>', () => {
   it('maps one row with typed values', () => {
-    expect(mapCsvRow(['email', 'plan', 'visits', 'vip', 'zip', 'since'], ['ada@example.com', 'gold', '3', 'yes', '02134', '2024-03-12'])).toEqual({
+    expect(
+      mapCsvRow(
+        ['email', 'plan', 'visits', 'vip', 'zip', 'since'],
+        ['ada@example.com', 'gold', '3', 'yes', '02134', '2024-03-12'],
+      ),
+    ).toEqual({
       email: 'ada@example.com',
       data: { plan: 'gold', visits: 3, vip: true, zip: '02134', since: '2024-03-12' },
     });
   });
 
-  it.each(['email', 'Email', 'EMAIL', ' email '])('finds the email column by header %p (case-insensitive, trimmed)', (header) => {
-    expect(mapCsvRow([header, 'plan'], [' Ada@Example.com ', 'gold'])).toEqual({ email: 'Ada@Example.com', data: { plan: 'gold' } });
-  });
+  it.each(['email', 'Email', 'EMAIL', ' email '])(
+    'finds the email column by header %p (case-insensitive, trimmed)',
+    (header) => {
+      expect(mapCsvRow([header, 'plan'], [' Ada@Example.com ', 'gold'])).toEqual({
+        email: 'Ada@Example.com',
+        data: { plan: 'gold' },
+      });
+    },
+  );
 
   it.each<[string, string[], string[]]>([
     ['there is no email column', ['plan'], ['gold']],
@@ -107,17 +122,27 @@ describe('CSV import rule 1: email is the email; every other column becomes data
   });
 
   it('uses the first email column', () => {
-    expect(mapCsvRow(['email', 'EMAIL'], ['a@example.com', 'b@example.com'])).toEqual({ email: 'a@example.com', data: {} });
+    expect(mapCsvRow(['email', 'EMAIL'], ['a@example.com', 'b@example.com'])).toEqual({
+      email: 'a@example.com',
+      data: {},
+    });
   });
 
   it('turns empty and missing cells into empty strings, which the data patch ignores', () => {
     const row = mapCsvRow(['email', 'plan', 'city', 'tier'], ['a@example.com', '', 'Berlin']);
     expect(row.data).toEqual({ plan: '', city: 'Berlin', tier: '' });
-    expect(applyDataPatch({ plan: 'gold', tier: 'vip' }, row.data).data).toEqual({ plan: 'gold', city: 'Berlin', tier: 'vip' });
+    expect(applyDataPatch({ plan: 'gold', tier: 'vip' }, row.data).data).toEqual({
+      plan: 'gold',
+      city: 'Berlin',
+      tier: 'vip',
+    });
   });
 
   it('keeps header case and trims headers; dotted headers stay flat keys', () => {
-    expect(mapCsvRow(['email', ' First Name ', 'profile.tier'], ['a@example.com', 'Ada', 'gold']).data).toEqual({ 'First Name': 'Ada', 'profile.tier': 'gold' });
+    expect(mapCsvRow(['email', ' First Name ', 'profile.tier'], ['a@example.com', 'Ada', 'gold']).data).toEqual({
+      'First Name': 'Ada',
+      'profile.tier': 'gold',
+    });
   });
 
   it('drops columns with an empty header and cells beyond the headers', () => {
@@ -132,20 +157,31 @@ describe('CSV import rule 1: email is the email; every other column becomes data
 
 describe('CSV import rule 4: id, subscribed, createdAt, updatedAt and the URL variables are silently dropped', () => {
   it('lists exactly the dropped columns of the spec', () => {
-    expect([...DROPPED_CSV_COLUMNS].sort()).toEqual(['createdAt', 'id', 'manageUrl', 'subscribeUrl', 'subscribed', 'unsubscribeUrl', 'updatedAt'].sort());
+    expect([...DROPPED_CSV_COLUMNS].sort()).toEqual(
+      ['createdAt', 'id', 'manageUrl', 'subscribeUrl', 'subscribed', 'unsubscribeUrl', 'updatedAt'].sort(),
+    );
   });
 
   const variants = DROPPED_CSV_COLUMNS.flatMap((c) => [c, c.toLowerCase(), c.toUpperCase(), ` ${c} `]);
   it.each(variants)('drops the column %p', (header) => {
-    expect(mapCsvRow(['email', header, 'plan'], ['a@example.com', 'x', 'gold'])).toEqual({ email: 'a@example.com', data: { plan: 'gold' } });
+    expect(mapCsvRow(['email', header, 'plan'], ['a@example.com', 'x', 'gold'])).toEqual({
+      email: 'a@example.com',
+      data: { plan: 'gold' },
+    });
   });
 
-  it.each(RESERVED_DATA_KEYS.filter((k) => k !== 'email').flatMap((k) => [k, k.toUpperCase()]))('drops the reserved data key column %p too', (header) => {
-    expect(mapCsvRow(['email', header], ['a@example.com', 'x']).data).toEqual({});
-  });
+  it.each(RESERVED_DATA_KEYS.filter((k) => k !== 'email').flatMap((k) => [k, k.toUpperCase()]))(
+    'drops the reserved data key column %p too',
+    (header) => {
+      expect(mapCsvRow(['email', header], ['a@example.com', 'x']).data).toEqual({});
+    },
+  );
 
   it('does not drop columns that merely contain a dropped name', () => {
-    expect(mapCsvRow(['email', 'userId', 'isSubscribed'], ['a@example.com', '7', 'no']).data).toEqual({ userId: 7, isSubscribed: false });
+    expect(mapCsvRow(['email', 'userId', 'isSubscribed'], ['a@example.com', '7', 'no']).data).toEqual({
+      userId: 7,
+      isSubscribed: false,
+    });
   });
 });
 

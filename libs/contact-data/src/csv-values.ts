@@ -5,7 +5,15 @@
 import { RESERVED_DATA_KEYS } from './data-patch.js';
 
 /** Columns silently dropped from a CSV row (matched case-insensitively, after trimming the header). */
-export const DROPPED_CSV_COLUMNS: readonly string[] = ['id', 'subscribed', 'createdAt', 'updatedAt', 'unsubscribeUrl', 'subscribeUrl', 'manageUrl'];
+export const DROPPED_CSV_COLUMNS: readonly string[] = [
+  'id',
+  'subscribed',
+  'createdAt',
+  'updatedAt',
+  'unsubscribeUrl',
+  'subscribeUrl',
+  'manageUrl',
+];
 
 const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
   ['true', true],

@@ -15,18 +15,60 @@ describe('Rules for the data object (spec table: value sent for a key → behavi
   const rows: Row[] = [
     // string, number, boolean: stored on the contact
     { rule: 'a string is stored', current: {}, patch: { plan: 'gold' }, data: { plan: 'gold' }, changedKeys: ['plan'] },
-    { rule: 'a string replaces the stored value', current: { plan: 'free' }, patch: { plan: 'gold' }, data: { plan: 'gold' }, changedKeys: ['plan'] },
+    {
+      rule: 'a string replaces the stored value',
+      current: { plan: 'free' },
+      patch: { plan: 'gold' },
+      data: { plan: 'gold' },
+      changedKeys: ['plan'],
+    },
     { rule: 'an integer is stored', current: {}, patch: { visits: 42 }, data: { visits: 42 }, changedKeys: ['visits'] },
     { rule: 'a decimal is stored', current: {}, patch: { score: 9.5 }, data: { score: 9.5 }, changedKeys: ['score'] },
-    { rule: 'zero is stored (not treated as empty)', current: { visits: 3 }, patch: { visits: 0 }, data: { visits: 0 }, changedKeys: ['visits'] },
+    {
+      rule: 'zero is stored (not treated as empty)',
+      current: { visits: 3 },
+      patch: { visits: 0 },
+      data: { visits: 0 },
+      changedKeys: ['visits'],
+    },
     { rule: 'boolean true is stored', current: {}, patch: { vip: true }, data: { vip: true }, changedKeys: ['vip'] },
-    { rule: 'boolean false is stored (not treated as empty)', current: { vip: true }, patch: { vip: false }, data: { vip: false }, changedKeys: ['vip'] },
-    { rule: 'the same value again changes nothing', current: { plan: 'gold' }, patch: { plan: 'gold' }, data: { plan: 'gold' }, changedKeys: [] },
+    {
+      rule: 'boolean false is stored (not treated as empty)',
+      current: { vip: true },
+      patch: { vip: false },
+      data: { vip: false },
+      changedKeys: ['vip'],
+    },
+    {
+      rule: 'the same value again changes nothing',
+      current: { plan: 'gold' },
+      patch: { plan: 'gold' },
+      data: { plan: 'gold' },
+      changedKeys: [],
+    },
     // null: deletes the key
-    { rule: 'null deletes the key', current: { plan: 'gold', visits: 1 }, patch: { plan: null }, data: { visits: 1 }, changedKeys: ['plan'] },
-    { rule: 'null for a key that is not stored changes nothing', current: { visits: 1 }, patch: { plan: null }, data: { visits: 1 }, changedKeys: [] },
+    {
+      rule: 'null deletes the key',
+      current: { plan: 'gold', visits: 1 },
+      patch: { plan: null },
+      data: { visits: 1 },
+      changedKeys: ['plan'],
+    },
+    {
+      rule: 'null for a key that is not stored changes nothing',
+      current: { visits: 1 },
+      patch: { plan: null },
+      data: { visits: 1 },
+      changedKeys: [],
+    },
     // empty string: ignored, existing value not overwritten
-    { rule: 'an empty string does not overwrite the stored value', current: { plan: 'gold' }, patch: { plan: '' }, data: { plan: 'gold' }, changedKeys: [] },
+    {
+      rule: 'an empty string does not overwrite the stored value',
+      current: { plan: 'gold' },
+      patch: { plan: '' },
+      data: { plan: 'gold' },
+      changedKeys: [],
+    },
     { rule: 'an empty string does not create the key', current: {}, patch: { plan: '' }, data: {}, changedKeys: [] },
     // {value, persistent: false}: used for this send only, not stored
     {
@@ -57,9 +99,27 @@ describe('Rules for the data object (spec table: value sent for a key → behavi
       renderData: { plan: null },
     },
     // {value, persistent: true}: the value is stored under the same rules
-    { rule: 'a persistent wrapper stores its value', current: {}, patch: { plan: { value: 'gold', persistent: true } }, data: { plan: 'gold' }, changedKeys: ['plan'] },
-    { rule: 'a persistent wrapper with null deletes', current: { plan: 'gold' }, patch: { plan: { value: null, persistent: true } }, data: {}, changedKeys: ['plan'] },
-    { rule: 'a persistent wrapper with an empty string is ignored', current: { plan: 'gold' }, patch: { plan: { value: '', persistent: true } }, data: { plan: 'gold' }, changedKeys: [] },
+    {
+      rule: 'a persistent wrapper stores its value',
+      current: {},
+      patch: { plan: { value: 'gold', persistent: true } },
+      data: { plan: 'gold' },
+      changedKeys: ['plan'],
+    },
+    {
+      rule: 'a persistent wrapper with null deletes',
+      current: { plan: 'gold' },
+      patch: { plan: { value: null, persistent: true } },
+      data: {},
+      changedKeys: ['plan'],
+    },
+    {
+      rule: 'a persistent wrapper with an empty string is ignored',
+      current: { plan: 'gold' },
+      patch: { plan: { value: '', persistent: true } },
+      data: { plan: 'gold' },
+      changedKeys: [],
+    },
     // only exactly {value, persistent: <boolean>} is a wrapper
     {
       rule: 'an object with more keys than value and persistent is stored as sent',
@@ -111,7 +171,10 @@ describe('data is patched: only the keys sent change', () => {
   });
 
   it('compares nested values deeply, ignoring key order', () => {
-    const result = applyDataPatch({ profile: { tier: 'gold', tags: ['a', 'b'] } }, { profile: { tags: ['a', 'b'], tier: 'gold' } });
+    const result = applyDataPatch(
+      { profile: { tier: 'gold', tags: ['a', 'b'] } },
+      { profile: { tags: ['a', 'b'], tier: 'gold' } },
+    );
     expect(result.changedKeys).toEqual([]);
     expect(applyDataPatch({ tags: ['a', 'b'] }, { tags: ['b', 'a'] }).changedKeys).toEqual(['tags']);
   });
@@ -125,7 +188,12 @@ describe('data is patched: only the keys sent change', () => {
   });
 
   it('treats an undefined value as not sent', () => {
-    expect(applyDataPatch({ plan: 'gold' }, { plan: undefined })).toEqual({ data: { plan: 'gold' }, changedKeys: [], transient: {}, renderData: { plan: 'gold' } });
+    expect(applyDataPatch({ plan: 'gold' }, { plan: undefined })).toEqual({
+      data: { plan: 'gold' },
+      changedKeys: [],
+      transient: {},
+      renderData: { plan: 'gold' },
+    });
   });
 
   it('does not modify the stored object or the patch', () => {
@@ -139,7 +207,9 @@ describe('data is patched: only the keys sent change', () => {
 
 describe('reserved keys are silently dropped from any data payload', () => {
   it('lists exactly the reserved keys of the spec', () => {
-    expect([...RESERVED_DATA_KEYS].sort()).toEqual(['email', 'id', 'manageUrl', 'subscribeUrl', 'svc_email', 'svc_id', 'unsubscribeUrl'].sort());
+    expect([...RESERVED_DATA_KEYS].sort()).toEqual(
+      ['email', 'id', 'manageUrl', 'subscribeUrl', 'svc_email', 'svc_id', 'unsubscribeUrl'].sort(),
+    );
   });
 
   it.each(RESERVED_DATA_KEYS)('drops %s: not stored, not deleted, not rendered, no error', (key) => {
@@ -152,7 +222,10 @@ describe('reserved keys are silently dropped from any data payload', () => {
     });
     expect(applyDataPatch(current, { [key]: { value: 'x', persistent: false } }).renderData).toEqual({ plan: 'gold' });
     expect(applyDataPatch(current, { [key]: { value: 'x', persistent: true } }).data).toEqual({ plan: 'gold' });
-    expect(applyDataPatch({ ...current, [key]: 'legacy' }, { [key]: null }).data).toEqual({ ...current, [key]: 'legacy' });
+    expect(applyDataPatch({ ...current, [key]: 'legacy' }, { [key]: null }).data).toEqual({
+      ...current,
+      [key]: 'legacy',
+    });
   });
 
   it('matches reserved keys exactly (case-sensitive): Email is an ordinary key', () => {
@@ -214,7 +287,9 @@ describe('applyDataPatch never throws and stores odd values as sent', () => {
     ['an array patch', { plan: 'gold' }, ['a']],
     ['a string patch', { plan: 'gold' }, 'plan'],
   ])('ignores %s', (_label, current, patch) => {
-    expect(applyDataPatch(current as Record<string, unknown>, patch as Record<string, unknown>).data).toEqual({ plan: 'gold' });
+    expect(applyDataPatch(current as Record<string, unknown>, patch as Record<string, unknown>).data).toEqual({
+      plan: 'gold',
+    });
   });
 
   it('treats a missing stored object as empty', () => {

@@ -5,13 +5,23 @@
 import { isPlainObject } from './field-types.js';
 
 /** Keys silently dropped from any data payload (no storage, no error). Matched exactly (case-sensitive). */
-export const RESERVED_DATA_KEYS: readonly string[] = ['id', 'svc_id', 'svc_email', 'email', 'unsubscribeUrl', 'subscribeUrl', 'manageUrl'];
+export const RESERVED_DATA_KEYS: readonly string[] = [
+  'id',
+  'svc_id',
+  'svc_email',
+  'email',
+  'unsubscribeUrl',
+  'subscribeUrl',
+  'manageUrl',
+];
 
 /**
- * Keys dropped as well, for safety rather than by the spec: assigning `__proto__` on a plain object
- * would replace its prototype instead of storing a key.
+ * Keys dropped as well, for safety rather than by the spec (documented in docs/contacts.md):
+ * assigning `__proto__` on a plain object would replace its prototype instead of storing a key, and
+ * the HTTP edge (Nest's validation pipe) strips `constructor` and `prototype` from every body, so
+ * every other write path drops them too.
  */
-const UNSAFE_KEYS: readonly string[] = ['__proto__'];
+export const UNSAFE_DATA_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 
 /** Upper bound callers enforce on the stored data object (JSON byte length); the spec leaves the size limit open. */
 export const MAX_DATA_BYTES = 64 * 1024;
@@ -27,7 +37,7 @@ export interface DataPatchResult {
   renderData: Record<string, unknown>;
 }
 
-const RESERVED = new Set([...RESERVED_DATA_KEYS, ...UNSAFE_KEYS]);
+const RESERVED = new Set([...RESERVED_DATA_KEYS, ...UNSAFE_DATA_KEYS]);
 
 export function isReservedDataKey(key: string): boolean {
   return RESERVED.has(key);
@@ -76,7 +86,10 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
  *
  * A `patch` that is undefined, null or not a plain object changes nothing.
  */
-export function applyDataPatch(current: Record<string, unknown>, patch: Record<string, unknown> | undefined): DataPatchResult {
+export function applyDataPatch(
+  current: Record<string, unknown>,
+  patch: Record<string, unknown> | undefined,
+): DataPatchResult {
   const base: Record<string, unknown> = isPlainObject(current) ? current : {};
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(base)) put(data, key, value);

@@ -20,10 +20,18 @@ describe('system event names may not be tracked by clients', () => {
     expect(isReservedEventName(name)).toBe(true);
   });
 
-  it.each(['signup', 'purchase.completed', 'email', 'emails.sent', 'email_sent', 'contact.updated', 'contact.subscribed.extra', 'segment', 'my.email.sent', 'user.segment.entered'])(
-    'allows %p',
-    (name) => {
-      expect(isReservedEventName(name)).toBe(false);
-    },
-  );
+  it.each([
+    'signup',
+    'purchase.completed',
+    'email',
+    'emails.sent',
+    'email_sent',
+    'contact.updated',
+    'contact.subscribed.extra',
+    'segment',
+    'my.email.sent',
+    'user.segment.entered',
+  ])('allows %p', (name) => {
+    expect(isReservedEventName(name)).toBe(false);
+  });
 });

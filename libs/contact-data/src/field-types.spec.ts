@@ -70,8 +70,24 @@ describe('Type inference of custom fields (spec table: detected type → rule)',
 
 describe('nested objects are addressed with dotted paths (flattenLeaves)', () => {
   it.each<[string, Record<string, unknown>, string | undefined, Array<[string, unknown]>]>([
-    ['flat keys get the data. prefix', { plan: 'gold', visits: 3 }, undefined, [['data.plan', 'gold'], ['data.visits', 3]]],
-    ['nested objects become dotted paths', { profile: { tier: 'gold', address: { city: 'Berlin' } } }, undefined, [['data.profile.tier', 'gold'], ['data.profile.address.city', 'Berlin']]],
+    [
+      'flat keys get the data. prefix',
+      { plan: 'gold', visits: 3 },
+      undefined,
+      [
+        ['data.plan', 'gold'],
+        ['data.visits', 3],
+      ],
+    ],
+    [
+      'nested objects become dotted paths',
+      { profile: { tier: 'gold', address: { city: 'Berlin' } } },
+      undefined,
+      [
+        ['data.profile.tier', 'gold'],
+        ['data.profile.address.city', 'Berlin'],
+      ],
+    ],
     ['arrays are leaves', { tags: ['a', { b: 1 }] }, undefined, [['data.tags', ['a', { b: 1 }]]]],
     ['nested nulls are leaves', { profile: { tier: null } }, undefined, [['data.profile.tier', null]]],
     ['an empty nested object yields nothing', { profile: {} }, undefined, []],
@@ -81,7 +97,10 @@ describe('nested objects are addressed with dotted paths (flattenLeaves)', () =>
   });
 
   it('feeds inferFieldType with leaves only', () => {
-    const types = flattenLeaves({ n: 1, d: '2024-01-01', p: { b: true, s: 'x' } }).map(([path, value]) => [path, inferFieldType(value)]);
+    const types = flattenLeaves({ n: 1, d: '2024-01-01', p: { b: true, s: 'x' } }).map(([path, value]) => [
+      path,
+      inferFieldType(value),
+    ]);
     expect(types).toEqual([
       ['data.n', 'number'],
       ['data.d', 'date'],

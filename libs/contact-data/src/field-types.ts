@@ -8,7 +8,6 @@
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date';
 
-
 /** A plain JSON-style object (`{}` literal, JSON.parse result or null-prototype object); not an array, Date, Buffer... */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

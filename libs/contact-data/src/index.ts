@@ -3,3 +3,4 @@ export * from './field-types.js';
 export * from './csv-values.js';
 export * from './email.js';
 export * from './event-names.js';
+export * from './data-limits.js';

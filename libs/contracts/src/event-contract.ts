@@ -27,7 +27,10 @@ export interface CreateEventArgs<P> {
 }
 
 export class InvalidEventError extends Error {
-  constructor(topic: string, readonly problems: string[]) {
+  constructor(
+    topic: string,
+    readonly problems: string[],
+  ) {
     super(`event ${topic} breaks its contract: ${problems.join('; ')}`);
     this.name = 'InvalidEventError';
   }
@@ -54,7 +57,8 @@ export function defineEvent<P extends object>(def: {
     .getTargetValidationMetadatas(def.payload, '', true, false)
     .filter((m) => m.type === 'nestedValidation')
     .map((m) => m.propertyName);
-  if (nested.length > 0) throw new Error(`${def.topic}: payload classes are flat; ${nested.join(', ')} would need nested validation`);
+  if (nested.length > 0)
+    throw new Error(`${def.topic}: payload classes are flat; ${nested.join(', ')} would need nested validation`);
   // resolved at the first event, when every decorator of the payload class has run
   let rules: ValidityCheck | undefined | null = null;
   const problemsOf = (payload: unknown): string[] => {
@@ -88,11 +92,17 @@ export function defineEvent<P extends object>(def: {
     },
     validate(envelope) {
       const problems: string[] = [];
-      if (typeof envelope.eventId !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(envelope.eventId)) problems.push('eventId: must be a UUID');
-      if (typeof envelope.projectId !== 'string' || envelope.projectId.length === 0) problems.push('projectId: required');
+      if (
+        typeof envelope.eventId !== 'string' ||
+        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(envelope.eventId)
+      )
+        problems.push('eventId: must be a UUID');
+      if (typeof envelope.projectId !== 'string' || envelope.projectId.length === 0)
+        problems.push('projectId: required');
       if (typeof envelope.occurredAt !== 'string' || Number.isNaN(Date.parse(envelope.occurredAt)))
         problems.push('occurredAt: must be an ISO 8601 timestamp');
-      if (envelope.version !== def.version) problems.push(`version: expected ${def.version}, got ${String(envelope.version)}`);
+      if (envelope.version !== def.version)
+        problems.push(`version: expected ${def.version}, got ${String(envelope.version)}`);
       return [...problems, ...problemsOf(envelope.payload).map((p) => `payload.${p}`)];
     },
   };

@@ -21,6 +21,20 @@ export const Topics = {
   EmailOpened: 'email.opened',
   EmailClicked: 'email.clicked',
   EmailFailed: 'email.failed',
+  ResourceReferencesChanged: 'resource.references.changed',
+  SegmentEntered: 'segment.entered',
+  SegmentExited: 'segment.exited',
+  CampaignScheduled: 'campaign.scheduled',
+  CampaignSending: 'campaign.sending',
+  CampaignSent: 'campaign.sent',
+  CampaignCancelled: 'campaign.cancelled',
+  WorkflowStarted: 'workflow.started',
+  WorkflowStepCompleted: 'workflow.step.completed',
+  WorkflowWaiting: 'workflow.waiting',
+  WorkflowFinished: 'workflow.finished',
+  BillingLimitReached: 'billing.limit.reached',
+  ProjectSendingSuspended: 'project.sending.suspended',
+  ProjectSendingResumed: 'project.sending.resumed',
 } as const;
 
 export type Topic = (typeof Topics)[keyof typeof Topics];

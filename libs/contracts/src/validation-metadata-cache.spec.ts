@@ -11,7 +11,10 @@ class Derived extends Base {
   count!: unknown;
 }
 
-const problems = (o: object) => validateSync(o, { forbidUnknownValues: false }).map((e) => e.property).sort();
+const problems = (o: object) =>
+  validateSync(o, { forbidUnknownValues: false })
+    .map((e) => e.property)
+    .sort();
 const derived = (name: unknown, count: unknown) => Object.assign(new Derived(), { name, count });
 
 describe('cacheValidationMetadata', () => {

@@ -48,7 +48,11 @@ export function compileValidityCheck(cls: new (...args: never[]) => object): Val
         for (const c of storage.getTargetValidatorConstraints(m.constraintCls)) {
           if (c.async) return undefined; // validateSync skips it, validate awaits it: neither is decided here
           const instance = c.instance as { validate: Rule['checks'][number]['validate'] };
-          rule.checks.push({ validate: instance.validate.bind(instance), constraints: m.constraints, each: m.each === true });
+          rule.checks.push({
+            validate: instance.validate.bind(instance),
+            constraints: m.constraints,
+            each: m.each === true,
+          });
         }
         break;
       case ValidationTypes.WHITELIST:
@@ -63,9 +67,17 @@ export function compileValidityCheck(cls: new (...args: never[]) => object): Val
       const value = (instance as Record<string, unknown>)[rule.property];
       if (!rule.conditions.every((applies) => applies(instance, value))) continue;
       for (const check of rule.checks) {
-        const args: ValidationArguments = { targetName: cls.name, property: rule.property, object: instance, value, constraints: check.constraints };
+        const args: ValidationArguments = {
+          targetName: cls.name,
+          property: rule.property,
+          object: instance,
+          value,
+          constraints: check.constraints,
+        };
         if (check.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)) {
-          for (const item of Array.isArray(value) ? value : [...(value as Set<unknown> | Map<unknown, unknown>).values()]) {
+          for (const item of Array.isArray(value)
+            ? value
+            : [...(value as Set<unknown> | Map<unknown, unknown>).values()]) {
             if (!check.validate(item, args)) return false;
           }
         } else if (!check.validate(value, args)) return false;

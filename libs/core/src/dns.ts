@@ -53,6 +53,7 @@ export const IsDnsServerList = () =>
     name: 'isDnsServerList',
     validator: {
       validate: isDnsServerList,
-      defaultMessage: () => 'DNS_SERVERS must be comma-separated IP addresses, each optionally with a port (1.1.1.1,[2606:4700::1111]:53)',
+      defaultMessage: () =>
+        'DNS_SERVERS must be comma-separated IP addresses, each optionally with a port (1.1.1.1,[2606:4700::1111]:53)',
     },
   });

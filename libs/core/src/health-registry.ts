@@ -32,11 +32,17 @@ export class HealthRegistry {
         try {
           await Promise.race([
             ind.check(),
-            new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs).unref()),
+            new Promise((_, reject) =>
+              setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs).unref(),
+            ),
           ]);
           checks[ind.name] = { status: 'up', latencyMs: Math.round(performance.now() - started) };
         } catch (err) {
-          checks[ind.name] = { status: 'down', error: err instanceof Error ? err.message : String(err), latencyMs: Math.round(performance.now() - started) };
+          checks[ind.name] = {
+            status: 'down',
+            error: err instanceof Error ? err.message : String(err),
+            latencyMs: Math.round(performance.now() - started),
+          };
         }
       }),
     );

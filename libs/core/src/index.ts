@@ -12,3 +12,7 @@ export * from './wakeable-sleep.js';
 export * from './secret-box.js';
 export * from './dns.js';
 export * from './micro-batcher.js';
+export * from './domain-error.js';
+export * from './service-directory.js';
+export * from './json-limits.js';
+export * from './json-text-scan.js';

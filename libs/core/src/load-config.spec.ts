@@ -16,14 +16,25 @@ describe('configuration is validated at start-up', () => {
   });
 
   it('names a bad value and says why', () => {
-    const load = () => loadConfig(ServiceConfig, { DATABASE_URL: 'mysql://x', KAFKA_BROKERS: 'k:9092', INTERNAL_JWT_SECRET: 'short', PORT: 'eighty' });
+    const load = () =>
+      loadConfig(ServiceConfig, {
+        DATABASE_URL: 'mysql://x',
+        KAFKA_BROKERS: 'k:9092',
+        INTERNAL_JWT_SECRET: 'short',
+        PORT: 'eighty',
+      });
     expect(load).toThrow(/DATABASE_URL \(got "mysql:\/\/x"\): DATABASE_URL must be a postgres:\/\/ URL/);
     expect(load).toThrow(/INTERNAL_JWT_SECRET \(got "short"\): INTERNAL_JWT_SECRET must be at least 32 characters/);
     expect(load).toThrow(/PORT \(got "eighty"\): .*integer/);
   });
 
   it('converts numbers and applies defaults', () => {
-    const cfg = loadConfig(ServiceConfig, { DATABASE_URL: 'postgres://h/db', KAFKA_BROKERS: 'a:1,b:2', INTERNAL_JWT_SECRET: 'x'.repeat(32), PORT: '4100' });
+    const cfg = loadConfig(ServiceConfig, {
+      DATABASE_URL: 'postgres://h/db',
+      KAFKA_BROKERS: 'a:1,b:2',
+      INTERNAL_JWT_SECRET: 'x'.repeat(32),
+      PORT: '4100',
+    });
     expect(cfg.PORT).toBe(4100);
     expect(cfg.DATABASE_POOL_SIZE).toBe(10);
     expect(cfg.LOG_LEVEL).toBe('info');

@@ -53,4 +53,3 @@ export function createLogger(component: string): HeraldLogger {
 export function rootLogger(): Logger {
   return root;
 }
-

@@ -58,7 +58,10 @@ describe('MicroBatcher', () => {
     const all = Array.from({ length: 10 }, (_, i) => batcher.submit(`x${i}`));
     for (let i = 0; i < 5; i++) await turn();
     // two runs in flight, the other items waiting however many turns pass
-    expect(c.runs.map((r) => r.items)).toEqual([['x0', 'x1', 'x2'], ['x3', 'x4', 'x5']]);
+    expect(c.runs.map((r) => r.items)).toEqual([
+      ['x0', 'x1', 'x2'],
+      ['x3', 'x4', 'x5'],
+    ]);
     c.runs[0]!.finish();
     for (let i = 0; i < 5; i++) await turn();
     expect(c.runs.map((r) => r.items.length)).toEqual([3, 3, 3]);
@@ -74,7 +77,8 @@ describe('MicroBatcher', () => {
 
   it("settles each item with its own result: one item's failure does not fail the others", async () => {
     const batcher = new MicroBatcher<number, number>(
-      async (items) => Promise.all(items.map((n) => settle(async () => (n < 0 ? Promise.reject(new Error(`bad ${n}`)) : n * 2)))),
+      async (items) =>
+        Promise.all(items.map((n) => settle(async () => (n < 0 ? Promise.reject(new Error(`bad ${n}`)) : n * 2)))),
       { maxBatch: 10, maxConcurrent: 1 },
     );
     const results = await Promise.allSettled([1, -1, 3].map((n) => batcher.submit(n)));

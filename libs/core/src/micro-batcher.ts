@@ -52,7 +52,8 @@ export class MicroBatcher<T, R> {
     let results: PromiseSettledResult<R>[];
     try {
       results = await this.run(batch.map((p) => p.item));
-      if (results.length !== batch.length) throw new Error(`a batch run answered ${results.length} results for ${batch.length} items`);
+      if (results.length !== batch.length)
+        throw new Error(`a batch run answered ${results.length} results for ${batch.length} items`);
     } catch (err) {
       for (const p of batch) p.reject(err);
       return;

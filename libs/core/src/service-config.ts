@@ -2,95 +2,185 @@ import { toInt } from './config-transforms.js';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
-
 /** Settings every service process needs in distributed mode (one service per process). */
 export class ServiceConfig {
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  /**
+   * Comma-separated addresses or CIDRs of the proxies whose X-Forwarded-For is believed (the client
+   * address the login throttle counts). Empty: none, the socket's address is the client's.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9a-fA-F.:/,\s]*$/, { message: 'TRUSTED_PROXIES must be comma-separated IP addresses or CIDRs' })
+  TRUSTED_PROXIES: string = '';
+
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV: string = 'production';
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT?: number;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   HOST: string = '0.0.0.0';
 
-  @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL!: string;
 
-  @IsString() @Matches(/^[^,\s]+(,[^,\s]+)*$/, { message: 'KAFKA_BROKERS must be a comma-separated host:port list' })
+  @IsString()
+  @Matches(/^[^,\s]+(,[^,\s]+)*$/, { message: 'KAFKA_BROKERS must be a comma-separated host:port list' })
   KAFKA_BROKERS!: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   KAFKA_CLIENT_ID?: string;
 
-  /** Consumer group session timeout: a crashed consumer's partitions move after this long. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(3000)
-  KAFKA_SESSION_TIMEOUT_MS: number = 30_000;
+  /**
+   * Consumer group ids are `<prefix>-<service>`: deployments sharing one Kafka cluster set different
+   * prefixes (topic names do not change).
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]+$/, { message: 'KAFKA_GROUP_PREFIX may contain only letters, digits, ".", "_" and "-"' })
+  KAFKA_GROUP_PREFIX: string = 'herald';
+
+  /**
+   * Consumer group session timeout: a consumer that stops heartbeating (crash, SIGKILL) is removed
+   * from its group after this long, and its partitions (and its replacement) wait that long.
+   * Heartbeats go every tenth of it. A graceful stop leaves the group at once instead.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(3000)
+  KAFKA_SESSION_TIMEOUT_MS: number = 10_000;
 
   /** Longest a fetch waits for data; also bounds how long a consumer takes to stop. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(10)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
   KAFKA_MAX_WAIT_MS: number = 1000;
 
   /** Shared by the gateway (signs) and every service (verifies) for the internal principal JWT. */
-  @IsString() @MinLength(32, { message: 'INTERNAL_JWT_SECRET must be at least 32 characters' })
+  @IsString()
+  @MinLength(32, { message: 'INTERNAL_JWT_SECRET must be at least 32 characters' })
   INTERNAL_JWT_SECRET!: string;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DATABASE_POOL_SIZE: number = 10;
 
   /** Lease of a running background job; a crashed worker's job is claimed again after this. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   JOB_LEASE_MS: number = 30_000;
 
   /** Milliseconds to finish in-flight work on SIGTERM before forcing exit. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 25_000;
 }
 
 /** What `main.js migrate` needs: only the database. */
 export class MigrateConfig {
-  @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL!: string;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 }
 
 /** Settings of the standalone process: everything optional, sensible defaults. */
 export class StandaloneConfig {
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  /**
+   * Comma-separated addresses or CIDRs of the proxies whose X-Forwarded-For is believed (the client
+   * address the login throttle counts). Empty: none, the socket's address is the client's.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9a-fA-F.:/,\s]*$/, { message: 'TRUSTED_PROXIES must be comma-separated IP addresses or CIDRs' })
+  TRUSTED_PROXIES: string = '';
+
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV: string = 'production';
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT: number = 3000;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   HOST: string = '127.0.0.1';
 
   /** External PostgreSQL; when absent an embedded PostgreSQL is started in HERALD_DATA_DIR. */
-  @IsOptional() @IsString() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   HERALD_DATA_DIR: string = '.herald';
 
   /** Generated and kept in HERALD_DATA_DIR when absent. */
-  @IsOptional() @IsString() @MinLength(32, { message: 'INTERNAL_JWT_SECRET must be at least 32 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'INTERNAL_JWT_SECRET must be at least 32 characters' })
   INTERNAL_JWT_SECRET?: string;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(50)
   DATABASE_POOL_SIZE: number = 4;
 
   /** Lease of a running background job; a crashed worker's job is claimed again after this. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   JOB_LEASE_MS: number = 30_000;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 25_000;
+}
+
+/** TRUSTED_PROXIES as Fastify's `trustProxy`: the list, or false when none is configured. */
+export function trustedProxies(value: string | undefined): string[] | false {
+  const list = (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return list.length > 0 ? list : false;
 }

@@ -15,3 +15,4 @@ export * from './metrics/metrics.controller.js';
 export * from './http-platform.module.js';
 export * from './create-http-app.js';
 export * from './multipart.js';
+export * from './request/input-limits.js';

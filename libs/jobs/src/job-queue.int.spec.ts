@@ -34,15 +34,19 @@ describe('durable job queue on PostgreSQL', () => {
     const q = newQueue();
     const runs: string[] = [];
     q.register('work', async ({ job }) => void runs.push(job.id));
-    await ds.transaction(async (m) => {
-      await q.enqueue(m, 'work', {}, { id: 'rolled-back' });
-      throw new Error('abort');
-    }).catch(() => undefined);
+    await ds
+      .transaction(async (m) => {
+        await q.enqueue(m, 'work', {}, { id: 'rolled-back' });
+        throw new Error('abort');
+      })
+      .catch(() => undefined);
     await ds.transaction((m) => q.enqueue(m, 'work', { n: 1 }, { id: 'committed' }));
     await q.start();
     await eventually(async () => (await state('committed')) === 'completed');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(runs).toEqual(['committed']);
+    // a job enqueued later and run proves the queue has claimed again since: a second run would be there by now
+    await ds.transaction((m) => q.enqueue(m, 'work', {}, { id: 'marker' }));
+    await eventually(async () => (await state('marker')) === 'completed');
+    expect(runs).toEqual(['committed', 'marker']);
     expect(await ds.getRepository(Job).existsBy({ id: 'rolled-back' })).toBe(false);
   });
 
@@ -83,7 +87,9 @@ describe('durable job queue on PostgreSQL', () => {
 
   it('claims again a running job whose worker died once its lease expires', async () => {
     // a worker that took the job and then vanished: state running, lease already over
-    await ds.query(`INSERT INTO jobtest.jobs (id, queue, payload, state, attempts, locked_by, locked_until) VALUES ('orphan', 'work', '{}', 'running', 1, 'dead-worker', now() - interval '1 second')`);
+    await ds.query(
+      `INSERT INTO jobtest.jobs (id, queue, payload, state, attempts, locked_by, locked_until) VALUES ('orphan', 'work', '{}', 'running', 1, 'dead-worker', now() - interval '1 second')`,
+    );
     const q = newQueue();
     const handler: JobHandler = async () => undefined;
     q.register('work', handler);
@@ -102,14 +108,22 @@ describe('durable job queue on PostgreSQL', () => {
       await gate;
     });
     b.register('slow', async () => void ranBy.push('b'));
+    b.register('marker', async () => void ranBy.push('b:marker'));
     await ds.transaction((m) => a.enqueue(m, 'slow', {}, { id: 'slow' }));
     await a.start();
     await eventually(() => ranBy.length === 1);
     await b.start();
-    await new Promise((r) => setTimeout(r, 300));
-    release();
+    try {
+      // b claims in run_after order: once it has run a job queued after the leased one, its claim has
+      // passed over the leased job (a steal would have taken that one first)
+      await ds.transaction((m) => b.enqueue(m, 'marker', {}, { id: 'marker' }));
+      await eventually(async () => (await state('marker')) === 'completed');
+      expect(ranBy).toEqual(['a', 'b:marker']);
+    } finally {
+      release();
+    }
     await eventually(async () => (await state('slow')) === 'completed');
-    expect(ranBy).toEqual(['a']);
+    expect(ranBy).toEqual(['a', 'b:marker']);
   });
 
   it('puts a job interrupted by a graceful stop back in the queue without counting the attempt', async () => {

@@ -57,13 +57,25 @@ export class JobQueue {
   }
 
   /** Adds a job in the caller's transaction: it exists if and only if that transaction commits. */
-  async enqueue(manager: EntityManager, queue: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<string> {
+  async enqueue(
+    manager: EntityManager,
+    queue: string,
+    payload: Record<string, unknown>,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     const id = options.id ?? `job_${randomUUID()}`;
     await manager.query(
       `WITH ins AS (
          INSERT INTO ${this.table} (id, queue, payload, max_attempts, run_after) VALUES ($1, $2, $3::jsonb, $4, $5) RETURNING 1)
        SELECT pg_notify($6, $2) FROM ins`,
-      [id, queue, JSON.stringify(payload), options.maxAttempts ?? 5, options.runAt ?? new Date(), jobsChannel(this.service)],
+      [
+        id,
+        queue,
+        JSON.stringify(payload),
+        options.maxAttempts ?? 5,
+        options.runAt ?? new Date(),
+        jobsChannel(this.service),
+      ],
     );
     return id;
   }
@@ -71,7 +83,10 @@ export class JobQueue {
   /** Drops the queued (not running) jobs of `queue` whose payload `key` is one of `values`, in the caller's transaction. */
   async cancel(manager: EntityManager, queue: string, key: string, values: string[]): Promise<void> {
     if (values.length === 0) return;
-    await manager.query(`DELETE FROM ${this.table} WHERE queue = $1 AND state <> 'running' AND payload->>$2 = ANY($3::varchar[])`, [queue, key, values]);
+    await manager.query(
+      `DELETE FROM ${this.table} WHERE queue = $1 AND state <> 'running' AND payload->>$2 = ANY($3::varchar[])`,
+      [queue, key, values],
+    );
   }
 
   /** Deletes finished jobs by id (a chain of jobs keeps the table small this way). */
@@ -82,7 +97,10 @@ export class JobQueue {
 
   /** The values of payload `key` over the jobs of `queue` that are still queued or running. */
   async liveValues(queue: string, key: string): Promise<Set<string>> {
-    const rows: { v: string }[] = await this.db.query(`SELECT DISTINCT payload->>$2 AS v FROM ${this.table} WHERE queue = $1 AND state IN ('queued', 'running')`, [queue, key]);
+    const rows: { v: string }[] = await this.db.query(
+      `SELECT DISTINCT payload->>$2 AS v FROM ${this.table} WHERE queue = $1 AND state IN ('queued', 'running')`,
+      [queue, key],
+    );
     return new Set(rows.map((r) => r.v));
   }
 
@@ -92,7 +110,9 @@ export class JobQueue {
 
   async start(): Promise<void> {
     if (this.loop || this.handlers.size === 0) return;
-    this.unlisten = await PgNotifications.for(this.databaseUrl).listen(jobsChannel(this.service), () => this.pause.wake());
+    this.unlisten = await PgNotifications.for(this.databaseUrl).listen(jobsChannel(this.service), () =>
+      this.pause.wake(),
+    );
     this.loop = this.run();
   }
 
@@ -132,8 +152,9 @@ export class JobQueue {
 
   private async claim(): Promise<Job | undefined> {
     const queues = [...this.handlers.keys()];
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `UPDATE ${this.table} SET state = 'running', attempts = attempts + 1, locked_by = $1,
+    const rows: Record<string, unknown>[] = await this.db
+      .query(
+        `UPDATE ${this.table} SET state = 'running', attempts = attempts + 1, locked_by = $1,
               locked_until = now() + ($2::int * interval '1 millisecond'), updated_at = now()
         WHERE id = (
           SELECT id FROM ${this.table}
@@ -142,8 +163,13 @@ export class JobQueue {
            ORDER BY run_after, created_at
            FOR UPDATE SKIP LOCKED LIMIT 1)
         RETURNING *`,
-      [this.workerId, this.options.leaseMs, queues],
-    ).then((r: unknown) => (Array.isArray(r) && Array.isArray(r[0]) ? (r[0] as Record<string, unknown>[]) : (r as Record<string, unknown>[])));
+        [this.workerId, this.options.leaseMs, queues],
+      )
+      .then((r: unknown) =>
+        Array.isArray(r) && Array.isArray(r[0])
+          ? (r[0] as Record<string, unknown>[])
+          : (r as Record<string, unknown>[]),
+      );
     const row = rows[0];
     if (!row) return undefined;
     return this.db.getRepository(Job).create({
@@ -164,15 +190,17 @@ export class JobQueue {
 
   private async execute(job: Job): Promise<void> {
     const handler = this.handlers.get(job.queue)!;
-    const renew = setInterval(() => {
-      void this.db
-        .query(`UPDATE ${this.table} SET locked_until = now() + ($1::int * interval '1 millisecond') WHERE id = $2 AND locked_by = $3`, [
-          this.options.leaseMs,
-          job.id,
-          this.workerId,
-        ])
-        .catch(() => undefined);
-    }, Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        void this.db
+          .query(
+            `UPDATE ${this.table} SET locked_until = now() + ($1::int * interval '1 millisecond') WHERE id = $2 AND locked_by = $3`,
+            [this.options.leaseMs, job.id, this.workerId],
+          )
+          .catch(() => undefined);
+      },
+      Math.max(100, Math.floor(this.options.leaseMs / 3)),
+    );
     try {
       await handler({ job, signal: this.abort.signal });
       await this.finish(job, `state = 'completed', locked_by = NULL, locked_until = NULL, last_error = NULL`);
@@ -182,15 +210,29 @@ export class JobQueue {
         // Interrupted by shutdown, not failed: back to the queue without counting the attempt.
         await this.finish(job, `state = 'queued', attempts = attempts - 1, locked_by = NULL, locked_until = NULL`);
       } else if (job.attempts >= job.maxAttempts) {
-        log.error('job failed for good', { service: this.service, queue: job.queue, jobId: job.id, attempts: job.attempts, err: message });
+        log.error('job failed for good', {
+          service: this.service,
+          queue: job.queue,
+          jobId: job.id,
+          attempts: job.attempts,
+          err: message,
+        });
         await this.finish(job, `state = 'failed', locked_by = NULL, locked_until = NULL, last_error = $3`, [message]);
       } else {
         const delayMs = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
-        log.warn('job failed; retrying', { service: this.service, queue: job.queue, jobId: job.id, attempt: job.attempts, retryInMs: delayMs, err: message });
-        await this.finish(job, `state = 'queued', locked_by = NULL, locked_until = NULL, last_error = $3, run_after = now() + ($4::int * interval '1 millisecond')`, [
-          message,
-          delayMs,
-        ]);
+        log.warn('job failed; retrying', {
+          service: this.service,
+          queue: job.queue,
+          jobId: job.id,
+          attempt: job.attempts,
+          retryInMs: delayMs,
+          err: message,
+        });
+        await this.finish(
+          job,
+          `state = 'queued', locked_by = NULL, locked_until = NULL, last_error = $3, run_after = now() + ($4::int * interval '1 millisecond')`,
+          [message, delayMs],
+        );
       }
     } finally {
       clearInterval(renew);
@@ -198,7 +240,10 @@ export class JobQueue {
   }
 
   private async finish(job: Job, set: string, params: unknown[] = []): Promise<void> {
-    await this.db.query(`UPDATE ${this.table} SET ${set}, updated_at = now() WHERE id = $1 AND locked_by = $2`, [job.id, this.workerId, ...params]);
+    await this.db.query(`UPDATE ${this.table} SET ${set}, updated_at = now() WHERE id = $1 AND locked_by = $2`, [
+      job.id,
+      this.workerId,
+      ...params,
+    ]);
   }
-
 }

@@ -18,7 +18,11 @@ export class JobsModule {
           provide: jobQueueToken(service),
           inject: [HERALD_RUNTIME, getDataSourceToken(service)],
           useFactory: (rt: HeraldRuntime, db: DataSource) =>
-            new JobQueue(service, rt.databaseUrl, db, { leaseMs: rt.jobLeaseMs, pollIntervalMs: 1000, concurrency: options.concurrency ?? 2 }),
+            new JobQueue(service, rt.databaseUrl, db, {
+              leaseMs: rt.jobLeaseMs,
+              pollIntervalMs: 1000,
+              concurrency: options.concurrency ?? 2,
+            }),
         },
         {
           provide: `herald:jobs-lifecycle:${service}`,

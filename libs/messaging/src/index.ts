@@ -14,3 +14,7 @@ export * from './kafka/kafka-publisher.js';
 export * from './kafka/kafka-event.server.js';
 export * from './messaging.module.js';
 export * from './metrics.js';
+export * from './project-data/project-data.module.js';
+export * from './references/resource-references.entity.js';
+export * from './references/references.module.js';
+export * from './references/publish-references.js';

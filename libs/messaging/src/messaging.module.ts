@@ -1,5 +1,13 @@
 import { createLogger, HealthRegistry, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
-import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
@@ -40,12 +48,21 @@ export class MessagingModule {
           provide: KAFKA_CLIENT,
           inject: [HERALD_RUNTIME],
           useFactory: (rt: HeraldRuntime): Kafka | null =>
-            rt.kafka ? createKafka(rt.kafka, (level, msg, extra) => kafkaLog[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info'](msg, extra)) : null,
+            rt.kafka
+              ? createKafka(rt.kafka, (level, msg, extra) =>
+                  kafkaLog[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info'](msg, extra),
+                )
+              : null,
         },
         {
           provide: EVENT_PUBLISHER,
           inject: [HERALD_RUNTIME, KAFKA_CLIENT, InProcessBus, HealthRegistry],
-          useFactory: (rt: HeraldRuntime, kafka: Kafka | null, bus: InProcessBus, health: HealthRegistry): EventPublisher => {
+          useFactory: (
+            rt: HeraldRuntime,
+            kafka: Kafka | null,
+            bus: InProcessBus,
+            health: HealthRegistry,
+          ): EventPublisher => {
             if (rt.mode !== 'distributed' || !kafka) return bus;
             const publisher = new KafkaPublisher(kafka);
             health.register({ name: 'kafka', check: () => publisher.check() });
@@ -65,7 +82,11 @@ export class MessagingModule {
     return {
       module: ServiceMessagingModule,
       providers: [
-        { provide: outboxToken(service), inject: [getDataSourceToken(service)], useFactory: (ds: DataSource) => new Outbox(service, ds) },
+        {
+          provide: outboxToken(service),
+          inject: [getDataSourceToken(service)],
+          useFactory: (ds: DataSource) => new Outbox(service, ds),
+        },
         {
           provide: relayToken(service),
           inject: [HERALD_RUNTIME, getDataSourceToken(service), EVENT_PUBLISHER],

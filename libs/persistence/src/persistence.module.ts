@@ -2,7 +2,12 @@ import { HERALD_RUNTIME, HealthRegistry, type HeraldRuntime } from '@herald/core
 import { Module, type DynamicModule } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { migrateServiceSchema, serviceDataSourceOptions, type ServiceSchema } from './service-data-source.js';
+import {
+  migrateServiceSchema,
+  pendingMigrations,
+  serviceDataSourceOptions,
+  type ServiceSchema,
+} from './service-data-source.js';
 
 export interface PersistenceOptions extends ServiceSchema {
   /** Run pending migrations when the data source starts (standalone mode and tests). */
@@ -42,7 +47,31 @@ export class PersistenceModule {
           provide: `herald:database-health:${options.service}`,
           inject: [HealthRegistry, getDataSourceToken(options.service)],
           useFactory: (health: HealthRegistry, ds: DataSource) =>
-            health.register({ name: `database:${options.service}`, check: async () => void (await ds.query('SELECT 1')) }),
+            health.register({
+              name: `database:${options.service}`,
+              check: async () => void (await ds.query('SELECT 1')),
+            }),
+        },
+        {
+          // Not ready while a migration of this code is missing from the database: its first request
+          // would fail on a missing table or column. Once all are applied they stay applied.
+          provide: `herald:migrations-health:${options.service}`,
+          inject: [HealthRegistry, getDataSourceToken(options.service)],
+          useFactory: (health: HealthRegistry, ds: DataSource) => {
+            let applied = false;
+            health.register({
+              name: `migrations:${options.service}`,
+              check: async () => {
+                if (applied) return;
+                const pending = await pendingMigrations(ds);
+                if (pending.length > 0)
+                  throw new Error(
+                    `${pending.length} pending migration(s): ${pending.join(', ')} (run \`main.js migrate\`)`,
+                  );
+                applied = true;
+              },
+            });
+          },
         },
       ],
       exports: [TypeOrmModule],

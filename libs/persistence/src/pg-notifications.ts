@@ -33,7 +33,10 @@ export class PgNotifications {
       if (set.size > 0) return;
       this.handlers.delete(channel);
       if (this.handlers.size === 0) await this.close();
-      else await this.serially(async () => void (await this.client?.query(`UNLISTEN "${channel}"`).catch(() => undefined)));
+      else
+        await this.serially(
+          async () => void (await this.client?.query(`UNLISTEN "${channel}"`).catch(() => undefined)),
+        );
     };
   }
 

@@ -17,7 +17,9 @@ describe('queryPrepared (PostgreSQL)', () => {
   });
 
   const prepared = (text: string) =>
-    ds.query(`SELECT name, generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE statement = $1`, [text]) as Promise<{ name: string; runs: string }[]>;
+    ds.query(`SELECT name, generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE statement = $1`, [
+      text,
+    ]) as Promise<{ name: string; runs: string }[]>;
 
   it('prepares a statement once per connection and runs it again by name with new values', async () => {
     const text = 'SELECT $1::int * 2 AS doubled';

@@ -25,7 +25,11 @@ function nameOf(text: string): string | undefined {
  *
  * Errors are pg's own (`code` is the SQLSTATE), not TypeORM's `QueryFailedError`.
  */
-export async function queryPrepared<T = Record<string, unknown>>(db: DataSource, text: string, values: unknown[]): Promise<T[]> {
+export async function queryPrepared<T = Record<string, unknown>>(
+  db: DataSource,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
   const pool = pgPool(db);
   const name = nameOf(text);
   const result = await pool.query<T & pg.QueryResultRow>(name ? { name, text, values } : { text, values });

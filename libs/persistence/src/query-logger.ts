@@ -19,7 +19,11 @@ export class QueryLogger implements TypeOrmLogger {
 
   logQueryError(error: string | Error, query: string): void {
     const code = typeof error === 'string' ? undefined : (error as { code?: string }).code;
-    log.debug('statement failed', { code, error: typeof error === 'string' ? error : error.message, statement: firstLine(query) });
+    log.debug('statement failed', {
+      code,
+      error: typeof error === 'string' ? error : error.message,
+      statement: firstLine(query),
+    });
   }
 
   logQuerySlow(time: number, query: string): void {

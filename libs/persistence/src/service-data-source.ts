@@ -35,7 +35,6 @@ export function createServiceDataSource(schema: ServiceSchema, databaseUrl: stri
   return new DataSource(serviceDataSourceOptions(schema, databaseUrl, poolSize));
 }
 
-
 /**
  * Creates the service's schema when missing and applies its pending migrations, under an advisory
  * lock so that replicas (or a Job and a pod) never migrate the same schema at once.
@@ -51,9 +50,29 @@ export async function migrateServiceSchema(dataSource: DataSource): Promise<stri
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((m) => m.name);
   } finally {
-    await runner.query('SELECT pg_advisory_unlock($1)', [advisoryLockKey(`herald-migrate:${schema}`)]).catch(() => undefined);
+    await runner
+      .query('SELECT pg_advisory_unlock($1)', [advisoryLockKey(`herald-migrate:${schema}`)])
+      .catch(() => undefined);
     await runner.release();
   }
+}
+
+/**
+ * Names of the service's migrations not yet applied to its schema (all of them when the schema or
+ * its migrations table does not exist yet), in order.
+ */
+export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
+  const schema = (dataSource.options as { schema?: string }).schema ?? 'public';
+  const known = dataSource.migrations.map((m) => m.name ?? m.constructor.name);
+  const [{ table }] = (await dataSource.query('SELECT to_regclass($1)::text AS "table"', [
+    `"${schema}"."migrations"`,
+  ])) as {
+    table: string | null;
+  }[];
+  if (!table) return known;
+  const rows = (await dataSource.query(`SELECT name FROM "${schema}"."migrations"`)) as { name: string }[];
+  const done = new Set(rows.map((r) => r.name));
+  return known.filter((name) => !done.has(name));
 }
 
 /**

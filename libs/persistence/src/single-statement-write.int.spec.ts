@@ -28,10 +28,14 @@ describe('SingleStatementWrite (PostgreSQL)', () => {
     await db.drop();
   });
 
-  const ids = async (table: string) => ((await ds.query(`SELECT id FROM sswtest.${table} ORDER BY id`)) as { id: number }[]).map((r) => r.id);
+  const ids = async (table: string) =>
+    ((await ds.query(`SELECT id FROM sswtest.${table} ORDER BY id`)) as { id: number }[]).map((r) => r.id);
   const twoInserts = (expectedInA: number) => {
     const write = new SingleStatementWrite(GUARD);
-    const a = write.with('a', `INSERT INTO sswtest.a SELECT unnest(${write.param([1, 2], 'int[]')}) ON CONFLICT DO NOTHING RETURNING 1`);
+    const a = write.with(
+      'a',
+      `INSERT INTO sswtest.a SELECT unnest(${write.param([1, 2], 'int[]')}) ON CONFLICT DO NOTHING RETURNING 1`,
+    );
     write.with('b', `INSERT INTO sswtest.b VALUES (${write.param(7, 'int')})`);
     write.guard(`(SELECT count(*) FROM ${a}) = ${expectedInA}`);
     return write;
@@ -90,6 +94,8 @@ describe('SingleStatementWrite (PostgreSQL)', () => {
   it('names each CTE uniquely, so two parts with the same prefix do not collide', () => {
     const write = new SingleStatementWrite(GUARD);
     expect(write.with('x', 'SELECT 1')).not.toBe(write.with('x', 'SELECT 2'));
-    expect(write.toSql()).toMatch(/^WITH x_1 AS \(SELECT 1\),\nx_2 AS \(SELECT 2\)\nSELECT sswtest\.write_guard\(true\) AS ok$/);
+    expect(write.toSql()).toMatch(
+      /^WITH x_1 AS \(SELECT 1\),\nx_2 AS \(SELECT 2\)\nSELECT sswtest\.write_guard\(true\) AS ok$/,
+    );
   });
 });

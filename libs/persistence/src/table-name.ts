@@ -8,6 +8,11 @@ export function tableName(source: DataSource | EntityManager, entity: EntityTarg
 }
 
 /** Deletes every row of a project from each of `entities` (their tables have `project_id`): a project's reset or deletion. */
-export async function deleteProjectRows(manager: EntityManager, projectId: string, entities: EntityTarget<ObjectLiteral>[]): Promise<void> {
-  for (const entity of entities) await manager.query(`DELETE FROM ${tableName(manager, entity)} WHERE project_id = $1`, [projectId]);
+export async function deleteProjectRows(
+  manager: EntityManager,
+  projectId: string,
+  entities: EntityTarget<ObjectLiteral>[],
+): Promise<void> {
+  for (const entity of entities)
+    await manager.query(`DELETE FROM ${tableName(manager, entity)} WHERE project_id = $1`, [projectId]);
 }

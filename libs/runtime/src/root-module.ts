@@ -1,10 +1,13 @@
 import { AuthModule, principalGuardProvider } from '@herald/auth';
-import { CoreModule, type HeraldRuntime, type ServiceDefinition } from '@herald/core';
+import { CoreModule, serviceEntry, type HeraldRuntime, type ServiceDefinition } from '@herald/core';
 import { HttpPlatformModule } from '@herald/http';
-import { MessagingModule } from '@herald/messaging';
+import { MessagingModule, ProjectDataModule } from '@herald/messaging';
 import { Module, type DynamicModule } from '@nestjs/common';
 
-/** The process's root module: platform modules once, then each hosted service's module. */
+/**
+ * The process's root module: platform modules once, then each hosted service's module and its
+ * project clean-up (the consumer of `project.reset` and `project.deleted` its definition declares).
+ */
 @Module({})
 export class HeraldRootModule {
   static compose(runtime: HeraldRuntime, services: ServiceDefinition[]): DynamicModule {
@@ -15,11 +18,18 @@ export class HeraldRootModule {
         MessagingModule.forRoot(),
         HttpPlatformModule,
         AuthModule,
-        ...services.flatMap((s) => [s.module, ...(runtime.mode === 'distributed' && s.distributedModule ? [s.distributedModule] : [])] as DynamicModule[]),
+        ...services.flatMap(
+          (s) =>
+            [
+              s.module,
+              ProjectDataModule.forService(s.name, s.projectData),
+              ...(runtime.mode === 'distributed' && s.distributedModule ? [s.distributedModule] : []),
+            ] as DynamicModule[],
+        ),
       ],
       // Behind the gateway, every route needs the gateway-signed principal; where the gateway runs
       // in this process, its own guard authenticates keys and sessions instead.
-      providers: services.some((s) => s.edge) ? [] : [principalGuardProvider],
+      providers: services.some((s) => serviceEntry(s.name).edge) ? [] : [principalGuardProvider],
     };
   }
 }

@@ -3,11 +3,14 @@ import {
   configureLogging,
   ConfigError,
   createLogger,
+  HealthRegistry,
   loadConfig,
   MigrateConfig,
   NestJsonLogger,
   ServiceConfig,
+  trustedProxies,
   type HeraldRuntime,
+  serviceEntry,
   type ServiceDefinition,
 } from '@herald/core';
 import { createHttpApp } from '@herald/http';
@@ -15,6 +18,7 @@ import { ConsumerRegistry, KAFKA_CLIENT, KafkaEventServer } from '@herald/messag
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import type { Kafka } from 'kafkajs';
 import { HeraldRootModule } from './root-module.js';
+import { EarlyServer } from './early-server.js';
 import { installGracefulShutdown } from './shutdown.js';
 
 const log = createLogger('boot');
@@ -51,6 +55,10 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
   }
   const config = configOrExit(() => loadConfig((def.config ?? ServiceConfig) as new () => ServiceConfig));
   configureLogging(config.LOG_LEVEL);
+  const port = config.PORT ?? serviceEntry(def.name).defaultPort;
+  // Listen first: /health/live answers and /health/ready says what the start waits for.
+  const early = await EarlyServer.listen(port, config.HOST);
+  early.waitingFor('starting: connecting to the database');
 
   const runtime: HeraldRuntime = {
     mode: 'distributed',
@@ -65,21 +73,42 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
       maxWaitMs: config.KAFKA_MAX_WAIT_MS,
     },
   };
-  const app = await createHttpApp(HeraldRootModule.compose(runtime, [def]));
+  const app = await createHttpApp(HeraldRootModule.compose(runtime, [def]), {
+    serverFactory: early.fastifyServerFactory,
+    trustProxy: trustedProxies(config.TRUSTED_PROXIES),
+  });
   app.useLogger(new NestJsonLogger());
-  app.connectMicroservice(
-    {
-      strategy: new KafkaEventServer(app.get(ConsumerRegistry), app.get<Kafka>(KAFKA_CLIENT), {
-        sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
-        heartbeatInterval: Math.max(300, Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10)),
-        rebalanceTimeout: Math.max(3000, config.KAFKA_SESSION_TIMEOUT_MS),
-        maxWaitTimeInMs: config.KAFKA_MAX_WAIT_MS,
-      }),
-    },
-    { inheritAppConfig: true },
-  );
+  // The consumers join their groups in the background: the routes are served meanwhile, and
+  // readiness stays 503 ("consumers: not joined") until they have.
+  const consumers = new KafkaEventServer(app.get(ConsumerRegistry), app.get<Kafka>(KAFKA_CLIENT), {
+    ...consumerGroupSettings(config),
+    joinInBackground: true,
+  });
+  app.get(HealthRegistry).register({ name: 'consumers', check: () => consumers.checkJoined() });
+  app.connectMicroservice({ strategy: consumers }, { inheritAppConfig: true });
   await app.startAllMicroservices();
-  await app.listen({ port: config.PORT ?? def.defaultPort, host: config.HOST });
+  await app.listen({ port, host: config.HOST });
   installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS);
-  log.info('service started', { service: def.name, url: await app.getUrl(), startupMs: Math.round(performance.now() - started) });
+  log.info('service started', {
+    service: def.name,
+    url: await app.getUrl(),
+    startupMs: Math.round(performance.now() - started),
+  });
+}
+
+/**
+ * Consumer-group timings from the session timeout (KAFKA_SESSION_TIMEOUT_MS, default 10 s): a
+ * heartbeat every tenth of it, and 30 s (at least the session timeout) for live members to rejoin a
+ * rebalance after their batch in flight. docs/operations.md explains the choice.
+ */
+export function consumerGroupSettings(
+  config: Pick<ServiceConfig, 'KAFKA_GROUP_PREFIX' | 'KAFKA_SESSION_TIMEOUT_MS' | 'KAFKA_MAX_WAIT_MS'>,
+) {
+  return {
+    groupPrefix: config.KAFKA_GROUP_PREFIX,
+    sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatInterval: Math.max(300, Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10)),
+    rebalanceTimeout: Math.max(30_000, config.KAFKA_SESSION_TIMEOUT_MS),
+    maxWaitTimeInMs: config.KAFKA_MAX_WAIT_MS,
+  };
 }

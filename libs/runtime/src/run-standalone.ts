@@ -2,10 +2,20 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { configureLogging, createLogger, loadConfig, NestJsonLogger, StandaloneConfig, type HeraldRuntime, type ServiceDefinition } from '@herald/core';
-import { createHttpApp } from '@herald/http';
+import {
+  configureLogging,
+  createLogger,
+  loadConfig,
+  NestJsonLogger,
+  StandaloneConfig,
+  trustedProxies,
+  type HeraldRuntime,
+  type ServiceDefinition,
+} from '@herald/core';
+import { createHttpApp, type HttpAppOptions } from '@herald/http';
 import { ConsumerRegistry, InProcessBus, InProcessEventServer } from '@herald/messaging';
 import { startEmbeddedPostgres } from '@herald/persistence';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { HeraldRootModule } from './root-module.js';
 import { configOrExit } from './run-service.js';
 import { installGracefulShutdown } from './shutdown.js';
@@ -20,6 +30,25 @@ async function standaloneSecret(dataDir: string): Promise<string> {
   const secret = randomBytes(32).toString('hex');
   await writeFile(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * The services in one Nest application with the in-process bus started, HTTP not yet listening:
+ * what standalone mode serves, and what tests that need every service in one process boot.
+ */
+export async function createStandaloneApp(
+  runtime: HeraldRuntime,
+  services: ServiceDefinition[],
+  http: HttpAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(HeraldRootModule.compose(runtime, services), http);
+  app.useLogger(new NestJsonLogger());
+  app.connectMicroservice(
+    { strategy: new InProcessEventServer(app.get(ConsumerRegistry), app.get(InProcessBus)) },
+    { inheritAppConfig: true },
+  );
+  await app.startAllMicroservices();
+  return app;
 }
 
 /**
@@ -42,7 +71,8 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
     const before = new Map(signals.map((s) => [s, process.listeners(s)]));
     const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), log: (line) => log.debug(line) });
-    for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.includes(l)) process.removeListener(s, l);
+    for (const s of signals)
+      for (const l of process.listeners(s)) if (!before.get(s)!.includes(l)) process.removeListener(s, l);
     databaseUrl = pg.url;
     stopDatabase = () => pg.stop();
     log.info('embedded PostgreSQL started', { dataDir: pg.dataDir, port: pg.port });
@@ -55,14 +85,15 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     jobLeaseMs: config.JOB_LEASE_MS,
     internalJwtSecret: config.INTERNAL_JWT_SECRET ?? (await standaloneSecret(dataDir)),
   };
-  const app = await createHttpApp(HeraldRootModule.compose(runtime, services));
-  app.useLogger(new NestJsonLogger());
-  app.connectMicroservice({ strategy: new InProcessEventServer(app.get(ConsumerRegistry), app.get(InProcessBus)) }, { inheritAppConfig: true });
-  await app.startAllMicroservices();
+  const app = await createStandaloneApp(runtime, services, { trustProxy: trustedProxies(config.TRUSTED_PROXIES) });
   await app.listen({ port: config.PORT, host: config.HOST });
   runtime.selfUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS, stopDatabase);
   const url = await app.getUrl();
-  log.info('Herald standalone started', { url, services: services.map((s) => s.name), startupMs: Math.round(performance.now() - started) });
+  log.info('Herald standalone started', {
+    url,
+    services: services.map((s) => s.name),
+    startupMs: Math.round(performance.now() - started),
+  });
   process.stdout.write(`Herald is listening on ${url}\n`);
 }

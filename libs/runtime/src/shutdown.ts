@@ -9,7 +9,11 @@ const log = createLogger('shutdown');
  * relays publish the batch in flight, then data sources close. A second signal, or the timeout,
  * forces the exit.
  */
-export function installGracefulShutdown(app: NestFastifyApplication, timeoutMs: number, after?: () => Promise<void>): void {
+export function installGracefulShutdown(
+  app: NestFastifyApplication,
+  timeoutMs: number,
+  after?: () => Promise<void>,
+): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {

@@ -20,7 +20,11 @@ const options = (wordwrap: number | false): HtmlToTextOptions => ({
     { selector: 'a', options: { linkBrackets: ['[', ']'], hideLinkHrefIfSameAsText: true, noAnchorUrl: true } },
     // email layouts are nested tables: one cell per line reads better than a text grid
     { selector: 'table', format: 'block' },
-    ...['tr', 'td', 'th'].map((selector) => ({ selector, format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } })),
+    ...['tr', 'td', 'th'].map((selector) => ({
+      selector,
+      format: 'block',
+      options: { leadingLineBreaks: 1, trailingLineBreaks: 1 },
+    })),
   ],
 });
 

@@ -44,7 +44,13 @@ export function rewriteNullishDefaults(source: string, options: Liquid['options'
   if (!source.includes(NULLISH_OPERATOR)) return { source, edits: [] };
   let tokens;
   try {
-    tokens = new Tokenizer(source, options.operators, undefined, undefined, options.groupedExpressions).readTopLevelTokens(options);
+    tokens = new Tokenizer(
+      source,
+      options.operators,
+      undefined,
+      undefined,
+      options.groupedExpressions,
+    ).readTopLevelTokens(options);
   } catch {
     return { source, edits: [] };
   }

@@ -33,7 +33,8 @@ export class TemplateError extends Error {
 }
 
 /** "line 3, column 7: tag "endif" not found" */
-export const describeProblem = (problem: TemplateProblem): string => `line ${problem.line}, column ${problem.column}: ${problem.message}`;
+export const describeProblem = (problem: TemplateProblem): string =>
+  `line ${problem.line}, column ${problem.column}: ${problem.message}`;
 
 /** Thrown by the bounded output emitter; liquidjs wraps it, `rootCause` finds it again. */
 export class OutputLimitError extends Error {

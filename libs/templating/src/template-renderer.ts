@@ -1,6 +1,17 @@
-import { Context, filters as builtinFilters, Liquid, toValue, toValueSync, type Emitter, type FS, type Template } from 'liquidjs';
+import {
+  Context,
+  filters as builtinFilters,
+  Liquid,
+  toValue,
+  toValueSync,
+  type Emitter,
+  type FS,
+  type Template,
+} from 'liquidjs';
 import { htmlToPlainText } from './html-to-plain-text.js';
 import { LruCache } from './lru-cache.js';
+import { nestingProblem } from './nesting-depth.js';
+import { registerBudgetedLoops, RenderBudget, WorkLimitError } from './render-budget.js';
 import { rewriteNullishDefaults, templateOperators, type RewrittenSource } from './nullish-default.js';
 import {
   describeProblem,
@@ -31,6 +42,10 @@ export interface TemplateLimits {
   memoryLimit: number;
   /** Longest accepted rendered output, in characters. */
   maxOutputLength: number;
+  /** Deepest accepted nesting of block tags (`if`, `for`, `case`, …), checked before parsing. */
+  maxNestingDepth: number;
+  /** Work budget of one render: tags, outputs and texts rendered, loop iterations over ranges charged up front. */
+  maxRenderSteps: number;
 }
 
 export interface TemplateRendererOptions extends Partial<TemplateLimits> {
@@ -43,8 +58,10 @@ export interface TemplateRendererOptions extends Partial<TemplateLimits> {
 export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   maxTemplateBytes: 512 * 1024,
   renderTimeLimitMs: 250,
-  memoryLimit: 10_000_000,
+  memoryLimit: 1_000_000,
   maxOutputLength: 4 * 1024 * 1024,
+  maxNestingDepth: 50,
+  maxRenderSteps: 1_000_000,
 });
 
 export const DEFAULT_CACHE_ENTRIES = 500;
@@ -101,6 +118,8 @@ export class TemplateRenderer {
       renderTimeLimitMs: options.renderTimeLimitMs ?? DEFAULT_TEMPLATE_LIMITS.renderTimeLimitMs,
       memoryLimit: options.memoryLimit ?? DEFAULT_TEMPLATE_LIMITS.memoryLimit,
       maxOutputLength: options.maxOutputLength ?? DEFAULT_TEMPLATE_LIMITS.maxOutputLength,
+      maxNestingDepth: options.maxNestingDepth ?? DEFAULT_TEMPLATE_LIMITS.maxNestingDepth,
+      maxRenderSteps: options.maxRenderSteps ?? DEFAULT_TEMPLATE_LIMITS.maxRenderSteps,
     });
     this.engines = { html: createEngine({ escapeHtml: true }), none: createEngine({ escapeHtml: false }) };
     this.validator = createEngine({ escapeHtml: false, collectAllErrors: true });
@@ -114,15 +133,17 @@ export class TemplateRenderer {
    * `TEMPLATE_INVALID` (with `problems`), `TEMPLATE_LIMIT_EXCEEDED` or `TEMPLATE_RENDER_FAILED`.
    */
   render(source: string, variables: TemplateVariables, { escape }: RenderOptions): string {
-    if (escape !== 'html' && escape !== 'none') throw new TypeError(`escape must be 'html' or 'none', got ${String(escape)}`);
+    if (escape !== 'html' && escape !== 'none')
+      throw new TypeError(`escape must be 'html' or 'none', got ${String(escape)}`);
     const engine = this.engines[escape];
     const parsed = this.parse(source, escape);
     if ('error' in parsed) throw parsed.error;
+    const budget = new RenderBudget(this.limits.maxRenderSteps, performance.now() + this.limits.renderTimeLimitMs);
     const context = new Context(
       variables,
       engine.options,
-      { sync: true, renderLimit: this.limits.renderTimeLimitMs, memoryLimit: this.limits.memoryLimit },
-      { liquid: engine },
+      { sync: true, memoryLimit: this.limits.memoryLimit },
+      { liquid: engine, renderLimit: budget as unknown as Context['renderLimit'] },
     );
     const emitter = new BoundedEmitter(this.limits.maxOutputLength);
     try {
@@ -143,7 +164,7 @@ export class TemplateRenderer {
 
   /** Parses (does not render) `source`: `[]` when it is valid, otherwise every problem found, positioned. */
   validate(source: string): TemplateProblem[] {
-    const tooLarge = this.sizeProblem(source);
+    const tooLarge = this.sizeProblem(source) ?? this.nestingProblem(source);
     if (tooLarge) return [tooLarge];
     const rewritten = rewriteNullishDefaults(source, this.validator.options);
     try {
@@ -170,6 +191,14 @@ export class TemplateRenderer {
     if (cached) return cached;
     const tooLarge = this.sizeProblem(source);
     if (tooLarge) throw new TemplateError(TemplateErrorCode.TooLarge, tooLarge.message, [tooLarge]);
+    const tooDeep = this.nestingProblem(source);
+    if (tooDeep) {
+      const error = new TemplateError(TemplateErrorCode.Invalid, `Template is not valid: ${describeProblem(tooDeep)}`, [
+        tooDeep,
+      ]);
+      cache.set(source, { error }, source.length);
+      return { error };
+    }
     const engine = this.engines[escape];
     const rewritten = rewriteNullishDefaults(source, engine.options);
     let parsed: Parsed;
@@ -179,7 +208,13 @@ export class TemplateRenderer {
       // the fail-fast parser stops at the first problem; report all of them, as validate() does
       const problems = this.validate(source);
       if (!problems.length) problems.push(...toProblems(err, rewritten, source));
-      parsed = { error: new TemplateError(TemplateErrorCode.Invalid, `Template is not valid: ${problems.map(describeProblem).join('; ')}`, problems) };
+      parsed = {
+        error: new TemplateError(
+          TemplateErrorCode.Invalid,
+          `Template is not valid: ${problems.map(describeProblem).join('; ')}`,
+          problems,
+        ),
+      };
     }
     cache.set(source, parsed, source.length);
     return parsed;
@@ -191,6 +226,11 @@ export class TemplateRenderer {
     const bytes = source.length > max ? source.length : source.length * 3 > max ? Buffer.byteLength(source, 'utf8') : 0;
     if (bytes <= max) return undefined;
     return { message: `template is larger than the limit of ${max} bytes`, line: 1, column: 1 };
+  }
+
+  /** Nesting past `maxNestingDepth`, found in linear time before liquidjs' recursive parser sees the source. */
+  private nestingProblem(source: string): TemplateProblem | undefined {
+    return nestingProblem(source, this.validator.options, this.limits.maxNestingDepth);
   }
 
   private renderFailure(err: unknown, rewritten: RewrittenSource, source: string): TemplateError {
@@ -212,6 +252,9 @@ export class TemplateRenderer {
     if (cause instanceof OutputLimitError || (cause instanceof RangeError && /string length/i.test(cause.message))) {
       return `Template output exceeds the limit of ${this.limits.maxOutputLength} characters`;
     }
+    if (cause instanceof WorkLimitError) {
+      return `Template rendering exceeded the work limit of ${this.limits.maxRenderSteps} steps (tags, outputs and loop iterations)`;
+    }
     const message = cause instanceof Error ? cause.message : '';
     if (message.startsWith('template render limit exceeded')) {
       return `Template rendering exceeded the time limit of ${this.limits.renderTimeLimitMs} ms`;
@@ -223,7 +266,13 @@ export class TemplateRenderer {
   }
 }
 
-function createEngine({ escapeHtml, collectAllErrors = false }: { escapeHtml: boolean; collectAllErrors?: boolean }): Engine {
+function createEngine({
+  escapeHtml,
+  collectAllErrors = false,
+}: {
+  escapeHtml: boolean;
+  collectAllErrors?: boolean;
+}): Engine {
   const engine = new Liquid({
     fs: NO_FILE_SYSTEM,
     cache: false,
@@ -239,6 +288,7 @@ function createEngine({ escapeHtml, collectAllErrors = false }: { escapeHtml: bo
     // template of a long-lived renderer), so the template size is checked per source instead.
   });
   for (const tag of FILE_TAGS) delete engine.tags[tag];
+  registerBudgetedLoops(engine);
   // `| raw` must not switch auto-escaping off: contact data is untrusted. It stays a no-op filter.
   engine.registerFilter('raw', (value: unknown) => value);
   if (escapeHtml) {

@@ -4,19 +4,29 @@ import { validateTemplate } from './index.js';
 
 describe('validateTemplate: parses without rendering, returns [] or positioned problems (1-based line and column)', () => {
   it('a valid template has no problems', () => {
-    expect(validateTemplate('<p>Hi {{ name ?? there }}</p>{% if vip %}{% for t in tags %}{{ t | upcase }}{% endfor %}{% endif %}')).toEqual([]);
+    expect(
+      validateTemplate(
+        '<p>Hi {{ name ?? there }}</p>{% if vip %}{% for t in tags %}{{ t | upcase }}{% endfor %}{% endif %}',
+      ),
+    ).toEqual([]);
   });
 
   it('an unclosed {% if %} is reported at the if tag', () => {
-    expect(validateTemplate('<p>Hello</p>\n{% if vip %}\n  <b>VIP</b>\n')).toEqual([{ message: 'tag {% if vip %} not closed', line: 2, column: 1 }]);
+    expect(validateTemplate('<p>Hello</p>\n{% if vip %}\n  <b>VIP</b>\n')).toEqual([
+      { message: 'tag {% if vip %} not closed', line: 2, column: 1 },
+    ]);
   });
 
   it('an {% endif %} without an if is reported as tag "endif" not found', () => {
-    expect(validateTemplate('Hi\n  {{ name }} {% endif %}')).toEqual([{ message: 'tag "endif" not found', line: 2, column: 14 }]);
+    expect(validateTemplate('Hi\n  {{ name }} {% endif %}')).toEqual([
+      { message: 'tag "endif" not found', line: 2, column: 14 },
+    ]);
   });
 
   it('an unknown tag is reported', () => {
-    expect(validateTemplate('a\n\nxx {% frobnicate 1 %}')).toEqual([{ message: 'tag "frobnicate" not found', line: 3, column: 4 }]);
+    expect(validateTemplate('a\n\nxx {% frobnicate 1 %}')).toEqual([
+      { message: 'tag "frobnicate" not found', line: 3, column: 4 },
+    ]);
   });
 
   it('an empty output {{ }} is reported', () => {
@@ -28,7 +38,9 @@ describe('validateTemplate: parses without rendering, returns [] or positioned p
   });
 
   it('an unknown filter is reported (a typo is caught when the template is saved)', () => {
-    expect(validateTemplate('{{ name | upcasee }}')).toEqual([{ message: 'undefined filter: upcasee', line: 1, column: 1 }]);
+    expect(validateTemplate('{{ name | upcasee }}')).toEqual([
+      { message: 'undefined filter: upcasee', line: 1, column: 1 },
+    ]);
   });
 
   it('every problem of the template is reported, in source order', () => {
@@ -41,12 +53,16 @@ describe('validateTemplate: parses without rendering, returns [] or positioned p
   });
 
   it('positions count from 1 and follow CRLF line breaks', () => {
-    expect(validateTemplate('a\r\nb\r\n   {% nope %}')).toEqual([{ message: 'tag "nope" not found', line: 3, column: 4 }]);
+    expect(validateTemplate('a\r\nb\r\n   {% nope %}')).toEqual([
+      { message: 'tag "nope" not found', line: 3, column: 4 },
+    ]);
   });
 
   it('validation does not render: a hostile loop validates instantly', () => {
     const started = performance.now();
-    expect(validateTemplate('{% for i in (1..100000000) %}{% for j in (1..100000000) %}x{% endfor %}{% endfor %}')).toEqual([]);
+    expect(
+      validateTemplate('{% for i in (1..100000000) %}{% for j in (1..100000000) %}x{% endfor %}{% endfor %}'),
+    ).toEqual([]);
     expect(performance.now() - started).toBeLessThan(2000); // rendering it would take hours
   });
 

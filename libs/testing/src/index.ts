@@ -7,3 +7,7 @@ export * from './http/principal-headers.js';
 export * from './wait.js';
 export * from './http/accounts.js';
 export * from './redis/test-redis.js';
+export * from './fixtures/images.js';
+export * from './http/routes.js';
+export * from './fuzz/hostile-json.js';
+export * from './processes/topology.js';

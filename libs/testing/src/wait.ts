@@ -1,5 +1,8 @@
 /** Polls `probe` until it returns a truthy value or the deadline passes; never sleep-and-hope. */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, options: { timeoutMs?: number; intervalMs?: number; message?: string } = {}): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  options: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   let lastError: unknown;
   for (;;) {
@@ -10,7 +13,9 @@ export async function eventually<T>(probe: () => Promise<T | undefined | null | 
       lastError = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`${options.message ?? 'condition not met'} within ${options.timeoutMs ?? 20_000} ms${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `${options.message ?? 'condition not met'} within ${options.timeoutMs ?? 20_000} ms${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 100));
   }

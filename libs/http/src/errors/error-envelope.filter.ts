@@ -1,4 +1,4 @@
-import { createLogger } from '@herald/core';
+import { createLogger, DomainError, type DomainErrorKind } from '@herald/core';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { codeForStatus, ErrorCode } from './error-codes.js';
@@ -33,13 +33,36 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
     const { status, body, headers } = toErrorBody(exception, String(request.id));
-    if (status >= 500) log.error('request failed', { err: describe(exception), method: request.method, url: request.url, status });
+    if (status >= 500)
+      log.error('request failed', { err: describe(exception), method: request.method, url: request.url, status });
     for (const [k, v] of Object.entries(headers)) void reply.header(k, v);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }
 
-export function toErrorBody(exception: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
+/** The one mapping from a domain error's kind to an HTTP status. */
+export const statusForKind: Record<DomainErrorKind, number> = {
+  bad_request: 400,
+  invalid: 422,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  limited: 429,
+  unavailable: 503,
+};
+
+/** The kind an HTTP status stands for (an error answered by another service over internal HTTP). */
+export function kindForStatus(status: number): DomainErrorKind | null {
+  for (const [kind, s] of Object.entries(statusForKind)) if (s === status) return kind as DomainErrorKind;
+  return status >= 400 && status < 500 ? 'bad_request' : null;
+}
+
+export function toErrorBody(
+  exception: unknown,
+  requestId: string,
+): { status: number; body: ErrorBody; headers: Record<string, string> } {
   let status = 500;
   let code: string = ErrorCode.InternalServerError;
   let message = 'An unexpected error occurred';
@@ -47,7 +70,15 @@ export function toErrorBody(exception: unknown, requestId: string): { status: nu
   let suggestion: string | undefined;
   let headers: Record<string, string> = {};
 
-  if (exception instanceof HeraldException) {
+  if (exception instanceof DomainError) {
+    status = statusForKind[exception.kind];
+    code = exception.code;
+    message = exception.message;
+    errors = exception.details.errors;
+    suggestion = exception.details.suggestion;
+    if (exception.details.retryAfterSeconds !== undefined)
+      headers = { 'retry-after': String(Math.max(0, Math.ceil(exception.details.retryAfterSeconds))) };
+  } else if (exception instanceof HeraldException) {
     status = exception.getStatus();
     code = exception.code;
     message = exception.message;
@@ -62,11 +93,21 @@ export function toErrorBody(exception: unknown, requestId: string): { status: nu
     status = exception.getStatus();
     code = codeForStatus(status);
     const res = exception.getResponse();
-    message = typeof res === 'string' ? res : typeof (res as { message?: unknown }).message === 'string' ? String((res as { message: string }).message) : exception.message;
+    message =
+      typeof res === 'string'
+        ? res
+        : typeof (res as { message?: unknown }).message === 'string'
+          ? String((res as { message: string }).message)
+          : exception.message;
     if (status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /.test(message)) {
       code = ErrorCode.RouteNotFound;
       message = `Route ${message.replace(/^Cannot /, '')} does not exist`;
     }
+  } else if (isMalformedMultipart(exception)) {
+    status = 400;
+    code = ErrorCode.MalformedMultipart;
+    message = 'The multipart body is malformed (no boundary, or truncated)';
+    suggestion = 'Send multipart/form-data with a boundary and the complete body (a browser FormData does both).';
   } else if (isFastifyError(exception)) {
     status = exception.statusCode!;
     if (isJsonBodyError(exception)) {
@@ -77,9 +118,10 @@ export function toErrorBody(exception: unknown, requestId: string): { status: nu
       message = exception.message ?? message;
     }
   }
-  if (status >= 500) {
-    code = code === ErrorCode.ServiceUnavailable ? code : ErrorCode.InternalServerError;
-    message = status === 503 ? message : 'An unexpected error occurred';
+  if (status >= 500 && status !== 503) {
+    // an unexpected failure: no code or message of its own leaves (503 is a deliberate answer and keeps both)
+    code = ErrorCode.InternalServerError;
+    message = 'An unexpected error occurred';
   }
   const body: ErrorBody = {
     success: false,
@@ -98,9 +140,20 @@ export function toErrorBody(exception: unknown, requestId: string): { status: nu
 
 /** Fastify's JSON body parser failure (Nest wraps it in an HttpException whose cause it is). */
 const isJsonBodyError = (e: unknown): boolean =>
-  e instanceof Error && (['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY'].includes(String((e as FastifyLikeError).code)) || e.name === 'SyntaxError');
+  e instanceof Error &&
+  (['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY'].includes(String((e as FastifyLikeError).code)) ||
+    e.name === 'SyntaxError');
+
+/** The multipart parser's errors (busboy / dicer): a body without a boundary, or cut short. */
+const isMalformedMultipart = (e: unknown): boolean =>
+  e instanceof Error &&
+  (/^Multipart: Boundary not found$|^Boundary required$|unexpected end of multipart data$/i.test(e.message) ||
+    (e as FastifyLikeError).code === 'FST_MP_PREMATURE_CLOSE');
 
 const isFastifyError = (e: unknown): e is Error & FastifyLikeError =>
-  e instanceof Error && typeof (e as FastifyLikeError).statusCode === 'number' && (e as FastifyLikeError).statusCode! >= 400 && (e as FastifyLikeError).statusCode! < 600;
+  e instanceof Error &&
+  typeof (e as FastifyLikeError).statusCode === 'number' &&
+  (e as FastifyLikeError).statusCode! >= 400 &&
+  (e as FastifyLikeError).statusCode! < 600;
 
 const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e));

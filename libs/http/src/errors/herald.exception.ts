@@ -14,8 +14,10 @@ export interface HeraldExceptionOptions {
 }
 
 /**
- * An error with a stable code, mapped by the global filter to the spec's error body. Feature code
- * throws these (or the helpers below); nothing else decides a response's error shape.
+ * An HTTP error with a stable code, mapped by the global filter to the spec's error body. Only the
+ * HTTP edge (controllers, guards, pipes, filters) throws these, for conditions that exist only in
+ * HTTP; business code throws a `DomainError` from `@herald/core` with its feature's code
+ * (docs/errors.md; test/architecture/no-http-in-business-code.spec.ts).
  */
 export class HeraldException extends HttpException {
   constructor(
@@ -42,7 +44,10 @@ export const validationFailed = (errors: FieldError[], message = 'Validation fai
     suggestion: 'Fix the fields listed in error.errors and send the request again.',
   });
 
-export const unauthorized = (message = 'Authentication required', code: string = ErrorCode.Unauthorized): HeraldException =>
+export const unauthorized = (
+  message = 'Authentication required',
+  code: string = ErrorCode.Unauthorized,
+): HeraldException =>
   new HeraldException(401, code, message, { suggestion: 'Send Authorization: Bearer <key> with a valid API key.' });
 
 export const forbidden = (message = 'Not allowed', code: string = ErrorCode.Forbidden): HeraldException =>

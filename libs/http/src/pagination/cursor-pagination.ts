@@ -5,10 +5,16 @@ import { ErrorCode } from '../errors/error-codes.js';
 
 /** Query of every cursor-paginated list: `limit` 1..100 (default 20) and an opaque `cursor`. */
 export class CursorQueryDto {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   limit: number = 20;
 
-  @IsOptional() @IsString() @MaxLength(512)
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
   cursor?: string;
 }
 
@@ -39,14 +45,18 @@ export function decodeCursor(cursor: string, options: { timestamp?: boolean } = 
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorPosition>;
     const keyOk = options.timestamp
-      ? typeof parsed.k === 'string' && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/.test(parsed.k) && !Number.isNaN(Date.parse(parsed.k.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')))
+      ? typeof parsed.k === 'string' &&
+        /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/.test(parsed.k) &&
+        !Number.isNaN(Date.parse(parsed.k.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')))
       : typeof parsed.k === 'string' || typeof parsed.k === 'number';
     if (keyOk && typeof parsed.id === 'string') return { k: parsed.k!, id: parsed.id };
   } catch {
     // fall through
   }
   throw new HeraldException(422, ErrorCode.ValidationError, 'Invalid cursor', {
-    errors: [{ field: 'cursor', message: 'cursor must be a value returned by a previous page', code: 'invalid_string' }],
+    errors: [
+      { field: 'cursor', message: 'cursor must be a value returned by a previous page', code: 'invalid_string' },
+    ],
     suggestion: 'Pass the cursor from the previous response unchanged, or omit it for the first page.',
   });
 }
@@ -55,7 +65,12 @@ export function decodeCursor(cursor: string, options: { timestamp?: boolean } = 
  * Builds a page from `limit + 1` rows fetched in order: the extra row only tells whether more exist.
  * `total` is the count for the first page, or 0 when a cursor was given.
  */
-export function cursorPage<T>(rows: T[], limit: number, position: (item: T) => CursorPosition, total: number): CursorPage<T> {
+export function cursorPage<T>(
+  rows: T[],
+  limit: number,
+  position: (item: T) => CursorPosition,
+  total: number,
+): CursorPage<T> {
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];

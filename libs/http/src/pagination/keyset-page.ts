@@ -31,7 +31,9 @@ export async function keysetPage(
       ? Promise.resolve(0)
       : query.total
         ? query.total()
-        : db.query(`SELECT count(*) AS n FROM ${query.table} WHERE ${query.filters.join(' AND ')}`, query.params).then((r: { n: string }[]) => Number(r[0]!.n)),
+        : db
+            .query(`SELECT count(*) AS n FROM ${query.table} WHERE ${query.filters.join(' AND ')}`, query.params)
+            .then((r: { n: string }[]) => Number(r[0]!.n)),
   ]);
   return cursorPage(rows, q.limit, (r) => ({ k: r.created_at_key as string, id: r.id as string }), total);
 }

@@ -3,10 +3,17 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** Query of page-based lists: `page` from 1, `pageSize` 1..100 (default 20). */
 export class PageQueryDto {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   page: number = 1;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   pageSize: number = 20;
 
   get offset(): number {

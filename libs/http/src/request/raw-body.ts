@@ -1,5 +1,11 @@
 import { Transform, pipeline } from 'node:stream';
-import { applyDecorators, createParamDecorator, Injectable, type ExecutionContext, type OnModuleInit } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  Injectable,
+  type ExecutionContext,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -19,7 +25,8 @@ export function captureRawBodies(fastify: FastifyInstance, also?: (req: FastifyR
   if (installed.has(fastify)) return;
   installed.add(fastify);
   fastify.addHook('preParsing', (req, _reply, payload, done) => {
-    const marked = (req.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[KEEP_RAW_BODY] === true;
+    const marked =
+      (req.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[KEEP_RAW_BODY] === true;
     if (!marked && !also?.(req)) return done(null, payload);
     const chunks: Buffer[] = [];
     const tee = new Transform({
@@ -32,7 +39,10 @@ export function captureRawBodies(fastify: FastifyInstance, also?: (req: FastifyR
         cb();
       },
     });
-    done(null, pipeline(payload, tee, () => undefined));
+    done(
+      null,
+      pipeline(payload, tee, () => undefined),
+    );
   });
 }
 

@@ -38,7 +38,14 @@ export function installRequestContext(app: FastifyInstance): void {
     httpDuration.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     if (!route.startsWith('/health') && route !== '/metrics') {
       access.info(
-        { requestId: req.id, method: req.method, url: req.url, route, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 10) / 10 },
+        {
+          requestId: req.id,
+          method: req.method,
+          url: req.url,
+          route,
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        },
         'request completed',
       );
     }

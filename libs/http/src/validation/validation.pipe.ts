@@ -2,10 +2,13 @@ import { cacheValidationMetadata, compileValidityCheck, type ValidityCheck } fro
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
 import { validationFailed, type FieldError } from '../errors/herald.exception.js';
+import { boundedTransformer } from './bounded-transformer.js';
 
 /** class-validator constraint → the spec's field error code (Zod-style names, e.g. invalid_string). */
 const CODES: Record<string, string> = {
   isEmail: 'invalid_string',
+  isEmailAddress: 'invalid_string',
+  isDataObject: 'too_big',
   isUrl: 'invalid_string',
   isUuid: 'invalid_string',
   matches: 'invalid_string',
@@ -33,7 +36,11 @@ const CODES: Record<string, string> = {
 /** Flattens nested class-validator errors into `{field, message, code}` with dotted paths. */
 export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((e) => {
-    const field = prefix ? (/^\d+$/.test(e.property) ? `${prefix}[${e.property}]` : `${prefix}.${e.property}`) : e.property;
+    const field = prefix
+      ? /^\d+$/.test(e.property)
+        ? `${prefix}[${e.property}]`
+        : `${prefix}.${e.property}`
+      : e.property;
     const own = Object.entries(e.constraints ?? {}).map(([constraint, message]) => ({
       field,
       message,
@@ -53,17 +60,23 @@ export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldErro
 export class HeraldValidationPipe extends ValidationPipe {
   private readonly rules = new Map<unknown, ValidityCheck | undefined>();
 
-  protected override validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
+  protected override validate(
+    object: object,
+    options?: ValidatorOptions,
+  ): Promise<ValidationError[]> | ValidationError[] {
     const rules = HeraldValidationPipe.decidesAlone(options) ? this.rulesOf(object) : undefined;
     if (!rules?.isValid(object)) return super.validate(object, options);
-    if (options?.whitelist) for (const key of Object.keys(object)) if (!rules.properties.has(key)) delete (object as Record<string, unknown>)[key];
+    if (options?.whitelist)
+      for (const key of Object.keys(object))
+        if (!rules.properties.has(key)) delete (object as Record<string, unknown>)[key];
     return [];
   }
 
   /** The rules of the DTO class `object` is an instance of; none for the stand-ins the pipe validates for a primitive or array body. */
   private rulesOf(object: object): ValidityCheck | undefined {
     const cls = (object as { constructor?: unknown }).constructor;
-    if (typeof cls !== 'function' || cls === Object || Object.getPrototypeOf(object) !== cls.prototype) return undefined;
+    if (typeof cls !== 'function' || cls === Object || Object.getPrototypeOf(object) !== cls.prototype)
+      return undefined;
     if (!this.rules.has(cls)) this.rules.set(cls, compileValidityCheck(cls as new () => object));
     return this.rules.get(cls);
   }
@@ -71,8 +84,15 @@ export class HeraldValidationPipe extends ValidationPipe {
   /** Options under which validity is the rules' alone (no groups, nothing skipped, unknown keys stripped or kept, not refused). */
   private static decidesAlone(o: ValidatorOptions | undefined): boolean {
     return (
-      o !== undefined && o.forbidUnknownValues === false && !o.groups?.length && !o.always && !o.strictGroups &&
-      !o.skipMissingProperties && !o.skipNullProperties && !o.skipUndefinedProperties && !o.forbidNonWhitelisted
+      o !== undefined &&
+      o.forbidUnknownValues === false &&
+      !o.groups?.length &&
+      !o.always &&
+      !o.strictGroups &&
+      !o.skipMissingProperties &&
+      !o.skipNullProperties &&
+      !o.skipUndefinedProperties &&
+      !o.forbidNonWhitelisted
     );
   }
 }
@@ -85,6 +105,7 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidUnknownValues: false,
     transformOptions: { enableImplicitConversion: false },
+    transformerPackage: boundedTransformer,
     exceptionFactory: (errors) => validationFailed(toFieldErrors(errors)),
   });
 }

@@ -83,7 +83,11 @@ export class EventProcessor {
     this.inboxTable = tableName(dataSource, InboxEntry);
   }
 
-  async process(envelope: EventEnvelope, handlers: TopicHandler[], options: DeliveryOptions = {}): Promise<ProcessOutcome> {
+  async process(
+    envelope: EventEnvelope,
+    handlers: TopicHandler[],
+    options: DeliveryOptions = {},
+  ): Promise<ProcessOutcome> {
     const topic = envelope.type;
     const problems = this.problemsOf(envelope, options);
     if (problems.length > 0) return this.deadLetter(topic, envelope, `invalid event: ${problems.join('; ')}`, 0);
@@ -113,7 +117,14 @@ export class EventProcessor {
         }
         messagingMetrics.retries.inc({ consumer: this.consumer, topic });
         const delay = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
-        this.logger.warn('event handler failed; retrying', { consumer: this.consumer, topic, eventId: envelope.eventId, attempt, retryInMs: delay, err: message });
+        this.logger.warn('event handler failed; retrying', {
+          consumer: this.consumer,
+          topic,
+          eventId: envelope.eventId,
+          attempt,
+          retryInMs: delay,
+          err: message,
+        });
         await new Promise((r) => setTimeout(r, delay));
       }
     }
@@ -125,7 +136,11 @@ export class EventProcessor {
    * goes to that topic's batch handlers at once. If anything in it fails, the transaction rolls
    * back and the events are applied one by one, each with its own retries and dead-lettering.
    */
-  async processBatch(envelopes: EventEnvelope[], handlersFor: (topic: string) => TopicHandler[], options: DeliveryOptions = {}): Promise<void> {
+  async processBatch(
+    envelopes: EventEnvelope[],
+    handlersFor: (topic: string) => TopicHandler[],
+    options: DeliveryOptions = {},
+  ): Promise<void> {
     const valid: EventEnvelope[] = [];
     const seen = new Set<string>();
     for (const e of envelopes) {
@@ -152,7 +167,7 @@ export class EventProcessor {
         );
         const fresh = new Set(rows.map((r) => r.event_id));
         const done = valid.filter((e) => fresh.has(e.eventId));
-        for (let start = 0; start < done.length; ) {
+        for (let start = 0; start < done.length;) {
           let end = start + 1;
           while (end < done.length && done[end]!.type === done[start]!.type) end++;
           await this.apply(done.slice(start, end), handlersFor(done[start]!.type), manager, 1);
@@ -161,7 +176,12 @@ export class EventProcessor {
         return done;
       });
       const appliedIds = new Set(applied.map((e) => e.eventId));
-      for (const e of valid) messagingMetrics.consumed.inc({ consumer: this.consumer, topic: e.type, outcome: appliedIds.has(e.eventId) ? 'processed' : 'duplicate' });
+      for (const e of valid)
+        messagingMetrics.consumed.inc({
+          consumer: this.consumer,
+          topic: e.type,
+          outcome: appliedIds.has(e.eventId) ? 'processed' : 'duplicate',
+        });
     } catch {
       for (const e of valid) await this.process(e, handlersFor(e.type), options);
     }
@@ -174,7 +194,12 @@ export class EventProcessor {
   }
 
   /** A run of events of one topic through its handlers: per-event ones event by event, batch ones at once. */
-  private async apply(run: EventEnvelope[], handlers: TopicHandler[], manager: EntityManager, attempt: number): Promise<void> {
+  private async apply(
+    run: EventEnvelope[],
+    handlers: TopicHandler[],
+    manager: EntityManager,
+    attempt: number,
+  ): Promise<void> {
     for (const handler of handlers) {
       if (typeof handler === 'function') {
         for (const e of run) await handler(e, new EventContext(e, manager, this.consumer, attempt));
@@ -189,8 +214,19 @@ export class EventProcessor {
     return this.deadLetter(topic, { raw } as unknown as EventEnvelope, error, 0);
   }
 
-  private async deadLetter(topic: string, envelope: EventEnvelope, error: string, attempts: number): Promise<ProcessOutcome> {
-    this.logger.error('event dead-lettered', { consumer: this.consumer, topic, eventId: envelope.eventId, attempts, err: error });
+  private async deadLetter(
+    topic: string,
+    envelope: EventEnvelope,
+    error: string,
+    attempts: number,
+  ): Promise<ProcessOutcome> {
+    this.logger.error('event dead-lettered', {
+      consumer: this.consumer,
+      topic,
+      eventId: envelope.eventId,
+      attempts,
+      err: error,
+    });
     const eventId = typeof envelope.eventId === 'string' ? envelope.eventId : null;
     await this.dataSource.transaction(async (manager) => {
       if (eventId && /^[0-9a-f-]{36}$/i.test(eventId)) {
@@ -213,7 +249,14 @@ export class EventProcessor {
         key: typeof envelope.key === 'string' ? envelope.key : topic,
         projectId: typeof envelope.projectId === 'string' ? envelope.projectId : '',
         causationId: eventId ?? undefined,
-        deadLetter: { consumer: this.consumer, originalTopic: topic, originalEventId: eventId, error, attempts, failedAt },
+        deadLetter: {
+          consumer: this.consumer,
+          originalTopic: topic,
+          originalEventId: eventId,
+          error,
+          attempts,
+          failedAt,
+        },
       } as EventEnvelope);
     });
     messagingMetrics.consumed.inc({ consumer: this.consumer, topic, outcome: 'dead_lettered' });

@@ -21,7 +21,10 @@ export abstract class HeraldEventServer extends Server implements CustomTranspor
     for (const head of this.messageHandlers.values()) {
       const route = head.extras as Partial<EventRoute> | undefined;
       if (route?.consumer && route.topic && this.registry.has(route.consumer)) {
-        result.push({ route: { consumer: route.consumer, topic: route.topic, ...(route.batch ? { batch: true as const } : {}) }, head });
+        result.push({
+          route: { consumer: route.consumer, topic: route.topic, ...(route.batch ? { batch: true as const } : {}) },
+          head,
+        });
       }
     }
     return result;

@@ -17,7 +17,10 @@ export interface EventRoute {
  * services. Use with `@Payload() envelope: EventEnvelope<P>` and `@Ctx() ctx: EventContext`.
  */
 export const OnEvent = (consumer: string, topic: string): MethodDecorator =>
-  EventPattern<Record<string, string>>({ consumer, topic } satisfies EventRoute, { consumer, topic } satisfies EventRoute);
+  EventPattern<Record<string, string>>(
+    { consumer, topic } satisfies EventRoute,
+    { consumer, topic } satisfies EventRoute,
+  );
 
 /**
  * Like `OnEvent`, for a handler that applies many events with a few multi-row statements: it is
@@ -27,4 +30,7 @@ export const OnEvent = (consumer: string, topic: string): MethodDecorator =>
  * `@Payload() envelopes: EventEnvelope<P>[]` and `@Ctx() ctx: EventBatchContext`.
  */
 export const OnEventBatch = (consumer: string, topic: string): MethodDecorator =>
-  EventPattern<Record<string, unknown>>({ consumer, topic, batch: true } satisfies EventRoute, { consumer, topic, batch: true } satisfies EventRoute);
+  EventPattern<Record<string, unknown>>(
+    { consumer, topic, batch: true } satisfies EventRoute,
+    { consumer, topic, batch: true } satisfies EventRoute,
+  );

@@ -18,7 +18,11 @@ export class InProcessEventServer extends HeraldEventServer {
 
   listen(callback: () => void): void {
     for (const [consumer, topics] of this.subscriptions()) {
-      for (const topic of topics) this.routes.set(topic, [...(this.routes.get(topic) ?? []), { consumer, handlers: this.handlersFor(topic, consumer) }]);
+      for (const topic of topics)
+        this.routes.set(topic, [
+          ...(this.routes.get(topic) ?? []),
+          { consumer, handlers: this.handlersFor(topic, consumer) },
+        ]);
     }
     this.bus.attach(this);
     callback();
@@ -33,14 +37,21 @@ export class InProcessEventServer extends HeraldEventServer {
     const perConsumer = new Map<string, { events: EventEnvelope[]; handlers: Map<string, TopicHandler[]> }>();
     for (const e of envelopes) {
       for (const { consumer, handlers } of this.routes.get(e.type) ?? []) {
-        const entry = perConsumer.get(consumer) ?? { events: [] as EventEnvelope[], handlers: new Map<string, TopicHandler[]>() };
+        const entry = perConsumer.get(consumer) ?? {
+          events: [] as EventEnvelope[],
+          handlers: new Map<string, TopicHandler[]>(),
+        };
         entry.events.push(e);
         entry.handlers.set(e.type, handlers);
         perConsumer.set(consumer, entry);
       }
     }
     await Promise.all(
-      [...perConsumer].map(([consumer, { events, handlers }]) => this.registry.get(consumer).processBatch(events, (topic) => handlers.get(topic) ?? [], { trusted: true, durableWithPublisher: true })),
+      [...perConsumer].map(([consumer, { events, handlers }]) =>
+        this.registry
+          .get(consumer)
+          .processBatch(events, (topic) => handlers.get(topic) ?? [], { trusted: true, durableWithPublisher: true }),
+      ),
     );
   }
 

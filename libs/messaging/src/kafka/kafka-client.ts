@@ -1,4 +1,5 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { fixKafkaRequestQueue } from './request-queue-fix.js';
 
 export interface KafkaConnection {
   brokers: string[];
@@ -6,7 +7,11 @@ export interface KafkaConnection {
 }
 
 /** A kafkajs client whose log lines go to Herald's logger instead of stdout. */
-export function createKafka(conn: KafkaConnection, log?: (level: string, message: string, extra: Record<string, unknown>) => void): Kafka {
+export function createKafka(
+  conn: KafkaConnection,
+  log?: (level: string, message: string, extra: Record<string, unknown>) => void,
+): Kafka {
+  fixKafkaRequestQueue();
   return new Kafka({
     clientId: conn.clientId,
     brokers: conn.brokers,
@@ -17,7 +22,11 @@ export function createKafka(conn: KafkaConnection, log?: (level: string, message
       () =>
       ({ level, log: entry }: LogEntry) => {
         const { message, ...extra } = entry;
-        log?.(level === logLevel.ERROR ? 'error' : level === logLevel.WARN ? 'warn' : 'info', `kafka: ${message}`, extra);
+        log?.(
+          level === logLevel.ERROR ? 'error' : level === logLevel.WARN ? 'warn' : 'info',
+          `kafka: ${message}`,
+          extra,
+        );
       },
   });
 }

@@ -20,7 +20,11 @@ export class KafkaPublisher implements EventPublisher {
       messages.push({
         key: e.key,
         value: JSON.stringify(e),
-        headers: { 'herald-event-id': e.eventId, 'herald-version': String(e.version), 'herald-project-id': e.projectId },
+        headers: {
+          'herald-event-id': e.eventId,
+          'herald-version': String(e.version),
+          'herald-project-id': e.projectId,
+        },
       });
       byTopic.set(e.type, messages);
     }

@@ -29,7 +29,6 @@ export interface RelayLogger {
 
 const DEFAULTS: OutboxRelayOptions = { batchSize: 500, pollIntervalMs: 1000, lingerMs: 20, retentionMs: 24 * 3600_000 };
 
-
 /**
  * The relay's read of the next rows to publish (at most `limit`), run in its transaction: a plan
  * setting, then the read. The read walks the unpublished-rows index in id order. Left to itself the
@@ -41,8 +40,12 @@ const DEFAULTS: OutboxRelayOptions = { batchSize: 500, pollIntervalMs: 1000, lin
  * relay sends both with its BEGIN as one message.
  */
 export function pendingRowsRead(table: string, limit: number): [plan: string, read: string] {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`outbox read limit must be a positive integer, got ${limit}`);
-  return ['SET LOCAL enable_bitmapscan = off', `SELECT id, envelope FROM ${table} WHERE published_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`];
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new Error(`outbox read limit must be a positive integer, got ${limit}`);
+  return [
+    'SET LOCAL enable_bitmapscan = off',
+    `SELECT id, envelope FROM ${table} WHERE published_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+  ];
 }
 
 /**
@@ -77,7 +80,9 @@ export class OutboxRelay implements LocalRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run().catch((err: unknown) => this.logger.error('outbox relay stopped', { service: this.service, err: String(err) }));
+    this.loop = this.run().catch((err: unknown) =>
+      this.logger.error('outbox relay stopped', { service: this.service, err: String(err) }),
+    );
   }
 
   /** Stops after the batch in flight (if any) has been published and marked. */
@@ -103,7 +108,9 @@ export class OutboxRelay implements LocalRelay {
 
   /** Number of events not yet published (for metrics and tests). */
   async pending(): Promise<number> {
-    const rows: { n: string }[] = await this.dataSource.query(`SELECT count(*) AS n FROM ${this.table} WHERE published_at IS NULL`);
+    const rows: { n: string }[] = await this.dataSource.query(
+      `SELECT count(*) AS n FROM ${this.table} WHERE published_at IS NULL`,
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -128,7 +135,11 @@ export class OutboxRelay implements LocalRelay {
       } catch (err) {
         failures++;
         const delay = Math.min(30_000, 250 * 2 ** Math.min(failures, 7));
-        this.logger.error('outbox relay batch failed; retrying', { service: this.service, err: String(err), retryInMs: delay });
+        this.logger.error('outbox relay batch failed; retrying', {
+          service: this.service,
+          err: String(err),
+          retryInMs: delay,
+        });
         if (this.client && !(await this.clientAlive())) await this.dropLeadership();
         await this.pause.sleep(delay);
       }
@@ -138,13 +149,20 @@ export class OutboxRelay implements LocalRelay {
 
   private async acquireLeadership(): Promise<void> {
     if (!this.client) {
-      const client = new pg.Client({ connectionString: this.databaseUrl, application_name: `herald-${this.service}-relay` });
+      const client = new pg.Client({
+        connectionString: this.databaseUrl,
+        application_name: `herald-${this.service}-relay`,
+      });
       client.on('error', () => undefined);
       await client.connect();
       this.client = client;
-      this.unlisten ??= await PgNotifications.for(this.databaseUrl).listen(outboxChannel(this.service), () => this.pause.wake());
+      this.unlisten ??= await PgNotifications.for(this.databaseUrl).listen(outboxChannel(this.service), () =>
+        this.pause.wake(),
+      );
     }
-    const res = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [advisoryLockKey(`herald-outbox-relay:${this.service}`)]);
+    const res = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+      advisoryLockKey(`herald-outbox-relay:${this.service}`),
+    ]);
     this.leader = res.rows[0]?.ok === true;
     if (this.leader) this.logger.info('outbox relay active', { service: this.service });
   }
@@ -176,7 +194,10 @@ export class OutboxRelay implements LocalRelay {
     let broken = false;
     try {
       const [plan, read] = pendingRowsRead(this.table, this.options.batchSize);
-      const results = (await client.query(`BEGIN; ${plan}; ${read}`)) as unknown as pg.QueryResult<{ id: string; envelope: EventEnvelope }>[];
+      const results = (await client.query(`BEGIN; ${plan}; ${read}`)) as unknown as pg.QueryResult<{
+        id: string;
+        envelope: EventEnvelope;
+      }>[];
       const rows = results[2]!.rows;
       if (rows.length === 0) {
         await client.query('COMMIT');
@@ -185,7 +206,9 @@ export class OutboxRelay implements LocalRelay {
       await this.publisher.publish(rows.map((r) => r.envelope));
       const ids = rows.map((r) => r.id);
       if (!ids.every((id) => /^\d+$/.test(id))) throw new Error('outbox ids must be integers'); // bigserial, written into the statement
-      await client.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY('{${ids.join(',')}}'::bigint[]); COMMIT`);
+      await client.query(
+        `UPDATE ${this.table} SET published_at = now() WHERE id = ANY('{${ids.join(',')}}'::bigint[]); COMMIT`,
+      );
       messagingMetrics.published.inc({ service: this.service }, rows.length);
       return rows.length;
     } catch (err) {
@@ -201,9 +224,9 @@ export class OutboxRelay implements LocalRelay {
     const now = Date.now();
     if (now - this.lastCleanup < 10 * 60_000) return;
     this.lastCleanup = now;
-    await this.dataSource.query(`DELETE FROM ${this.table} WHERE published_at < now() - ($1::bigint * interval '1 millisecond')`, [
-      this.options.retentionMs,
-    ]);
+    await this.dataSource.query(
+      `DELETE FROM ${this.table} WHERE published_at < now() - ($1::bigint * interval '1 millisecond')`,
+      [this.options.retentionMs],
+    );
   }
-
 }

@@ -35,7 +35,10 @@ export class Outbox {
       throw new Error('Outbox.add must run inside the transaction of the business write');
     }
     const { param, values } = new SqlParams();
-    await manager.query(`WITH ins AS (${this.insertSql(param, envelopes)}) SELECT pg_notify(${param(outboxChannel(this.service), 'text')}, count(*)::text) FROM ins`, values);
+    await manager.query(
+      `WITH ins AS (${this.insertSql(param, envelopes)}) SELECT pg_notify(${param(outboxChannel(this.service), 'text')}, count(*)::text) FROM ins`,
+      values,
+    );
   }
 
   /** The service's relay runs in this process: single-statement writes wake it directly while it leads. */
@@ -56,7 +59,10 @@ export class Outbox {
     const ins = write.with('outbox', this.insertSql(write.param, envelopes));
     const relay = this.relay;
     if (relay?.isLeader) write.onCommit(() => relay.wake());
-    else write.output(`pg_notify(${write.param(outboxChannel(this.service), 'text')}, (SELECT count(*) FROM ${ins})::text)`);
+    else
+      write.output(
+        `pg_notify(${write.param(outboxChannel(this.service), 'text')}, (SELECT count(*) FROM ${ins})::text)`,
+      );
   }
 
   private insertSql(param: SqlParam, envelopes: EventEnvelope[]): string {

@@ -2,7 +2,7 @@
 // the data dirs live directly in os.tmpdir() (world-traversable).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,7 +53,7 @@ function freePort(): Promise<number> {
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -114,7 +114,9 @@ describe('startEmbeddedPostgres', () => {
   });
 
   it('restarts on the same data dir, on the recorded port, with the same data', async () => {
-    const recorded = JSON.parse(await readFile(path.join(dataDir, 'herald-credentials.json'), 'utf8')) as { port: number };
+    const recorded = JSON.parse(await readFile(path.join(dataDir, 'herald-credentials.json'), 'utf8')) as {
+      port: number;
+    };
     logs.length = 0;
     handle = await startEmbeddedPostgres({ dataDir, log });
 
@@ -135,7 +137,10 @@ describe('startEmbeddedPostgres', () => {
 
   it('ignores a stale postmaster.pid whose process is gone', async () => {
     const dead = spawnSync('true').pid; // exited and reaped
-    await writeFile(path.join(dataDir, 'postmaster.pid'), `${dead}\n${dataDir}\n1700000000\n5432\n\n127.0.0.1\n  0  0\nready   \n`);
+    await writeFile(
+      path.join(dataDir, 'postmaster.pid'),
+      `${dead}\n${dataDir}\n1700000000\n5432\n\n127.0.0.1\n  0  0\nready   \n`,
+    );
     logs.length = 0;
     handle = await startEmbeddedPostgres({ dataDir, log });
     expect(logs.some((l) => l.includes('stale postmaster.pid'))).toBe(true);
@@ -143,30 +148,48 @@ describe('startEmbeddedPostgres', () => {
   });
 
   it('ignores a postmaster.pid whose pid was reused by an unrelated process', async () => {
-    await writeFile(path.join(dataDir, 'postmaster.pid'), `${process.pid}\n${dataDir}\n1700000000\n5432\n\n127.0.0.1\n  0  0\nready   \n`);
+    await writeFile(
+      path.join(dataDir, 'postmaster.pid'),
+      `${process.pid}\n${dataDir}\n1700000000\n5432\n\n127.0.0.1\n  0  0\nready   \n`,
+    );
     handle = await startEmbeddedPostgres({ dataDir, log });
     expect(await query(handle.url, 'SELECT count(*)::int AS n FROM notes')).toEqual([{ n: 1 }]);
   });
 
-  (process.platform === 'linux' ? it : it.skip)('shuts down an orphaned server left by a SIGKILLed parent', async () => {
-    const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
-    const ids = isRoot ? { uid: (await stat(dataDir)).uid, gid: (await stat(dataDir)).gid } : {};
-    // `sh -c '... &'` exits at once, so the postmaster is reparented: exactly what a SIGKILLed Node leaves behind.
-    const sh = spawn('/bin/sh', ['-c', `"$0" -D "$1" -c listen_addresses=127.0.0.1 -c unix_socket_directories= -p "$2" >/dev/null 2>&1 &`, postgres, dataDir, String(await freePort())], {
-      ...ids,
-      stdio: 'ignore',
-    });
-    await new Promise((r) => sh.on('exit', r));
-    let orphan: number | undefined;
-    await waitFor(async () => (orphan = await postmasterPid(dataDir)) !== undefined && alive(orphan));
+  (process.platform === 'linux' ? it : it.skip)(
+    'shuts down an orphaned server left by a SIGKILLed parent',
+    async () => {
+      const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+        postgres: string;
+      };
+      const ids = isRoot ? { uid: (await stat(dataDir)).uid, gid: (await stat(dataDir)).gid } : {};
+      // `sh -c '... &'` exits at once, so the postmaster is reparented: exactly what a SIGKILLed Node leaves behind.
+      const sh = spawn(
+        '/bin/sh',
+        [
+          '-c',
+          `"$0" -D "$1" -c listen_addresses=127.0.0.1 -c unix_socket_directories= -p "$2" >/dev/null 2>&1 &`,
+          postgres,
+          dataDir,
+          String(await freePort()),
+        ],
+        {
+          ...ids,
+          stdio: 'ignore',
+        },
+      );
+      await new Promise((r) => sh.on('exit', r));
+      let orphan: number | undefined;
+      await waitFor(async () => (orphan = await postmasterPid(dataDir)) !== undefined && alive(orphan));
 
-    logs.length = 0;
-    handle = await startEmbeddedPostgres({ dataDir, log });
-    expect(logs.some((l) => l.includes('orphaned PostgreSQL'))).toBe(true);
-    expect(alive(orphan!)).toBe(false);
-    expect(await postmasterPid(dataDir)).not.toBe(orphan);
-    expect(await query(handle.url, 'SELECT body FROM notes')).toEqual([{ body: 'héllo' }]);
-  });
+      logs.length = 0;
+      handle = await startEmbeddedPostgres({ dataDir, log });
+      expect(logs.some((l) => l.includes('orphaned PostgreSQL'))).toBe(true);
+      expect(alive(orphan!)).toBe(false);
+      expect(await postmasterPid(dataDir)).not.toBe(orphan);
+      expect(await query(handle.url, 'SELECT body FROM notes')).toEqual([{ body: 'héllo' }]);
+    },
+  );
 
   it('regenerates the password when the credentials file is lost', async () => {
     await rm(path.join(dataDir, 'herald-credentials.json'));
@@ -184,11 +207,14 @@ describe('startEmbeddedPostgres', () => {
     let script: string;
 
     beforeAll(async () => {
-      // Compile the module (and the one it imports) with SWC into a temp dir that resolves the repo's node_modules.
+      // Compile the module (and the ones it imports) with SWC into a temp dir that resolves the repo's node_modules.
       const { transformFile } = await import('@swc/core');
       const dir = await newDataDir();
-      for (const name of ['embedded-postgres', 'memory-settings']) {
-        const source = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+      const here = fileURLToPath(new URL('.', import.meta.url));
+      for (const name of (await readdir(here))
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
+        .map((f) => f.slice(0, -3))) {
+        const source = path.join(here, `${name}.ts`);
         const { code } = await transformFile(source, {
           swcrc: false,
           jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
@@ -212,7 +238,9 @@ if (mode === 'exit') process.exit(0);
       );
     });
 
-    async function runChild(mode: 'sigterm' | 'exit'): Promise<{ code: number | null; stderr: string; postmaster: number }> {
+    async function runChild(
+      mode: 'sigterm' | 'exit',
+    ): Promise<{ code: number | null; stderr: string; postmaster: number }> {
       const dir = await newDataDir();
       const child = spawn(process.execPath, [script, dir, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';

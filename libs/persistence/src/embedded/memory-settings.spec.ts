@@ -9,7 +9,10 @@ describe('embeddedMemorySettings', () => {
     ['4 GB', 4 * GB, '512MB', '1024MB'],
     ['24 GB', 24 * GB, '1024MB', '4096MB'],
     ['256 GB', 256 * GB, '1024MB', '4096MB'],
-  ])('a %s machine: shared_buffers an eighth of it within 128 MB..1 GB, effective_cache_size a quarter within 512 MB..4 GB', (_label, total, shared, cache) => {
-    expect(embeddedMemorySettings(total)).toEqual({ shared_buffers: shared, effective_cache_size: cache });
-  });
+  ])(
+    'a %s machine: shared_buffers an eighth of it within 128 MB..1 GB, effective_cache_size a quarter within 512 MB..4 GB',
+    (_label, total, shared, cache) => {
+      expect(embeddedMemorySettings(total)).toEqual({ shared_buffers: shared, effective_cache_size: cache });
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@herald/core';
+import { SERVICES, type ServiceDefinition, type ServiceName } from '@herald/core';
 import { analyticsService } from '@herald/service-analytics';
 import { campaignsService } from '@herald/service-campaigns';
 import { contactsService } from '@herald/service-contacts';
@@ -8,17 +8,24 @@ import { segmentsService } from '@herald/service-segments';
 import { sendingService } from '@herald/service-sending';
 import { workflowsService } from '@herald/service-workflows';
 
-/** Every Herald service, in start order: what standalone mode hosts and what tooling iterates. */
-export const allServices: ServiceDefinition[] = [
-  gatewayService,
-  contactsService,
-  sendingService,
-  campaignsService,
-  segmentsService,
-  workflowsService,
-  domainsService,
-  analyticsService,
-];
+/** Each service of the one list (`SERVICES` in @herald/core) with its module: a name without a definition does not compile. */
+const definitions: Record<ServiceName, ServiceDefinition> = {
+  gateway: gatewayService,
+  contacts: contactsService,
+  sending: sendingService,
+  campaigns: campaignsService,
+  segments: segmentsService,
+  workflows: workflowsService,
+  domains: domainsService,
+  analytics: analyticsService,
+};
+
+/** Every Herald service, in the one list's (start) order: what standalone mode hosts and what tooling iterates. */
+export const allServices: ServiceDefinition[] = SERVICES.map((s) => {
+  const def = definitions[s.name];
+  if (def.name !== s.name) throw new Error(`the catalog's "${s.name}" entry is the definition of "${def.name}"`);
+  return def;
+});
 
 export function serviceNamed(name: string): ServiceDefinition {
   const def = allServices.find((s) => s.name === name);

@@ -1,7 +1,7 @@
 import type { ServiceDefinition } from '@herald/core';
 import { enableMultipart } from '@herald/http';
 import { Job, JobsModule } from '@herald/jobs';
-import { messagingEntities, MessagingModule } from '@herald/messaging';
+import { messagingEntities, MessagingModule, ReferencesModule, ResourceReferences } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -16,38 +16,66 @@ import { ContactsController } from './contacts/contacts.controller.js';
 import { ContactsService } from './contacts/contacts.service.js';
 import { EventsController } from './events/events.controller.js';
 import { EventsService } from './events/events.service.js';
+import { TimelineHandler } from './events/timeline.handler.js';
+import { TimelineProjection } from './events/timeline.projection.js';
 import { TrackEventUseCase } from './events/track-event.use-case.js';
 import { TrackedEvent } from './events/tracked-event.entity.js';
+import { ContactFieldDeletion } from './fields/contact-field-deletion.entity.js';
 import { ContactField } from './fields/contact-field.entity.js';
 import { DeleteFieldProcessor } from './fields/delete-field.processor.js';
 import { FieldRegistry } from './fields/field-registry.js';
 import { FieldsController } from './fields/fields.controller.js';
 import { FieldsService } from './fields/fields.service.js';
-import { UsageDirectory } from './fields/usage-directory.js';
 import { ContactImport } from './imports/contact-import.entity.js';
 import { InternalContactsController } from './internal/internal-contacts.controller.js';
+import { ContactsExport } from './internal/contacts-export.js';
 import { DeliveryFeedbackHandler } from './internal/delivery-feedback.handler.js';
 import { ContactImportsController } from './imports/contact-imports.controller.js';
 import { ContactImportsService } from './imports/contact-imports.service.js';
 import { CsvImportProcessor } from './imports/csv-import.processor.js';
 import { contactsMigrations } from './migrations/index.js';
-import { ProjectLifecycleHandler } from './projects/project-lifecycle.handler.js';
 
 /** The contacts service's schema: its entities and migrations. */
 export const contactsSchema = {
   service: CONTACTS,
-  entities: [Contact, ContactSearchEntry, TrackedEvent, ContactField, ContactImport, BulkJob, Job, ...messagingEntities],
+  entities: [
+    Contact,
+    ContactSearchEntry,
+    TrackedEvent,
+    ContactField,
+    ContactFieldDeletion,
+    ContactImport,
+    BulkJob,
+    ResourceReferences,
+    Job,
+    ...messagingEntities,
+  ],
   migrations: contactsMigrations,
 };
 
 /** Contacts, their custom data and field registry, CSV imports, bulk jobs and tracked events. */
 @Module({
-  imports: [PersistenceModule.forService(contactsSchema), MessagingModule.forService({ service: CONTACTS }), JobsModule.forService(CONTACTS)],
-  controllers: [FieldsController, ContactImportsController, BulkController, ContactsController, EventsController, ProjectLifecycleHandler, InternalContactsController, DeliveryFeedbackHandler],
+  imports: [
+    PersistenceModule.forService(contactsSchema),
+    MessagingModule.forService({ service: CONTACTS }),
+    JobsModule.forService(CONTACTS),
+    // who references a field or an event name (GET /contacts/fields/:field/usage, /events/:name/usage)
+    ReferencesModule.forOwner(CONTACTS, { kinds: ['field', 'event'] }),
+  ],
+  controllers: [
+    FieldsController,
+    ContactImportsController,
+    BulkController,
+    ContactsController,
+    EventsController,
+    InternalContactsController,
+    DeliveryFeedbackHandler,
+    TimelineHandler,
+  ],
   providers: [
+    ContactsExport,
     ContactWriter,
     FieldRegistry,
-    UsageDirectory,
     ContactsService,
     FieldsService,
     DeleteFieldProcessor,
@@ -56,6 +84,7 @@ export const contactsSchema = {
     BulkService,
     TrackEventUseCase,
     EventsService,
+    TimelineProjection,
   ],
 })
 export class ContactsModule implements OnModuleInit {
@@ -66,4 +95,21 @@ export class ContactsModule implements OnModuleInit {
   }
 }
 
-export const contactsService: ServiceDefinition = { name: CONTACTS, module: ContactsModule, defaultPort: 3001, schema: contactsSchema };
+export const contactsService: ServiceDefinition = {
+  name: CONTACTS,
+  module: ContactsModule,
+  schema: contactsSchema,
+  // contact_search follows contacts (triggers); declared so that every project_id table is
+  projectData: {
+    tables: [
+      TrackedEvent,
+      Contact,
+      ContactSearchEntry,
+      ContactField,
+      ContactFieldDeletion,
+      ContactImport,
+      BulkJob,
+      ResourceReferences,
+    ],
+  },
+};

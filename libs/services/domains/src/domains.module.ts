@@ -9,27 +9,51 @@ import { DomainVerifier } from './domains/domain-verifier.js';
 import { Domain } from './domains/domain.entity.js';
 import { DomainsController } from './domains/domains.controller.js';
 import { DomainsService } from './domains/domains.service.js';
-import { DKIM_ENCRYPTION_KEY, DOMAINS_SETTINGS, DomainsServiceConfig, DomainsSettings, resolveDkimEncryptionKey } from './domains.settings.js';
+import {
+  DKIM_ENCRYPTION_KEY,
+  DOMAINS_SETTINGS,
+  DomainsServiceConfig,
+  DomainsSettings,
+  resolveDkimEncryptionKey,
+} from './domains.settings.js';
+import { InternalDomainsController } from './internal/internal-domains.controller.js';
 import { DkimKeyGenerator } from './keys/dkim-key-generator.js';
 import { domainsMigrations } from './migrations/index.js';
-import { ProjectLifecycleHandler } from './projects/project-lifecycle.handler.js';
+import { DomainsProjectCleanup } from './projects/domains-project-cleanup.js';
 import { DnsRecordChecker, DOMAINS_RESOLVER } from './records/dns-record-checker.js';
 
-export const domainsSchema = { service: DOMAINS, entities: [Domain, Job, ...messagingEntities], migrations: domainsMigrations };
+export const domainsSchema = {
+  service: DOMAINS,
+  entities: [Domain, Job, ...messagingEntities],
+  migrations: domainsMigrations,
+};
 
 /** Sender domains, DKIM keys and verification state. */
 @Module({
-  imports: [PersistenceModule.forService(domainsSchema), MessagingModule.forService({ service: DOMAINS }), JobsModule.forService(DOMAINS, { concurrency: 4 })],
-  controllers: [DomainsController, ProjectLifecycleHandler],
+  imports: [
+    PersistenceModule.forService(domainsSchema),
+    MessagingModule.forService({ service: DOMAINS }),
+    JobsModule.forService(DOMAINS, { concurrency: 4 }),
+  ],
+  controllers: [DomainsController, InternalDomainsController],
   providers: [
     { provide: DOMAINS_SETTINGS, useFactory: () => loadConfig(DomainsSettings) },
-    { provide: DKIM_ENCRYPTION_KEY, inject: [DOMAINS_SETTINGS, HERALD_RUNTIME], useFactory: (s: DomainsSettings, rt: HeraldRuntime) => resolveDkimEncryptionKey(s, rt) },
-    { provide: DOMAINS_RESOLVER, inject: [DOMAINS_SETTINGS], useFactory: (s: DomainsSettings) => createResolver({ servers: s.DNS_SERVERS }) },
+    {
+      provide: DKIM_ENCRYPTION_KEY,
+      inject: [DOMAINS_SETTINGS, HERALD_RUNTIME],
+      useFactory: (s: DomainsSettings, rt: HeraldRuntime) => resolveDkimEncryptionKey(s, rt),
+    },
+    {
+      provide: DOMAINS_RESOLVER,
+      inject: [DOMAINS_SETTINGS],
+      useFactory: (s: DomainsSettings) => createResolver({ servers: s.DNS_SERVERS }),
+    },
     DnsRecordChecker,
     DkimKeyGenerator,
     DomainVerifier,
     DomainChecks,
     DomainsService,
+    DomainsProjectCleanup,
   ],
 })
 export class DomainsModule {}
@@ -38,6 +62,6 @@ export const domainsService: ServiceDefinition = {
   name: DOMAINS,
   module: DomainsModule,
   config: DomainsServiceConfig,
-  defaultPort: 3006,
   schema: domainsSchema,
+  projectData: { tables: [Domain], hook: DomainsProjectCleanup },
 };

@@ -1,4 +1,6 @@
 import { HERALD_RUNTIME, loadConfig, type HeraldRuntime } from '@herald/core';
+import { RawBodySetup } from '@herald/http';
+import { Job, JobsModule } from '@herald/jobs';
 import { messagingEntities, MessagingModule } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
@@ -11,11 +13,38 @@ import { AccountTokens } from './accounts/account-tokens.js';
 import { AccountsService } from './accounts/accounts.service.js';
 import { AuthController } from './accounts/auth.controller.js';
 import { ConfigController } from './accounts/config.controller.js';
-import { LOGIN_THROTTLE, LoginThrottle } from './accounts/login-throttle.js';
+import { AccountErrors } from './accounts/account.errors.js';
+import { ACCOUNT_EMAIL_THROTTLE, AttemptThrottle, LOGIN_THROTTLE, THROTTLE_LIMITS } from './accounts/login-throttle.js';
 import { SessionService } from './accounts/session.service.js';
 import { SessionStrategy } from './accounts/session.strategy.js';
 import { User } from './accounts/user.entity.js';
+import { AccountMail } from './accounts/account-mail.js';
+import { BILLING_CLOCK, systemClock } from './billing/billing-clock.js';
+import { BillingMeter } from './billing/billing-meter.js';
+import { BillingProjectData } from './billing/billing-project-data.js';
+import { BillingController } from './billing/billing.controller.js';
+import { BillingService } from './billing/billing.service.js';
+import { InternalBillingController } from './billing/internal-billing.controller.js';
+import { MeteredEmailRetention } from './billing/metered-email-retention.js';
+import { MeteringHandlers } from './billing/metering.handlers.js';
+import { PAYMENT_PROVIDER, type PaymentProvider } from './billing/stripe/payment-provider.js';
+import { StripeBillingController, StripeWebhookController } from './billing/stripe/stripe-billing.controller.js';
+import { StripeBillingService } from './billing/stripe/stripe-billing.service.js';
+import { StripeProvider } from './billing/stripe/stripe-provider.js';
 import { GATEWAY } from './consumer.js';
+import {
+  BillingAccount,
+  BillingLimits,
+  BillingProviderEvent,
+  BillingUsage,
+  MeteredEmail,
+} from './billing/billing.entities.js';
+import { ProjectInvitation } from './projects/invitations/invitation.entity.js';
+import { InvitationTokens } from './projects/invitations/invitation-tokens.js';
+import { InvitationsService } from './projects/invitations/invitations.service.js';
+import { ReputationService } from './reputation/reputation.service.js';
+import { SecurityController } from './reputation/security.controller.js';
+import { SendingSuspension } from './reputation/sending-suspension.entity.js';
 import { CredentialsService } from './edge/credentials.service.js';
 import { API_RATE_LIMITER, EdgeAuthGuard, OptionalSessionGuard } from './edge/edge-auth.guard.js';
 import { PublicKeyCors } from './edge/public-key-cors.js';
@@ -33,11 +62,41 @@ import { ProjectSetup } from './projects/setup/project-setup.entity.js';
 
 export const gatewaySchema = {
   service: GATEWAY,
-  entities: [User, AccountToken, Project, ApiKey, Membership, ProjectSetup, ...messagingEntities],
+  entities: [
+    User,
+    AccountToken,
+    Project,
+    ApiKey,
+    Membership,
+    ProjectSetup,
+    ProjectInvitation,
+    BillingLimits,
+    BillingUsage,
+    MeteredEmail,
+    BillingAccount,
+    BillingProviderEvent,
+    SendingSuspension,
+    Job,
+    ...messagingEntities,
+  ],
   migrations: gatewayMigrations,
 };
 
 const REDIS = Symbol('GATEWAY_REDIS');
+
+const attemptThrottle = (
+  kind: keyof typeof THROTTLE_LIMITS,
+  redis: Redis | null,
+  refusal: ConstructorParameters<typeof AttemptThrottle>[2],
+): AttemptThrottle => {
+  const l = THROTTLE_LIMITS[kind];
+  const prefix = kind === 'login' ? 'login' : 'account-email';
+  return new AttemptThrottle(
+    new RateLimiter(l.perAccount, l.windowSeconds, `herald:rl:${prefix}-account`, redis ?? undefined),
+    new RateLimiter(l.perAddress, l.windowSeconds, `herald:rl:${prefix}-address`, redis ?? undefined),
+    refusal,
+  );
+};
 
 class RedisLifecycle implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
@@ -48,8 +107,25 @@ class RedisLifecycle implements OnApplicationShutdown {
 
 /** Accounts, sessions, projects, API keys and members; authenticates, rate-limits and routes every request. */
 @Module({
-  imports: [PersistenceModule.forService(gatewaySchema), MessagingModule.forService({ service: GATEWAY }), PassportModule],
-  controllers: [AuthController, ConfigController, MeController, ProjectTeamController, ContactCreatedHandler],
+  imports: [
+    PersistenceModule.forService(gatewaySchema),
+    MessagingModule.forService({ service: GATEWAY }),
+    JobsModule.forService(GATEWAY),
+    PassportModule,
+  ],
+  controllers: [
+    AuthController,
+    ConfigController,
+    MeController,
+    ProjectTeamController,
+    ContactCreatedHandler,
+    BillingController,
+    InternalBillingController,
+    SecurityController,
+    MeteringHandlers,
+    StripeBillingController,
+    StripeWebhookController,
+  ],
   providers: [
     { provide: GATEWAY_SETTINGS, useFactory: () => loadConfig(GatewaySettings) },
     {
@@ -64,22 +140,46 @@ class RedisLifecycle implements OnApplicationShutdown {
     {
       provide: API_RATE_LIMITER,
       inject: [GATEWAY_SETTINGS, REDIS],
-      useFactory: (s: GatewaySettings, redis: Redis | null) => new RateLimiter(s.RATE_LIMIT_PER_MINUTE, 60, 'herald:rl:api', redis ?? undefined),
+      useFactory: (s: GatewaySettings, redis: Redis | null) =>
+        new RateLimiter(s.RATE_LIMIT_PER_MINUTE, 60, 'herald:rl:api', redis ?? undefined),
     },
     {
       provide: LOGIN_THROTTLE,
       inject: [REDIS],
-      useFactory: (redis: Redis | null) =>
-        new LoginThrottle(new RateLimiter(5, 15 * 60, 'herald:rl:login-account', redis ?? undefined), new RateLimiter(30, 15 * 60, 'herald:rl:login-address', redis ?? undefined)),
+      useFactory: (redis: Redis | null) => attemptThrottle('login', redis, AccountErrors.loginThrottled),
+    },
+    {
+      provide: ACCOUNT_EMAIL_THROTTLE,
+      inject: [REDIS],
+      useFactory: (redis: Redis | null) => attemptThrottle('accountEmail', redis, AccountErrors.emailThrottled),
     },
     SessionService,
     SessionStrategy,
     OptionalSessionGuard,
     AccountMailer,
     AccountTokens,
+    AccountMail,
     AccountsService,
     ProjectsService,
     MembersService,
+    InvitationTokens,
+    { provide: BILLING_CLOCK, useValue: systemClock },
+    BillingMeter,
+    BillingProjectData,
+    MeteredEmailRetention,
+    BillingService,
+    ReputationService,
+    {
+      provide: PAYMENT_PROVIDER,
+      inject: [GATEWAY_SETTINGS],
+      useFactory: (s: GatewaySettings): PaymentProvider | null =>
+        s.STRIPE_SECRET_KEY && s.STRIPE_WEBHOOK_SECRET && s.STRIPE_PRICES
+          ? new StripeProvider(s.STRIPE_SECRET_KEY, s.STRIPE_WEBHOOK_SECRET, s.STRIPE_API_URL)
+          : null,
+    },
+    StripeBillingService,
+    RawBodySetup,
+    InvitationsService,
     CredentialsService,
     { provide: APP_GUARD, useClass: EdgeAuthGuard },
     PublicKeyCors,

@@ -1,63 +1,111 @@
-import { ServiceConfig, toBool, toInt } from '@herald/core';
+import { ServiceConfig, toBool, toFloat, toInt, UPSTREAMS, urlVariableOf, type UpstreamName } from '@herald/core';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
+const PRICES = /^[A-Za-z0-9_-]+=(\d+|-)\/(\d+|-)\/(\d+|-)(,[A-Za-z0-9_-]+=(\d+|-)\/(\d+|-)\/(\d+|-))*$/;
 
 /** The gateway's settings, in both modes. All optional; the distributed config below adds what it must have. */
 export class GatewaySettings {
   /** Refuse POST /auth/signup (the first account of a fresh install is still allowed). */
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   DISABLE_SIGNUPS: boolean = false;
 
   /** API requests per minute per project. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_PER_MINUTE: number = 1000;
 
   /** Public base URL of Herald (links in emails, cookie `Secure` when https). */
-  @IsOptional() @Matches(HTTP_URL, { message: 'APP_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'APP_URL must be an http(s) URL' })
   APP_URL: string = 'http://localhost:3000';
 
   /** Herald's own mail (verification, password reset): smtp(s)://user:pass@host:port. Unset: links are logged. */
-  @IsOptional() @Matches(/^smtps?:\/\//, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  @IsOptional()
+  @Matches(/^smtps?:\/\//, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   MAIL_FROM: string = 'Herald <no-reply@localhost>';
 
   /** Signs session cookies; derived from INTERNAL_JWT_SECRET when unset. */
-  @IsOptional() @IsString() @MinLength(32, { message: 'SESSION_SECRET must be at least 32 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'SESSION_SECRET must be at least 32 characters' })
   SESSION_SECRET?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(24 * 90)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 90)
   SESSION_TTL_HOURS: number = 24 * 7;
 
   /** Shared rate-limit and login-throttle state; required in distributed mode, memory otherwise. */
-  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL?: string;
+
+  /** Sender reputation (docs/billing.md): rates are fractions (0.003 = 0.3%). */
+  @IsOptional() @Transform(toFloat) @IsNumber() @Min(0) @Max(1) REPUTATION_COMPLAINT_WARN: number = 0.001;
+  @IsOptional() @Transform(toFloat) @IsNumber() @Min(0) @Max(1) REPUTATION_COMPLAINT_SUSPEND: number = 0.003;
+  @IsOptional() @Transform(toFloat) @IsNumber() @Min(0) @Max(1) REPUTATION_BOUNCE_WARN: number = 0.05;
+  @IsOptional() @Transform(toFloat) @IsNumber() @Min(0) @Max(1) REPUTATION_BOUNCE_SUSPEND: number = 0.1;
+  /** No warning or suspension before a window holds this many sends. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) REPUTATION_MIN_SENDS: number = 100;
+
+  /** Stripe (optional): billing through the payment provider is enabled only when all three are set. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^(sk|rk)_/, { message: 'STRIPE_SECRET_KEY must start with sk_ or rk_' })
+  STRIPE_SECRET_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^whsec_/, { message: 'STRIPE_WEBHOOK_SECRET must start with whsec_' })
+  STRIPE_WEBHOOK_SECRET?: string;
+
+  /**
+   * The plans: `<price id>=<transactional cap>/<campaign cap>/<workflow cap>` separated by commas, a
+   * cap `-` for none (`price_basic=10000/50000/10000,price_pro=-/-/-`). The first is checkout's default.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(PRICES, { message: 'STRIPE_PRICES must be <price id>=<cap>/<cap>/<cap>,… (a cap is a number or -)' })
+  STRIPE_PRICES?: string;
+
+  /** Where the SDK sends its requests (tests: a loopback stand-in), e.g. http://127.0.0.1:12111. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'STRIPE_API_URL must be an http(s) URL' })
+  STRIPE_API_URL?: string;
 
   @IsOptional() @IsString() GITHUB_CLIENT_ID?: string;
   @IsOptional() @IsString() GOOGLE_CLIENT_ID?: string;
-
-  @IsOptional() @Matches(HTTP_URL) CONTACTS_URL?: string;
-  @IsOptional() @Matches(HTTP_URL) SENDING_URL?: string;
-  @IsOptional() @Matches(HTTP_URL) CAMPAIGNS_URL?: string;
-  @IsOptional() @Matches(HTTP_URL) SEGMENTS_URL?: string;
-  @IsOptional() @Matches(HTTP_URL) WORKFLOWS_URL?: string;
-  @IsOptional() @Matches(HTTP_URL) DOMAINS_URL?: string;
-  @IsOptional() @Matches(HTTP_URL) ANALYTICS_URL?: string;
 }
 
 /** What the gateway process needs in distributed mode, validated at boot. */
 export class GatewayServiceConfig extends ServiceConfig {
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' }) REDIS_URL!: string;
-  @Matches(HTTP_URL, { message: 'CONTACTS_URL must be an http(s) URL' }) CONTACTS_URL!: string;
-  @Matches(HTTP_URL, { message: 'SENDING_URL must be an http(s) URL' }) SENDING_URL!: string;
-  @Matches(HTTP_URL, { message: 'CAMPAIGNS_URL must be an http(s) URL' }) CAMPAIGNS_URL!: string;
-  @Matches(HTTP_URL, { message: 'SEGMENTS_URL must be an http(s) URL' }) SEGMENTS_URL!: string;
-  @Matches(HTTP_URL, { message: 'WORKFLOWS_URL must be an http(s) URL' }) WORKFLOWS_URL!: string;
-  @Matches(HTTP_URL, { message: 'DOMAINS_URL must be an http(s) URL' }) DOMAINS_URL!: string;
-  @Matches(HTTP_URL, { message: 'ANALYTICS_URL must be an http(s) URL' }) ANALYTICS_URL!: string;
+}
+
+// `<SERVICE>_URL` for every service behind the gateway (the one list in @herald/core): optional in
+// the settings (standalone calls services in-process), required by the distributed config.
+for (const service of UPSTREAMS) {
+  const variable = urlVariableOf(service);
+  IsOptional()(GatewaySettings.prototype, variable);
+  Matches(HTTP_URL, { message: `${variable} must be an http(s) URL` })(GatewaySettings.prototype, variable);
+  Matches(HTTP_URL, { message: `${variable} must be an http(s) URL` })(GatewayServiceConfig.prototype, variable);
+}
+
+/** Where the gateway forwards a service's routes in distributed mode (`CONTACTS_URL`…). */
+export function upstreamUrl(settings: GatewaySettings, service: UpstreamName): string | undefined {
+  return (settings as unknown as Record<string, string | undefined>)[urlVariableOf(service)];
 }
 
 export const GATEWAY_SETTINGS = Symbol('GATEWAY_SETTINGS');

@@ -1,16 +1,71 @@
-import type { ServiceDefinition } from '@herald/core';
-import { messagingEntities, MessagingModule } from '@herald/messaging';
+import { loadConfig, type ServiceDefinition } from '@herald/core';
+import { Job, JobsModule } from '@herald/jobs';
+import { messagingEntities, MessagingModule, ReferencesModule, ResourceReferences } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
 import { Module } from '@nestjs/common';
+import { AudienceService } from './audience/audience.service.js';
+import { InternalAudienceController } from './audience/internal-audience.controller.js';
 import { SEGMENTS } from './consumer.js';
+import { ContactsClient } from './members/contacts-client.js';
+import { MembersService } from './members/members.service.js';
+import { MembershipEngine } from './membership/membership-engine.js';
+import { SegmentSweep } from './membership/segment-sweep.js';
 import { segmentsMigrations } from './migrations/index.js';
+import {
+  SegmentContact,
+  SegmentContactEmail,
+  SegmentContactEvent,
+  SegmentDeletedContact,
+  SegmentFieldType,
+} from './read-model/read-model.entities.js';
+import { InternalBackfillController } from './read-model/internal-backfill.controller.js';
+import { ReadModelBackfill } from './read-model/read-model.backfill.js';
+import { ReadModelHandlers } from './read-model/read-model.handlers.js';
+import { ReadModelWriter } from './read-model/read-model.writer.js';
+import { SegmentDeletionChecks } from './segments/segment-deletion-checks.js';
+import { Segment, SegmentMembership, SweepState } from './segments/segment.entity.js';
+import { SegmentsController } from './segments/segments.controller.js';
+import { SegmentsService } from './segments/segments.service.js';
+import { SEGMENTS_SETTINGS, SegmentsServiceConfig, SegmentsSettings } from './segments.settings.js';
 
-const schema = { service: SEGMENTS, entities: [...messagingEntities], migrations: segmentsMigrations };
+const readModel = [SegmentContact, SegmentDeletedContact, SegmentContactEvent, SegmentContactEmail, SegmentFieldType];
 
-/** Segments, memberships and a read model of contacts. */
+export const segmentsSchema = {
+  service: SEGMENTS,
+  entities: [Segment, SegmentMembership, SweepState, ...readModel, ResourceReferences, Job, ...messagingEntities],
+  migrations: segmentsMigrations,
+};
+
+/** Segments, memberships and a read model of contacts (docs/segments.md). */
 @Module({
-  imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: SEGMENTS })],
+  imports: [
+    PersistenceModule.forService(segmentsSchema),
+    MessagingModule.forService({ service: SEGMENTS }),
+    JobsModule.forService(SEGMENTS, { concurrency: 2 }),
+    ReferencesModule.forOwner(SEGMENTS, { kinds: ['segment'] }),
+  ],
+  controllers: [SegmentsController, ReadModelHandlers, InternalAudienceController, InternalBackfillController],
+  providers: [
+    { provide: SEGMENTS_SETTINGS, useFactory: () => loadConfig(SegmentsSettings) },
+    { provide: ReadModelWriter, useValue: new ReadModelWriter() },
+    ContactsClient,
+    MembershipEngine,
+    SegmentDeletionChecks,
+    SegmentsService,
+    MembersService,
+    AudienceService,
+    SegmentSweep,
+    ReadModelBackfill,
+  ],
 })
 export class SegmentsModule {}
 
-export const segmentsService: ServiceDefinition = { name: SEGMENTS, module: SegmentsModule, defaultPort: 3004, schema };
+export const segmentsService: ServiceDefinition = {
+  name: SEGMENTS,
+  module: SegmentsModule,
+  config: SegmentsServiceConfig,
+  schema: segmentsSchema,
+  projectData: {
+    tables: [SegmentMembership, Segment, ...readModel, ResourceReferences],
+  },
+};

@@ -1,5 +1,5 @@
 import { loadConfig, type ServiceDefinition } from '@herald/core';
-import { messagingEntities, MessagingModule } from '@herald/messaging';
+import { messagingEntities, MessagingModule, ReferencesModule, ResourceReferences } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
 import { TemplateRenderer } from '@herald/templating';
 import { Module } from '@nestjs/common';
@@ -8,13 +8,19 @@ import { DeliveryNotificationSink } from './delivery/delivery-notification.js';
 import { EmailNotificationSink } from './delivery/delivery-notification.sink.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { DeliveryNotice } from './emails/delivery-notice.entity.js';
+import { EmailEvent } from './emails/email-event.entity.js';
+import { EmailHistory } from './emails/email-history.js';
 import { Email } from './emails/email.entity.js';
+import { EmailsController } from './emails/emails.controller.js';
+import { EmailsService } from './emails/emails.service.js';
 import { Suppression } from './emails/suppression.entity.js';
 import { LinkSigner } from './links/link-signer.js';
 import { LinkTracking } from './links/link-tracking.js';
 import { LinksController } from './links/links.controller.js';
+import { InternalEmailIntake } from './intake/internal-email-intake.js';
+import { InternalEmailsController } from './intake/internal-emails.controller.js';
+import { EmailRenderer } from './render/email-renderer.js';
 import { sendingMigrations } from './migrations/index.js';
-import { SendingProjectLifecycleHandler } from './projects/project-lifecycle.handler.js';
 import { ContactsClient } from './send/contacts-client.js';
 import { IdempotencyKey } from './send/idempotency-key.entity.js';
 import { SendEmailUseCase } from './send/send-email.use-case.js';
@@ -22,8 +28,11 @@ import { SendController } from './send/send.controller.js';
 import { SENDING_SETTINGS, SendingServiceConfig, SendingSettings } from './sending.settings.js';
 import { SenderDomain } from './senders/sender-domain.entity.js';
 import { SenderDomainHandler } from './senders/sender-domain.handler.js';
+import { DomainsClient } from './senders/domains-client.js';
+import { SendAdmission } from './admission/send-admission.js';
 import { SenderDomains } from './senders/sender-domains.js';
 import { Template } from './templates/template.entity.js';
+import { InternalTemplatesController } from './templates/internal-templates.controller.js';
 import { TemplatesController } from './templates/templates.controller.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UploadsModule } from './uploads/uploads.module.js';
@@ -32,23 +41,55 @@ import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.modu
 
 const schema = {
   service: SENDING,
-  entities: [Template, Email, Suppression, DeliveryNotice, IdempotencyKey, SenderDomain, ...messagingEntities],
+  entities: [
+    Template,
+    Email,
+    EmailEvent,
+    Suppression,
+    DeliveryNotice,
+    IdempotencyKey,
+    SenderDomain,
+    ResourceReferences,
+    ...messagingEntities,
+  ],
   migrations: sendingMigrations,
 };
 
 /** Outgoing email: templates, /v1/send, delivery through SMTP with DKIM, tracking and subscription links, bounces, /v1/verify, uploads. */
 @Module({
-  imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: SENDING }), VerifyModule, UploadsModule],
-  controllers: [SendController, TemplatesController, LinksController, SenderDomainHandler, SendingProjectLifecycleHandler, ...WEBHOOK_CONTROLLERS],
+  imports: [
+    PersistenceModule.forService(schema),
+    MessagingModule.forService({ service: SENDING }),
+    // which campaigns and workflow steps use a template (GET /templates/:id/usage)
+    ReferencesModule.forOwner(SENDING, { kinds: ['template'] }),
+    VerifyModule,
+    UploadsModule,
+  ],
+  controllers: [
+    SendController,
+    InternalEmailsController,
+    EmailsController,
+    TemplatesController,
+    InternalTemplatesController,
+    LinksController,
+    SenderDomainHandler,
+    ...WEBHOOK_CONTROLLERS,
+  ],
   providers: [
     { provide: SENDING_SETTINGS, useFactory: () => loadConfig(SendingSettings) },
     { provide: TemplateRenderer, useFactory: () => new TemplateRenderer() },
+    DomainsClient,
+    SendAdmission,
     SenderDomains,
     TemplatesService,
     ContactsClient,
     LinkSigner,
     LinkTracking,
+    EmailRenderer,
     SendEmailUseCase,
+    InternalEmailIntake,
+    EmailHistory,
+    EmailsService,
     DeliveryWorker,
     EmailNotificationSink,
     { provide: DeliveryNotificationSink, useExisting: EmailNotificationSink },
@@ -57,4 +98,10 @@ const schema = {
 })
 export class SendingModule {}
 
-export const sendingService: ServiceDefinition = { name: SENDING, module: SendingModule, defaultPort: 3002, schema, config: SendingServiceConfig };
+export const sendingService: ServiceDefinition = {
+  name: SENDING,
+  module: SendingModule,
+  schema,
+  projectData: { tables: [Email, EmailEvent, Template, Suppression, IdempotencyKey, SenderDomain, ResourceReferences] },
+  config: SendingServiceConfig,
+};

@@ -1,16 +1,76 @@
-import type { ServiceDefinition } from '@herald/core';
+import { loadConfig, type ServiceDefinition } from '@herald/core';
 import { messagingEntities, MessagingModule } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
 import { Module } from '@nestjs/common';
+import { ContactsClient, SendingClient } from './clients/internal-clients.js';
 import { WORKFLOWS } from './consumer.js';
+import { StepsService } from './definitions/steps.service.js';
+import { Workflow, WorkflowStep, WorkflowTransition, WorkflowVersion } from './definitions/workflow.entity.js';
+import { WorkflowStore } from './definitions/workflow-store.js';
+import { WorkflowsController } from './definitions/workflows.controller.js';
+import { WorkflowsService } from './definitions/workflows.service.js';
+import {
+  WorkflowContactActivity,
+  WorkflowEntry,
+  WorkflowExecution,
+  WorkflowSeenKey,
+  WorkflowSegmentMember,
+  WorkflowStepRun,
+} from './executions/execution.entity.js';
+import { ExecutionStarter } from './executions/execution-starter.js';
+import { ExecutionsService } from './executions/executions.service.js';
+import { StepScheduler } from './executions/step-scheduler.js';
+import { TriggerHandlers } from './executions/trigger.handlers.js';
 import { workflowsMigrations } from './migrations/index.js';
+import { StepEffects } from './runtime/step-effects.js';
+import { StepRunner } from './runtime/step-runner.js';
+import { SimulateService } from './simulate/simulate.service.js';
+import { WORKFLOWS_SETTINGS, WorkflowsServiceConfig, WorkflowsSettings } from './workflows.settings.js';
 
-const schema = { service: WORKFLOWS, entities: [...messagingEntities], migrations: workflowsMigrations };
+const projectTables = [
+  WorkflowStepRun,
+  WorkflowExecution,
+  WorkflowEntry,
+  WorkflowVersion,
+  WorkflowTransition,
+  WorkflowStep,
+  Workflow,
+  WorkflowContactActivity,
+  WorkflowSegmentMember,
+  WorkflowSeenKey,
+];
 
-/** Workflows, steps, transitions, executions and timers. */
+export const workflowsSchema = {
+  service: WORKFLOWS,
+  entities: [...projectTables, ...messagingEntities],
+  migrations: workflowsMigrations,
+};
+
+/** Workflows, steps, transitions, executions and their durable timers (docs/workflows.md). */
 @Module({
-  imports: [PersistenceModule.forService(schema), MessagingModule.forService({ service: WORKFLOWS })],
+  imports: [PersistenceModule.forService(workflowsSchema), MessagingModule.forService({ service: WORKFLOWS })],
+  controllers: [WorkflowsController, TriggerHandlers],
+  providers: [
+    { provide: WORKFLOWS_SETTINGS, useFactory: () => loadConfig(WorkflowsSettings) },
+    ContactsClient,
+    SendingClient,
+    WorkflowStore,
+    WorkflowsService,
+    StepsService,
+    StepScheduler,
+    ExecutionStarter,
+    StepEffects,
+    StepRunner,
+    ExecutionsService,
+    SimulateService,
+  ],
 })
 export class WorkflowsModule {}
 
-export const workflowsService: ServiceDefinition = { name: WORKFLOWS, module: WorkflowsModule, defaultPort: 3005, schema };
+export const workflowsService: ServiceDefinition = {
+  name: WORKFLOWS,
+  module: WorkflowsModule,
+  config: WorkflowsServiceConfig,
+  schema: workflowsSchema,
+  projectData: { tables: projectTables },
+};

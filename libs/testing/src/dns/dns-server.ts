@@ -188,7 +188,7 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Te
     const question = query.questions?.[0];
     const opt = query.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
     const baseFlags =
-      (query.flags ?? 0) & (0x7800 | dnsPacket.RECURSION_DESIRED) | // opcode, RD
+      ((query.flags ?? 0) & (0x7800 | dnsPacket.RECURSION_DESIRED)) | // opcode, RD
       dnsPacket.AUTHORITATIVE_ANSWER |
       dnsPacket.RECURSION_AVAILABLE;
     const response: Packet = {
@@ -199,7 +199,8 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Te
       additionals: opt ? [{ type: 'OPT', name: '.', udpPayloadSize: UDP_MAX_LIMIT } as Answer] : [],
     };
     let rcode: keyof typeof RCODES;
-    if (((query.flags ?? 0) & 0x7800) !== 0) rcode = 'NOTIMP'; // only standard QUERY
+    if (((query.flags ?? 0) & 0x7800) !== 0)
+      rcode = 'NOTIMP'; // only standard QUERY
     else if (!question) rcode = 'FORMERR';
     else {
       const result = answersFor(question.name, question.type);
@@ -210,7 +211,9 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Te
     let encoded = dnsPacket.encode(response);
     let logged: string = rcode;
     if (transport === 'udp') {
-      const limit = opt ? Math.min(Math.max(opt.udpPayloadSize ?? 0, UDP_DEFAULT_LIMIT), UDP_MAX_LIMIT) : UDP_DEFAULT_LIMIT;
+      const limit = opt
+        ? Math.min(Math.max(opt.udpPayloadSize ?? 0, UDP_DEFAULT_LIMIT), UDP_MAX_LIMIT)
+        : UDP_DEFAULT_LIMIT;
       if (encoded.length > limit) {
         response.flags |= dnsPacket.TRUNCATED_RESPONSE;
         response.answers = [];

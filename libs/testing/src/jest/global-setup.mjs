@@ -9,7 +9,9 @@ import path from 'node:path';
 export default async function globalSetup() {
   globalThis.__heraldTestTeardown = [];
   if (process.env.DATABASE_URL || process.env.HERALD_TEST_DATABASE_URL) return;
-  const { startEmbeddedPostgres } = await import(path.resolve(process.env.HERALD_DIST ?? 'dist', 'libs/persistence/src/embedded/index.js'));
+  const { startEmbeddedPostgres } = await import(
+    path.resolve(process.env.HERALD_DIST ?? 'dist', 'libs/persistence/src/embedded/index.js')
+  );
   const dir = await mkdtemp(path.join(os.tmpdir(), 'herald-test-pg-'));
   await chmod(dir, 0o755);
   const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), database: 'postgres' });

@@ -138,8 +138,16 @@ describe('startKafka() broker', () => {
     await consume(group, topic, second);
     await until('second batch', () => second.length >= 10);
 
-    expect(first.map((m) => m.value).sort()).toEqual(batch(1).map((m) => m.value).sort());
-    expect(second.map((m) => m.value).sort()).toEqual(batch(2).map((m) => m.value).sort());
+    expect(first.map((m) => m.value).sort()).toEqual(
+      batch(1)
+        .map((m) => m.value)
+        .sort(),
+    );
+    expect(second.map((m) => m.value).sort()).toEqual(
+      batch(2)
+        .map((m) => m.value)
+        .sort(),
+    );
   });
 
   it('delivers every message to each of two consumer groups', async () => {

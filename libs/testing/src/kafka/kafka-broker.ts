@@ -32,7 +32,10 @@ const CP_KAFKA_IMAGE = process.env.KAFKA_TESTCONTAINERS_IMAGE ?? 'confluentinc/c
 export async function startKafka(): Promise<KafkaBroker> {
   const external = process.env.KAFKA_BROKERS?.trim();
   if (external) {
-    const brokers = external.split(',').map((b) => b.trim()).filter(Boolean);
+    const brokers = external
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean);
     return {
       brokers,
       provider: 'external',
@@ -47,7 +50,12 @@ export async function startKafka(): Promise<KafkaBroker> {
 /** Retries a kafkajs admin connect + metadata fetch until the cluster answers (or the deadline passes). */
 export async function waitForKafka(brokers: string[], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const kafka = new Kafka({ clientId: 'herald-wait-for-kafka', brokers, logLevel: logLevel.NOTHING, retry: { retries: 0 } });
+  const kafka = new Kafka({
+    clientId: 'herald-wait-for-kafka',
+    brokers,
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 0 },
+  });
   let lastError: unknown;
   while (Date.now() < deadline) {
     const admin = kafka.admin();
@@ -162,7 +170,9 @@ async function startMock(brokerCount = 1): Promise<KafkaBroker> {
     }
   }
 
-  const child: ChildProcessWithoutNullStreams = spawn(binary, [String(brokerCount)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(binary, [String(brokerCount)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

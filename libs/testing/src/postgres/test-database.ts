@@ -4,7 +4,10 @@ import pg from 'pg';
 /** The PostgreSQL server tests use: DATABASE_URL when set, else the embedded one from global setup. */
 export function testServerUrl(): string {
   const url = process.env.HERALD_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!url) throw new Error('no PostgreSQL for tests: set DATABASE_URL or run through jest (global setup starts an embedded one)');
+  if (!url)
+    throw new Error(
+      'no PostgreSQL for tests: set DATABASE_URL or run through jest (global setup starts an embedded one)',
+    );
   return url;
 }
 

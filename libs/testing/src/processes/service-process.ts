@@ -19,6 +19,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+const registry = Symbol.for('herald.testing.startedProcesses');
+type Registry = { [registry]?: Set<ServiceProcess> };
+
+/** The service processes the current test file has started (their logs are shown when a test fails). */
+export function startedProcesses(): ServiceProcess[] {
+  return [...((globalThis as Registry)[registry] ?? [])];
+}
+
+/**
+ * The level a service process logs at: HERALD_TEST_LOG_LEVEL when set (its lines are then also
+ * echoed to the test's stderr as they come), else `warn`. Either way the output is captured, shown
+ * only by failure messages and, after a failed test, by the harness (`jest/after-env.ts`).
+ */
+const childLogLevel = () => process.env.HERALD_TEST_LOG_LEVEL || 'warn';
+
 /**
  * A Herald app running as its own OS process from the built `dist/` (what a container runs).
  * Tests start, kill and restart it; its output is kept for failure messages.
@@ -40,25 +55,40 @@ export class ServiceProcess {
 
   static entry(app: string): string {
     const file = path.join(ROOT, process.env.HERALD_DIST ?? 'dist', 'apps', app, 'src/main.js');
-    if (!existsSync(file)) throw new Error(`${file} is missing: run \`bash scripts/build.sh\` (npm test does) before this test`);
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: run \`bash scripts/build.sh\` (npm test does) before this test`);
     return file;
   }
 
   async start(options: { waitReady?: boolean; timeoutMs?: number } = {}): Promise<void> {
     const child = spawn(process.execPath, [ServiceProcess.entry(this.app), ...this.args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: process.env.HERALD_TEST_LOG_LEVEL ?? 'warn', ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        LOG_LEVEL: childLogLevel(),
+        ...this.env,
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    child.stdout!.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-20_000)));
-    child.stderr!.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-20_000)));
+    ((globalThis as Registry)[registry] ??= new Set()).add(this);
+    const echo = Boolean(process.env.HERALD_TEST_LOG_LEVEL);
+    const keep = (d: Buffer) => {
+      this.output = (this.output + d.toString()).slice(-20_000);
+      if (echo) process.stderr.write(d.toString().replace(/^(?=.)/gm, `[${this.app}:${this.port}] `));
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     if (options.waitReady !== false) await this.waitReady(options.timeoutMs ?? 30_000);
   }
 
   async waitReady(timeoutMs = 30_000): Promise<number> {
     const started = Date.now();
+    let readiness = 'not listening';
     for (;;) {
       if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
         throw new Error(`${this.app} exited with ${this.child.exitCode} before it was ready:\n${this.output}`);
@@ -66,10 +96,14 @@ export class ServiceProcess {
       try {
         const res = await fetch(`${this.url}/health/ready`);
         if (res.status === 200) return Date.now() - started;
+        readiness = `${res.status} ${await res.text()}`;
       } catch {
         // not listening yet
       }
-      if (Date.now() - started > timeoutMs) throw new Error(`${this.app} not ready within ${timeoutMs} ms:\n${this.output}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(
+          `${this.app} not ready within ${timeoutMs} ms (last /health/ready: ${readiness}):\n${this.output}`,
+        );
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -98,7 +132,11 @@ export class ServiceProcess {
 }
 
 /** The settings every service process needs in distributed-mode tests (plus per-test extras). */
-export function distributedEnv(databaseUrl: string, brokers: string[], extra: Record<string, string> = {}): Record<string, string> {
+export function distributedEnv(
+  databaseUrl: string,
+  brokers: string[],
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     KAFKA_BROKERS: brokers.join(','),

@@ -139,7 +139,9 @@ describe('smtp sink', () => {
         });
       }
       expect((await waiting).map((m) => m.subject)).toEqual(['one', 'three']);
-      await expect(sink.waitFor(10, 50)).rejects.toThrow(/timed out after 50 ms waiting for 10 message\(s\); 3 matched/);
+      await expect(sink.waitFor(10, 50)).rejects.toThrow(
+        /timed out after 50 ms waiting for 10 message\(s\); 3 matched/,
+      );
     } finally {
       transport.close();
     }

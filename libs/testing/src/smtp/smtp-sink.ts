@@ -265,7 +265,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     },
     onData(stream, session, callback) {
       capture(stream, session).then(
-        () => (options.replyDelayMs ? setTimeout(() => callback(null, 'OK: message captured'), options.replyDelayMs) : callback(null, 'OK: message captured')),
+        () =>
+          options.replyDelayMs
+            ? setTimeout(() => callback(null, 'OK: message captured'), options.replyDelayMs)
+            : callback(null, 'OK: message captured'),
         (error: unknown) => {
           stream.resume(); // never leave the client waiting on an unread stream
           callback(error instanceof Error ? error : new Error(String(error)));

@@ -3,12 +3,41 @@ import { IsEmailAddress } from '../../email-address.js';
 import { defineEvent } from '../../event-contract.js';
 import { Topics } from '../../topics.js';
 
+/**
+ * What caused a subscription change (`reason` of `contact.subscribed` / `contact.unsubscribed`):
+ * - `api`: the contacts API (POST /contacts, PATCH /contacts/:id);
+ * - `track`: POST /v1/track with `subscribed`;
+ * - `import`: a CSV import;
+ * - `bulk`: a bulk-subscribe / bulk-unsubscribe job;
+ * - `send`: POST /v1/send with `subscribed`;
+ * - `workflow`: a workflow step;
+ * - `unsubscribe-link`, `subscribe-link`: the links in an email (and the manage page);
+ * - `bounce`: a permanent bounce; `complaint`: a spam complaint.
+ * Every producer sets one. The field stays a plain string in the contract, so that a cause added
+ * later never makes an older consumer reject the event.
+ */
+export const SUBSCRIPTION_CHANGE_REASONS = [
+  'api',
+  'track',
+  'import',
+  'bulk',
+  'send',
+  'workflow',
+  'unsubscribe-link',
+  'subscribe-link',
+  'bounce',
+  'complaint',
+  'segment',
+] as const;
+
+export type SubscriptionChangeReason = (typeof SUBSCRIPTION_CHANGE_REASONS)[number];
+
 /** Payload of both `contact.subscribed` and `contact.unsubscribed`. */
 export class ContactSubscriptionChangedV1 {
   @IsString() contactId!: string;
   @IsEmailAddress() email!: string;
-  /** What caused the change: api, send, import, bulk, unsubscribe-link, bounce, complaint, workflow. */
-  @IsOptional() @IsString() reason?: string;
+  /** What caused the change: one of SUBSCRIPTION_CHANGE_REASONS (set by every producer; optional in v1). */
+  @IsOptional() @IsString() reason?: SubscriptionChangeReason;
 }
 
 export const ContactSubscribed = defineEvent({

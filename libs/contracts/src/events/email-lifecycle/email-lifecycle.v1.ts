@@ -19,6 +19,8 @@ export class EmailLifecycleV1 {
   @IsOptional() @IsIn(['api', 'campaign', 'workflow']) origin?: 'api' | 'campaign' | 'workflow';
   @IsOptional() @IsString() campaignId?: string;
   @IsOptional() @IsString() workflowId?: string;
+  /** The sender address's domain (`example.com` of `news@example.com`): sender reputation per domain. */
+  @IsOptional() @IsString() fromDomain?: string;
   /** email.bounced: permanent (hard) or transient (soft). */
   @IsOptional() @IsIn(['permanent', 'transient']) bounceType?: 'permanent' | 'transient';
   /** email.bounced / email.failed / email.complained: the relay's words. */
@@ -30,7 +32,12 @@ export class EmailLifecycleV1 {
 }
 
 const emailEvent = (topic: string) =>
-  defineEvent({ topic, version: 1, payload: EmailLifecycleV1, key: (p, projectId) => p.contactId ?? p.email ?? projectId });
+  defineEvent({
+    topic,
+    version: 1,
+    payload: EmailLifecycleV1,
+    key: (p, projectId) => p.contactId ?? p.email ?? projectId,
+  });
 
 export const EmailSent = emailEvent(Topics.EmailSent);
 export const EmailDelivered = emailEvent(Topics.EmailDelivered);

@@ -1,7 +1,6 @@
 import { InitialSchema1795260984243 } from './1795260984243-initial-schema.js';
+import { ActivityProjection1795500329951 } from './1795500329951-activity-projection.js';
 
 /** Committed migrations of the analytics schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const analyticsMigrations: Function[] = [
-  InitialSchema1795260984243,
-];
+export const analyticsMigrations: Function[] = [InitialSchema1795260984243, ActivityProjection1795500329951];

@@ -1,29 +1,64 @@
 import { ProjectId } from '@herald/auth';
+import { tableName } from '@herald/persistence';
 import { Controller, Get, Query } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import type { Repository } from 'typeorm';
+import { IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
+import type { DataSource } from 'typeorm';
+import { chartRange } from '../activity/query-range.js';
 import { ANALYTICS } from '../consumer.js';
-import { EventCount } from './event-count.entity.js';
+import { EventCount, EventCountDaily } from './event-count.entity.js';
+
+const ISO_MESSAGE = { message: '$property must be an ISO 8601 timestamp' };
 
 export class TopEventsQueryDto {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   limit: number = 10;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, ISO_MESSAGE)
+  from?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, ISO_MESSAGE)
+  to?: string;
 }
 
 export interface TopEvents {
-  events: { name: string; count: number; lastSeenAt: string }[];
+  events: { name: string; count: number; lastSeenAt?: string }[];
 }
 
 @Controller('analytics')
 export class TopEventsController {
-  constructor(@InjectRepository(EventCount, ANALYTICS) private readonly counts: Repository<EventCount>) {}
+  constructor(@InjectDataSource(ANALYTICS) private readonly db: DataSource) {}
 
-  /** Most frequent custom event names of the project. */
+  /**
+   * Most frequent custom event names of the project: over all time, or, with `from`/`to`, over the
+   * UTC days the range touches (whole days; at most 400 of them).
+   */
   @Get('top-events')
   async topEvents(@ProjectId() projectId: string, @Query() query: TopEventsQueryDto): Promise<TopEvents> {
-    const rows = await this.counts.find({ where: { projectId }, order: { count: 'DESC', name: 'ASC' }, take: query.limit });
-    return { events: rows.map((r) => ({ name: r.name, count: Number(r.count), lastSeenAt: r.lastSeenAt.toISOString() })) };
+    if (query.from || query.to) {
+      const range = chartRange(query.from, query.to, 'day');
+      const rows: { name: string; n: string }[] = await this.db.query(
+        `SELECT name, sum(count) AS n FROM ${tableName(this.db, EventCountDaily)}
+          WHERE project_id = $1 AND day BETWEEN $2::date AND $3::date
+          GROUP BY name ORDER BY n DESC, name LIMIT $4`,
+        [projectId, range.from.toISOString().slice(0, 10), range.to.toISOString().slice(0, 10), query.limit],
+      );
+      return { events: rows.map((r) => ({ name: r.name, count: Number(r.n) })) };
+    }
+    const rows = await this.db.getRepository(EventCount).find({
+      where: { projectId },
+      order: { count: 'DESC', name: 'ASC' },
+      take: query.limit,
+    });
+    return {
+      events: rows.map((r) => ({ name: r.name, count: Number(r.count), lastSeenAt: r.lastSeenAt.toISOString() })),
+    };
   }
 }

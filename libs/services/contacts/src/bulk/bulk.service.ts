@@ -1,5 +1,4 @@
 import { newId } from '@herald/core';
-import { notFound } from '@herald/http';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
 import { tableName } from '@herald/persistence';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
@@ -10,10 +9,14 @@ import { ContactWriter } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
 import { TrackedEvent } from '../events/tracked-event.entity.js';
 import { BulkJob, type BulkAction, type BulkStatus } from './bulk-job.entity.js';
+import { BulkErrors } from './bulk.errors.js';
 
 export class BulkContactsDto {
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(1000, { message: 'contactIds may list at most 1000 contacts per call' })
-  @IsString({ each: true }) @MaxLength(40, { each: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000, { message: 'contactIds may list at most 1000 contacts per call' })
+  @IsString({ each: true })
+  @MaxLength(40, { each: true })
   contactIds!: string[];
 }
 
@@ -45,10 +48,21 @@ export class BulkService implements OnModuleInit {
     this.jobs.register(BULK_QUEUE, (ctx) => this.run(ctx));
   }
 
-  async start(projectId: string, action: BulkAction, contactIds: string[]): Promise<{ jobId: string; status: 'queued' }> {
+  async start(
+    projectId: string,
+    action: BulkAction,
+    contactIds: string[],
+  ): Promise<{ jobId: string; status: 'queued' }> {
     const id = newId('blk');
     await this.db.transaction(async (m) => {
-      await m.insert(BulkJob, { id, projectId, action, contactIds: [...new Set(contactIds)], status: 'queued', errors: [] });
+      await m.insert(BulkJob, {
+        id,
+        projectId,
+        action,
+        contactIds: [...new Set(contactIds)],
+        status: 'queued',
+        errors: [],
+      });
       await this.jobs.enqueue(m, BULK_QUEUE, { bulkId: id }, { id, maxAttempts: 3 });
     });
     return { jobId: id, status: 'queued' };
@@ -56,7 +70,7 @@ export class BulkService implements OnModuleInit {
 
   async get(projectId: string, jobId: string): Promise<BulkJobView> {
     const job = await this.db.getRepository(BulkJob).findOneBy({ projectId, id: jobId });
-    if (!job) throw notFound('Bulk job', jobId);
+    if (!job) throw BulkErrors.jobNotFound(jobId);
     return {
       jobId: job.id,
       action: job.action,
@@ -76,27 +90,33 @@ export class BulkService implements OnModuleInit {
     const bulk = await this.db.getRepository(BulkJob).findOneBy({ id: (job.payload as { bulkId: string }).bulkId });
     if (!bulk || bulk.status !== 'queued') return;
     await this.db.transaction(async (m) => {
-      const ctx = { projectId: bulk.projectId, subscribedIfNew: true, reason: 'bulk' };
+      const ctx = { projectId: bulk.projectId, subscribedIfNew: true, reason: 'bulk' as const };
       let succeeded = 0;
       let unchanged = 0;
       const errors: { contactId: string; reason: string }[] = [];
       for (const contactId of bulk.contactIds) {
-        try {
-          if (bulk.action === 'delete') {
-            await m.query(`DELETE FROM ${tableName(m, TrackedEvent)} WHERE project_id = $1 AND contact_id = $2`, [bulk.projectId, contactId]);
-            if (await this.writer.delete(m, ctx, contactId)) succeeded++;
-            else errors.push({ contactId, reason: 'not_found' });
-          } else {
-            const write = await this.writer.update(m, ctx, contactId, { subscribed: bulk.action === 'subscribe' });
-            if (write.changedKeys.length > 0) succeeded++;
-            else unchanged++;
-          }
-        } catch (err) {
-          if ((err as { getStatus?: () => number }).getStatus?.() === 404) errors.push({ contactId, reason: 'not_found' });
-          else throw err;
+        // a contact deleted since the job was queued is an expected outcome, reported per contact (not an exception)
+        if (bulk.action === 'delete') {
+          await m.query(`DELETE FROM ${tableName(m, TrackedEvent)} WHERE project_id = $1 AND contact_id = $2`, [
+            bulk.projectId,
+            contactId,
+          ]);
+          if (await this.writer.delete(m, ctx, contactId)) succeeded++;
+          else errors.push({ contactId, reason: 'not_found' });
+        } else {
+          const write = await this.writer.updateIfExists(m, ctx, contactId, {
+            subscribed: bulk.action === 'subscribe',
+          });
+          if (!write) errors.push({ contactId, reason: 'not_found' });
+          else if (write.changedKeys.length > 0) succeeded++;
+          else unchanged++;
         }
       }
-      await m.update(BulkJob, { id: bulk.id }, { status: 'completed', succeeded, unchanged, failed: errors.length, errors, completedAt: new Date() });
+      await m.update(
+        BulkJob,
+        { id: bulk.id },
+        { status: 'completed', succeeded, unchanged, failed: errors.length, errors, completedAt: new Date() },
+      );
     });
   }
 }

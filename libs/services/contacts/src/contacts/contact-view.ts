@@ -19,7 +19,7 @@ export const contactView = (c: Contact): ContactView => ({
   updatedAt: new Date(c.updatedAt).toISOString(),
 });
 
-/** Maps a raw `SELECT *` row of the contacts table. */
+/** Maps a row of the contacts table as read with CONTACT_COLUMNS (deleted fields left out). */
 export const contactFromRow = (r: Record<string, unknown>): Contact =>
   ({
     id: r.id as string,
@@ -27,6 +27,7 @@ export const contactFromRow = (r: Record<string, unknown>): Contact =>
     email: r.email as string,
     subscribed: r.subscribed as boolean,
     data: (r.data ?? {}) as Record<string, unknown>,
+    deletionsApplied: String(r.deletions_applied ?? '0'),
     createdAt: r.created_at as Date,
     updatedAt: r.updated_at as Date,
   }) as Contact;

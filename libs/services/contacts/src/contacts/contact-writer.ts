@@ -1,14 +1,30 @@
-import { applyDataPatch, dataSize, MAX_DATA_BYTES, normaliseEmail } from '@herald/contact-data';
-import { ContactCreated, ContactDeleted, ContactSubscribed, ContactUnsubscribed, ContactUpdated, type EventEnvelope } from '@herald/contracts';
+import { applyDataPatch, dataObjectProblem, dataSize, MAX_DATA_BYTES, normaliseEmail } from '@herald/contact-data';
+import {
+  ContactCreated,
+  ContactDeleted,
+  ContactSubscribed,
+  ContactUnsubscribed,
+  ContactUpdated,
+  type EventEnvelope,
+  type SubscriptionChangeReason,
+} from '@herald/contracts';
 import { newId } from '@herald/core';
-import { conflict, notFound, validationFailed } from '@herald/http';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { jsonParam, queryPrepared, SingleStatementWrite, SqlParams, tableName, type SqlParam } from '@herald/persistence';
+import {
+  jsonParam,
+  queryPrepared,
+  SingleStatementWrite,
+  SqlParams,
+  tableName,
+  type SqlParam,
+} from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
 import { FieldRegistry } from '../fields/field-registry.js';
+import { CONTACT_COLUMNS, deletionsSeenSql } from '../fields/live-data.js';
 import { contactFromRow } from './contact-view.js';
+import { ContactErrors } from './contact.errors.js';
 import { Contact } from './contact.entity.js';
 
 /** Another writer created a contact of the batch at the same moment: write the batch item by item. */
@@ -29,8 +45,8 @@ export interface WriteContext {
   projectId: string;
   /** Subscription of a contact created by this write when `subscribed` is absent. */
   subscribedIfNew: boolean;
-  /** What caused it (api, track, import, bulk, send, workflow): carried by subscription events. */
-  reason: string;
+  /** What caused it: carried by subscription events (the contact's timeline shows it). */
+  reason: SubscriptionChangeReason;
   correlationId?: string;
 }
 
@@ -50,22 +66,38 @@ interface UpsertPlan {
 const WRITE_GUARD = '"contacts"."write_guard"';
 
 /** Distinct normalised emails of `items`, sorted (the order rows are locked in). */
-const emailsOf = (items: { input: ContactInput }[]): string[] => [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
+const emailsOf = (items: { input: ContactInput }[]): string[] =>
+  [...new Set(items.map((i) => normaliseEmail(i.input.email)))].sort();
 
-/** New contacts, one row each (an email already taken is skipped: compare the RETURNING rows with `contacts`). */
+/**
+ * New contacts, one row each (an email already taken is skipped: compare the RETURNING rows with
+ * `contacts`); their data is all new, so every field deletion so far counts as applied.
+ */
 function insertContactsSql(table: string, project: string, param: SqlParam, contacts: Contact[]): string {
   const rows = contacts.map((c) => ({ id: c.id, email: c.email, subscribed: c.subscribed, data: c.data }));
-  return `INSERT INTO ${table} (id, project_id, email, subscribed, data)
-    SELECT id, ${project}, email, subscribed, data
+  return `INSERT INTO ${table} (id, project_id, email, subscribed, data, deletions_applied)
+    SELECT id, ${project}, email, subscribed, data, ${deletionsSeenSql(project)}
       FROM jsonb_to_recordset(${jsonParam(param, rows)}) AS x(id varchar, email varchar, subscribed boolean, data jsonb)
     ON CONFLICT (project_id, email) DO NOTHING RETURNING 1`;
 }
 
 /** Subscription and data of existing contacts; with `versions` (id → `xmin` as read), only the rows not written since. */
-function updateContactsSql(table: string, project: string, param: SqlParam, contacts: Contact[], versions?: Map<string, string>): string {
-  const rows = contacts.map((c) => ({ id: c.id, subscribed: c.subscribed, data: c.data, ...(versions ? { version: versions.get(c.id) } : {}) }));
-  return `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, updated_at = now()
-      FROM jsonb_to_recordset(${jsonParam(param, rows)}) AS u(id varchar, subscribed boolean, data jsonb${versions ? ', version xid' : ''})
+function updateContactsSql(
+  table: string,
+  project: string,
+  param: SqlParam,
+  contacts: Contact[],
+  versions?: Map<string, string>,
+): string {
+  const rows = contacts.map((c) => ({
+    id: c.id,
+    subscribed: c.subscribed,
+    data: c.data,
+    deletions: c.deletionsApplied,
+    ...(versions ? { version: versions.get(c.id) } : {}),
+  }));
+  return `UPDATE ${table} AS c SET subscribed = u.subscribed, data = u.data, deletions_applied = u.deletions, updated_at = now()
+      FROM jsonb_to_recordset(${jsonParam(param, rows)}) AS u(id varchar, subscribed boolean, data jsonb, deletions bigint${versions ? ', version xid' : ''})
      WHERE c.project_id = ${project} AND c.id = u.id${versions ? ' AND c.xmin = u.version' : ''} RETURNING 1`;
 }
 
@@ -99,14 +131,21 @@ export class ContactWriter {
       this.assertSize(patch.data);
       const subscribed = input.subscribed ?? ctx.subscribedIfNew;
       const inserted: Record<string, unknown>[] = await m.query(
-        `INSERT INTO ${table} (id, project_id, email, subscribed, data) VALUES ($1, $2, $3, $4, $5::jsonb)
-         ON CONFLICT (project_id, email) DO NOTHING RETURNING *`,
+        `INSERT INTO ${table} (id, project_id, email, subscribed, data, deletions_applied)
+         VALUES ($1, $2, $3, $4, $5::jsonb, ${deletionsSeenSql('$2')})
+         ON CONFLICT (project_id, email) DO NOTHING RETURNING ${CONTACT_COLUMNS}`,
         [newId('cnt'), ctx.projectId, email, subscribed, JSON.stringify(patch.data)],
       );
       if (inserted[0]) {
         const contact = contactFromRow(inserted[0]);
         await this.fields.register(m, ctx.projectId, patch.data);
-        await this.outbox.add(m, ContactCreated.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, subscribed, data: contact.data } }));
+        await this.outbox.add(
+          m,
+          ContactCreated.create({
+            ...this.meta(ctx),
+            payload: { contactId: contact.id, email, subscribed, data: contact.data },
+          }),
+        );
         return { contact, created: true, changedKeys: [], transient: patch.transient };
       }
       existing = (await this.lockByEmail(m, table, ctx.projectId, email))!; // created concurrently: update it instead
@@ -114,21 +153,43 @@ export class ContactWriter {
     return this.applyChanges(m, ctx, existing, input);
   }
 
-  /** PATCH semantics on a known contact; `email` may change (409 when taken). */
-  async update(m: EntityManager, ctx: WriteContext, contactId: string, input: Partial<ContactInput>): Promise<ContactWrite> {
-    const rows: Record<string, unknown>[] = await m.query(`SELECT * FROM ${tableName(m, Contact)} WHERE project_id = $1 AND id = $2 FOR UPDATE`, [ctx.projectId, contactId]);
-    if (!rows[0]) throw notFound('Contact', contactId);
-    return this.applyChanges(m, ctx, contactFromRow(rows[0]), input);
+  /** PATCH semantics on a known contact; `email` may change (CONTACT_EMAIL_TAKEN when taken, CONTACT_NOT_FOUND). */
+  async update(
+    m: EntityManager,
+    ctx: WriteContext,
+    contactId: string,
+    input: Partial<ContactInput>,
+  ): Promise<ContactWrite> {
+    const write = await this.updateIfExists(m, ctx, contactId, input);
+    if (!write) throw ContactErrors.notFound(contactId);
+    return write;
+  }
+
+  /** `update`, or null when the project has no such contact (a bulk job's expected outcome, not an error). */
+  async updateIfExists(
+    m: EntityManager,
+    ctx: WriteContext,
+    contactId: string,
+    input: Partial<ContactInput>,
+  ): Promise<ContactWrite | null> {
+    const rows: Record<string, unknown>[] = await m.query(
+      `SELECT ${CONTACT_COLUMNS} FROM ${tableName(m, Contact)} WHERE project_id = $1 AND id = $2 FOR UPDATE`,
+      [ctx.projectId, contactId],
+    );
+    return rows[0] ? this.applyChanges(m, ctx, contactFromRow(rows[0]), input) : null;
   }
 
   async delete(m: EntityManager, ctx: WriteContext, contactId: string): Promise<boolean> {
-    const [rows] = (await m.query(`DELETE FROM ${tableName(m, Contact)} WHERE project_id = $1 AND id = $2 RETURNING id, email`, [ctx.projectId, contactId])) as [
-      { id: string; email: string }[],
-      number,
-    ];
+    const [rows] = (await m.query(
+      `DELETE FROM ${tableName(m, Contact)} WHERE project_id = $1 AND id = $2 RETURNING id, email`,
+      [ctx.projectId, contactId],
+    )) as [{ id: string; email: string }[], number];
     const row = rows[0];
     if (!row) return false;
-    await this.outbox.add(m, ContactDeleted.create({ ...this.meta(ctx), payload: { contactId: row.id, email: row.email } }));
+    await this.outbox.add(
+      m,
+      ContactDeleted.create({ ...this.meta(ctx), payload: { contactId: row.id, email: row.email } }),
+    );
     return true;
   }
 
@@ -149,10 +210,10 @@ export class ContactWriter {
     alsoPublish?: (writes: ContactWrite[]) => EventEnvelope[],
   ): Promise<ContactWrite[]> {
     const table = tableName(m, Contact);
-    const rows: Record<string, unknown>[] = await m.query(`SELECT * FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) ORDER BY email FOR UPDATE`, [
-      projectId,
-      emailsOf(items),
-    ]);
+    const rows: Record<string, unknown>[] = await m.query(
+      `SELECT ${CONTACT_COLUMNS} FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) ORDER BY email FOR UPDATE`,
+      [projectId, emailsOf(items)],
+    );
     const plan = this.plan(projectId, items, rows.map(contactFromRow));
     const { inserts, updates } = plan;
     if (inserts.length > 0 || updates.length > 0) {
@@ -167,7 +228,11 @@ export class ContactWriter {
       )) as { inserted: number }[];
       if (counts!.inserted < inserts.length) throw new ConcurrentCreate();
     }
-    await this.fields.registerMany(m, projectId, [...inserts, ...updates].map((c) => c.data));
+    await this.fields.registerMany(
+      m,
+      projectId,
+      [...inserts, ...updates].map((c) => c.data),
+    );
     await this.outbox.add(m, ...plan.events, ...(alsoPublish?.(plan.results) ?? []));
     return plan.results;
   }
@@ -191,7 +256,7 @@ export class ContactWriter {
     // named columns, not *: a prepared statement whose result columns change under it (a migration adding one) fails until reconnect
     const rows = await queryPrepared(
       db,
-      `SELECT id, project_id, email, subscribed, data, created_at, updated_at, xmin::text AS row_version FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
+      `SELECT ${CONTACT_COLUMNS}, xmin::text AS row_version FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
       [projectId, emailsOf(items)],
     );
     const versions = new Map(rows.map((r) => [r.id as string, r.row_version as string]));
@@ -210,10 +275,20 @@ export class ContactWriter {
     }
     if (unchanged.length > 0) {
       // still there when the statement commits (a delete waits for this lock, or happened before and the guard fails)
-      const kept = write.with('kept', `SELECT 1 FROM ${table} WHERE project_id = ${project} AND id = ANY(${param(unchanged.map((c) => c.id), 'varchar[]')}) FOR KEY SHARE`);
+      const kept = write.with(
+        'kept',
+        `SELECT 1 FROM ${table} WHERE project_id = ${project} AND id = ANY(${param(
+          unchanged.map((c) => c.id),
+          'varchar[]',
+        )}) FOR KEY SHARE`,
+      );
       write.guard(`(SELECT count(*) FROM ${kept}) = ${param(unchanged.length, 'int')}`);
     }
-    this.fields.registerIn(write, projectId, [...inserts, ...updates].map((c) => c.data));
+    this.fields.registerIn(
+      write,
+      projectId,
+      [...inserts, ...updates].map((c) => c.data),
+    );
     this.outbox.addTo(write, [...plan.events, ...(alsoWrite?.(plan.results, write) ?? [])]);
     await write.run(db);
     return plan.results;
@@ -234,17 +309,33 @@ export class ContactWriter {
         const patch = applyDataPatch({}, input.data);
         this.assertSize(patch.data);
         const subscribed = input.subscribed ?? ctx.subscribedIfNew;
-        const contact = { id: newId('cnt'), projectId, email, subscribed, data: patch.data, createdAt: now, updatedAt: now } as Contact;
+        const contact = {
+          id: newId('cnt'),
+          projectId,
+          email,
+          subscribed,
+          data: patch.data,
+          createdAt: now,
+          updatedAt: now,
+        } as Contact;
         current.set(email, contact);
         created.add(email);
-        events.push(ContactCreated.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, subscribed, data: contact.data } }));
+        events.push(
+          ContactCreated.create({
+            ...this.meta(ctx),
+            payload: { contactId: contact.id, email, subscribed, data: contact.data },
+          }),
+        );
         results.push({ contact, created: true, changedKeys: [], transient: patch.transient });
         continue;
       }
       const patch = applyDataPatch(before.data, input.data);
       this.assertSize(patch.data);
       const subscribed = input.subscribed ?? before.subscribed;
-      const changedKeys = [...(subscribed !== before.subscribed ? ['subscribed'] : []), ...patch.changedKeys.map((k) => `data.${k}`)];
+      const changedKeys = [
+        ...(subscribed !== before.subscribed ? ['subscribed'] : []),
+        ...patch.changedKeys.map((k) => `data.${k}`),
+      ];
       if (changedKeys.length === 0) {
         results.push({ contact: before, created: false, changedKeys, transient: patch.transient });
         continue;
@@ -252,10 +343,17 @@ export class ContactWriter {
       const contact = { ...before, subscribed, data: patch.data, updatedAt: now } as Contact;
       current.set(email, contact);
       touched.add(email);
-      events.push(ContactUpdated.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, subscribed, data: contact.data, changedKeys } }));
+      events.push(
+        ContactUpdated.create({
+          ...this.meta(ctx),
+          payload: { contactId: contact.id, email, subscribed, data: contact.data, changedKeys },
+        }),
+      );
       if (subscribed !== before.subscribed) {
         const contract = subscribed ? ContactSubscribed : ContactUnsubscribed;
-        events.push(contract.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, reason: ctx.reason } }));
+        events.push(
+          contract.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, reason: ctx.reason } }),
+        );
       }
       results.push({ contact, created: false, changedKeys, transient: patch.transient });
     }
@@ -264,7 +362,10 @@ export class ContactWriter {
       events,
       // by email, as the locking path locks them: two writes over the same contacts take their row locks in one order
       inserts: [...created].sort().map((e) => current.get(e)!),
-      updates: [...touched].filter((e) => !created.has(e)).sort().map((e) => current.get(e)!),
+      updates: [...touched]
+        .filter((e) => !created.has(e))
+        .sort()
+        .map((e) => current.get(e)!),
       unchanged: found.filter((c) => !touched.has(c.email)),
     };
   }
@@ -274,14 +375,27 @@ export class ContactWriter {
    * `ctx.subscribedIfNew`, existing ones patched). Returns how many contacts were created and how
    * many existing contacts the rows matched.
    */
-  async upsertBatch(m: EntityManager, ctx: WriteContext, rows: { email: string; data: Record<string, unknown> }[]): Promise<{ created: number; updated: number }> {
-    const writes = await this.upsertMany(m, ctx.projectId, rows.map((r) => ({ input: { email: r.email, data: r.data }, ctx })));
+  async upsertBatch(
+    m: EntityManager,
+    ctx: WriteContext,
+    rows: { email: string; data: Record<string, unknown> }[],
+  ): Promise<{ created: number; updated: number }> {
+    const writes = await this.upsertMany(
+      m,
+      ctx.projectId,
+      rows.map((r) => ({ input: { email: r.email, data: r.data }, ctx })),
+    );
     const created = new Set(writes.filter((w) => w.created).map((w) => w.contact.id));
     const matched = new Set(writes.filter((w) => !created.has(w.contact.id)).map((w) => w.contact.id));
     return { created: created.size, updated: matched.size };
   }
 
-  private async applyChanges(m: EntityManager, ctx: WriteContext, current: Contact, input: Partial<ContactInput>): Promise<ContactWrite> {
+  private async applyChanges(
+    m: EntityManager,
+    ctx: WriteContext,
+    current: Contact,
+    input: Partial<ContactInput>,
+  ): Promise<ContactWrite> {
     const patch = applyDataPatch(current.data, input.data);
     this.assertSize(patch.data);
     const email = input.email !== undefined ? normaliseEmail(input.email) : current.email;
@@ -296,39 +410,58 @@ export class ContactWriter {
     let rows: Record<string, unknown>[];
     try {
       [rows] = (await m.query(
-        `UPDATE ${tableName(m, Contact)} SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now()
-          WHERE project_id = $1 AND id = $2 RETURNING *`,
-        [ctx.projectId, current.id, email, subscribed, JSON.stringify(patch.data)],
+        `UPDATE ${tableName(m, Contact)} SET email = $3, subscribed = $4, data = $5::jsonb, deletions_applied = $6, updated_at = now()
+          WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
+        [ctx.projectId, current.id, email, subscribed, JSON.stringify(patch.data), current.deletionsApplied],
       )) as [Record<string, unknown>[], number];
     } catch (err) {
-      if ((err as { driverError?: { code?: string } }).driverError?.code === '23505') throw conflict(`Another contact already has the email ${email}`);
+      if ((err as { driverError?: { code?: string } }).driverError?.code === '23505')
+        throw ContactErrors.emailTaken(email);
       throw err;
     }
     const contact = contactFromRow(rows[0]!);
     if (patch.changedKeys.length > 0) await this.fields.register(m, ctx.projectId, patch.data);
     const events: EventEnvelope[] = [
-      ContactUpdated.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, subscribed, data: contact.data, changedKeys } }),
+      ContactUpdated.create({
+        ...this.meta(ctx),
+        payload: { contactId: contact.id, email, subscribed, data: contact.data, changedKeys },
+      }),
     ];
     if (subscribed !== current.subscribed) {
       const contract = subscribed ? ContactSubscribed : ContactUnsubscribed;
-      events.push(contract.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, reason: ctx.reason } }));
+      events.push(
+        contract.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, reason: ctx.reason } }),
+      );
     }
     await this.outbox.add(m, ...events);
     return { contact, created: false, changedKeys, transient: patch.transient };
   }
 
-  private async lockByEmail(m: EntityManager, table: string, projectId: string, email: string): Promise<Contact | undefined> {
-    const rows: Record<string, unknown>[] = await m.query(`SELECT * FROM ${table} WHERE project_id = $1 AND email = $2 FOR UPDATE`, [projectId, email]);
+  private async lockByEmail(
+    m: EntityManager,
+    table: string,
+    projectId: string,
+    email: string,
+  ): Promise<Contact | undefined> {
+    const rows: Record<string, unknown>[] = await m.query(
+      `SELECT ${CONTACT_COLUMNS} FROM ${table} WHERE project_id = $1 AND email = $2 FOR UPDATE`,
+      [projectId, email],
+    );
     return rows[0] ? contactFromRow(rows[0]) : undefined;
   }
 
+  /** The data limits (docs/contacts.md) on what would be stored, whichever path wrote it (workflows, CSV, internal calls). */
   private assertSize(data: Record<string, unknown>): void {
-    if (dataSize(data) > MAX_DATA_BYTES) {
-      throw validationFailed([{ field: 'data', message: `data must be at most ${MAX_DATA_BYTES} bytes as JSON`, code: 'too_big' }]);
-    }
+    if (dataSize(data) > MAX_DATA_BYTES) throw ContactErrors.dataTooLarge();
+    const problem = dataObjectProblem(data);
+    if (problem) throw ContactErrors.invalidData(problem);
   }
 
   private meta(ctx: WriteContext) {
-    return { projectId: ctx.projectId, source: CONTACTS, ...(ctx.correlationId ? { correlationId: ctx.correlationId } : {}) };
+    return {
+      projectId: ctx.projectId,
+      source: CONTACTS,
+      ...(ctx.correlationId ? { correlationId: ctx.correlationId } : {}),
+    };
   }
 }

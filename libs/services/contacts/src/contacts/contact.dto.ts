@@ -1,34 +1,45 @@
+import { IsEmailAddress } from '@herald/contracts';
+import { IsDataObject } from '@herald/contact-data';
 import { CursorQueryDto } from '@herald/http';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 
 const EMAIL = { message: 'email must be a valid email address' };
 
 export class UpsertContactDto {
-  @IsEmail({}, EMAIL) @MaxLength(320)
+  @IsEmailAddress(EMAIL)
+  @MaxLength(320)
   email!: string;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   subscribed?: boolean;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsDataObject()
   data?: Record<string, unknown>;
 }
 
 export class UpdateContactDto {
-  @IsOptional() @IsEmail({}, EMAIL) @MaxLength(320)
+  @IsOptional()
+  @IsEmailAddress(EMAIL)
+  @MaxLength(320)
   email?: string;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   subscribed?: boolean;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsDataObject()
   data?: Record<string, unknown>;
 }
 
 export class ListContactsQueryDto extends CursorQueryDto {
   /** Case-insensitive substring of the email. */
-  @IsOptional() @IsString() @MaxLength(320)
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
   search?: string;
 
   @IsOptional()
@@ -38,7 +49,10 @@ export class ListContactsQueryDto extends CursorQueryDto {
 }
 
 export class LookupContactsDto {
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500, { message: 'emails may list at most 500 addresses' })
-  @IsString({ each: true }) @MaxLength(320, { each: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(500, { message: 'emails may list at most 500 addresses' })
+  @IsString({ each: true })
+  @MaxLength(320, { each: true })
   emails!: string[];
 }

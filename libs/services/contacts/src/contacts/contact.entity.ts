@@ -23,6 +23,13 @@ export class Contact {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   data!: Record<string, unknown>;
 
+  /**
+   * The field deletions (`contact_field_deletions.seq`) this row's `data` has had applied: a
+   * tombstone above it may name a stale key, which reads leave out (see `CONTACT_COLUMNS`).
+   */
+  @Column({ name: 'deletions_applied', type: 'bigint', default: 0 })
+  deletionsApplied!: string;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -17,7 +17,12 @@ export class ContactsController {
 
   /** Upsert by email: 201 when created, 200 when it existed. */
   @Post()
-  async upsert(@ProjectId() projectId: string, @Body() body: UpsertContactDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UpsertedContact> {
+  async upsert(
+    @ProjectId() projectId: string,
+    @Body() body: UpsertContactDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<UpsertedContact> {
     const result = await this.contacts.upsert(projectId, body, String(req.id));
     void reply.status(result._meta.isNew ? 201 : 200);
     return result;
@@ -35,12 +40,21 @@ export class ContactsController {
   }
 
   @Patch(':id')
-  update(@ProjectId() projectId: string, @Param('id') id: string, @Body() body: UpdateContactDto, @Req() req: FastifyRequest): Promise<ContactView> {
+  update(
+    @ProjectId() projectId: string,
+    @Param('id') id: string,
+    @Body() body: UpdateContactDto,
+    @Req() req: FastifyRequest,
+  ): Promise<ContactView> {
     return this.contacts.update(projectId, id, body, String(req.id));
   }
 
   @Delete(':id')
-  async delete(@ProjectId() projectId: string, @Param('id') id: string, @Req() req: FastifyRequest): Promise<{ success: true }> {
+  async delete(
+    @ProjectId() projectId: string,
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+  ): Promise<{ success: true }> {
     await this.contacts.delete(projectId, id, String(req.id));
     return { success: true };
   }

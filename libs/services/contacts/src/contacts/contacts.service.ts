@@ -1,5 +1,6 @@
 import { normaliseEmail } from '@herald/contact-data';
-import { keysetPage, notFound, type CursorPage } from '@herald/http';
+import type { SubscriptionChangeReason } from '@herald/contracts';
+import { keysetPage, type CursorPage } from '@herald/http';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -10,7 +11,9 @@ import type { ListContactsQueryDto, UpdateContactDto, UpsertContactDto } from '.
 import { contactFromRow, contactView, type ContactView } from './contact-view.js';
 import { ContactSearchEntry } from './contact-search.entity.js';
 import { ContactWriter } from './contact-writer.js';
+import { ContactErrors } from './contact.errors.js';
 import { Contact } from './contact.entity.js';
+import { CONTACT_COLUMNS } from '../fields/live-data.js';
 import type { ServiceUpsertContactDto, ServiceUpsertResult } from '../internal/internal-contacts.dto.js';
 
 export type UpsertedContact = ContactView & { _meta: { isNew: boolean; isUpdate: boolean } };
@@ -30,41 +33,76 @@ export class ContactsService {
 
   async upsert(projectId: string, dto: UpsertContactDto, correlationId?: string): Promise<UpsertedContact> {
     const write = await this.db.transaction((m) =>
-      this.writer.upsert(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, { email: dto.email, subscribed: dto.subscribed, data: dto.data }),
+      this.writer.upsert(
+        m,
+        { projectId, subscribedIfNew: true, reason: 'api', correlationId },
+        { email: dto.email, subscribed: dto.subscribed, data: dto.data },
+      ),
     );
     return { ...contactView(write.contact), _meta: { isNew: write.created, isUpdate: !write.created } };
   }
 
   /** The upsert of another service (/v1/send, workflows): its own default subscription and reason. */
-  async upsertFor(projectId: string, dto: ServiceUpsertContactDto, correlationId?: string): Promise<ServiceUpsertResult> {
+  async upsertFor(
+    projectId: string,
+    dto: ServiceUpsertContactDto,
+    correlationId?: string,
+  ): Promise<ServiceUpsertResult> {
     const write = await this.db.transaction((m) =>
-      this.writer.upsert(m, { projectId, subscribedIfNew: dto.subscribedIfNew, reason: dto.reason, correlationId }, { email: dto.email, subscribed: dto.subscribed, data: dto.data }),
+      this.writer.upsert(
+        m,
+        { projectId, subscribedIfNew: dto.subscribedIfNew, reason: dto.reason, correlationId },
+        { email: dto.email, subscribed: dto.subscribed, data: dto.data },
+      ),
     );
-    return { contact: contactView(write.contact), created: write.created, changedKeys: write.changedKeys, transient: write.transient };
+    return {
+      contact: contactView(write.contact),
+      created: write.created,
+      changedKeys: write.changedKeys,
+      transient: write.transient,
+    };
   }
 
   /** Subscribe or unsubscribe one contact (links in emails, bounces, complaints). */
-  async setSubscription(projectId: string, id: string, subscribed: boolean, reason: string, correlationId?: string): Promise<{ contact: ContactView; changed: boolean }> {
-    const write = await this.db.transaction((m) => this.writer.update(m, { projectId, subscribedIfNew: true, reason, correlationId }, id, { subscribed }));
+  async setSubscription(
+    projectId: string,
+    id: string,
+    subscribed: boolean,
+    reason: SubscriptionChangeReason,
+    correlationId?: string,
+  ): Promise<{ contact: ContactView; changed: boolean }> {
+    const write = await this.db.transaction((m) =>
+      this.writer.update(m, { projectId, subscribedIfNew: true, reason, correlationId }, id, { subscribed }),
+    );
     return { contact: contactView(write.contact), changed: write.changedKeys.includes('subscribed') };
   }
 
+  /** One contact as it is now (a deleted field is gone even while its job still runs). */
   async get(projectId: string, id: string): Promise<ContactView> {
-    const contact = await this.db.getRepository(Contact).findOneBy({ projectId, id });
-    if (!contact) throw notFound('Contact', id);
-    return contactView(contact);
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT ${CONTACT_COLUMNS} FROM ${tableName(this.db, Contact)} WHERE project_id = $1 AND id = $2`,
+      [projectId, id],
+    );
+    if (!rows[0]) throw ContactErrors.notFound(id);
+    return contactView(contactFromRow(rows[0]));
   }
 
   async update(projectId: string, id: string, dto: UpdateContactDto, correlationId?: string): Promise<ContactView> {
-    const write = await this.db.transaction((m) => this.writer.update(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, id, dto));
+    const write = await this.db.transaction((m) =>
+      this.writer.update(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, id, dto),
+    );
     return contactView(write.contact);
   }
 
   /** Deletes the contact and its tracked events. */
   async delete(projectId: string, id: string, correlationId?: string): Promise<void> {
     await this.db.transaction(async (m) => {
-      await m.query(`DELETE FROM ${tableName(m, TrackedEvent)} WHERE project_id = $1 AND contact_id = $2`, [projectId, id]);
-      if (!(await this.writer.delete(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, id))) throw notFound('Contact', id);
+      await m.query(`DELETE FROM ${tableName(m, TrackedEvent)} WHERE project_id = $1 AND contact_id = $2`, [
+        projectId,
+        id,
+      ]);
+      if (!(await this.writer.delete(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, id)))
+        throw ContactErrors.notFound(id);
     });
   }
 
@@ -81,7 +119,13 @@ export class ContactsService {
       filters.push(`subscribed = $${params.length}`);
     }
     const table = tableName(this.db, Contact);
-    const page = await keysetPage(this.db, q, { table, columns: '*', filters, params, total: () => this.countContacts(table, filters, params) });
+    const page = await keysetPage(this.db, q, {
+      table,
+      columns: CONTACT_COLUMNS,
+      filters,
+      params,
+      total: () => this.countContacts(table, filters, params),
+    });
     return { ...page, data: page.data.map((r) => contactView(contactFromRow(r))) };
   }
 
@@ -94,14 +138,33 @@ export class ContactsService {
    */
   private async countContacts(table: string, filters: string[], params: unknown[]): Promise<number> {
     const where = filters.join(' AND ');
-    const [probe] = await this.db.query(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where} LIMIT ${COUNT_PROBE}) m`, params);
+    const [probe] = await this.db.query(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where} LIMIT ${COUNT_PROBE}) m`,
+      params,
+    );
     if (Number(probe.n) < COUNT_PROBE) return Number(probe.n);
-    const [all] = await this.db.query(`SELECT count(*) AS n FROM ${tableName(this.db, ContactSearchEntry)} WHERE ${where}`, params);
+    const [all] = await this.db.query(
+      `SELECT count(*) AS n FROM ${tableName(this.db, ContactSearchEntry)} WHERE ${where}`,
+      params,
+    );
     return Number(all.n);
   }
 
+  /** The contacts of up to 500 addresses as they are now (sending's internal intake renders with them). */
+  async getByEmails(projectId: string, emails: string[]): Promise<ContactView[]> {
+    const wanted = [...new Set(emails.map(normaliseEmail))];
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT ${CONTACT_COLUMNS} FROM ${tableName(this.db, Contact)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
+      [projectId, wanted],
+    );
+    return rows.map((r) => contactView(contactFromRow(r)));
+  }
+
   /** Which of up to 500 emails are contacts of the project. */
-  async lookup(projectId: string, emails: string[]): Promise<{ found: { id: string; email: string; subscribed: boolean }[]; notFound: string[] }> {
+  async lookup(
+    projectId: string,
+    emails: string[],
+  ): Promise<{ found: { id: string; email: string; subscribed: boolean }[]; notFound: string[] }> {
     const wanted = [...new Set(emails.map(normaliseEmail))];
     const rows: { id: string; email: string; subscribed: boolean }[] = await this.db.query(
       `SELECT id, email, subscribed FROM ${tableName(this.db, Contact)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,

@@ -2,7 +2,7 @@ import { ProjectId } from '@herald/auth';
 import { CursorQueryDto, type CursorPage } from '@herald/http';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Usage } from '../fields/usage-directory.js';
+import type { Usage } from '@herald/messaging';
 import { EventsService, type EventStats, type TrackedEventView } from './events.service.js';
 import { TrackEventDto } from './track-event.dto.js';
 import { TrackEventUseCase, type TrackEventResult } from './track-event.use-case.js';
@@ -16,14 +16,22 @@ export class EventsController {
 
   @Post('v1/track')
   @HttpCode(200)
-  async track(@ProjectId() projectId: string, @Body() body: TrackEventDto, @Req() req: FastifyRequest): Promise<{ success: true; data: TrackEventResult }> {
+  async track(
+    @ProjectId() projectId: string,
+    @Body() body: TrackEventDto,
+    @Req() req: FastifyRequest,
+  ): Promise<{ success: true; data: TrackEventResult }> {
     return { success: true, data: await this.trackEvent.execute(projectId, body, String(req.id)) };
   }
 
   /** Dashboard alias of /v1/track. */
   @Post('events/track')
   @HttpCode(200)
-  trackFromDashboard(@ProjectId() projectId: string, @Body() body: TrackEventDto, @Req() req: FastifyRequest): Promise<{ success: true; data: TrackEventResult }> {
+  trackFromDashboard(
+    @ProjectId() projectId: string,
+    @Body() body: TrackEventDto,
+    @Req() req: FastifyRequest,
+  ): Promise<{ success: true; data: TrackEventResult }> {
     return this.track(projectId, body, req);
   }
 
@@ -43,7 +51,11 @@ export class EventsController {
   }
 
   @Get('events/contact/:contactId')
-  forContact(@ProjectId() projectId: string, @Param('contactId') contactId: string, @Query() query: CursorQueryDto): Promise<CursorPage<TrackedEventView>> {
+  forContact(
+    @ProjectId() projectId: string,
+    @Param('contactId') contactId: string,
+    @Query() query: CursorQueryDto,
+  ): Promise<CursorPage<TrackedEventView>> {
     return this.events.forContact(projectId, contactId, query);
   }
 

@@ -43,20 +43,39 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
   });
 
   const contact = async (email: string) =>
-    (await ds.query(`SELECT id, subscribed, data FROM contacts.contacts WHERE project_id = $1 AND email = $2`, [project, email])) as { id: string; subscribed: boolean; data: Record<string, unknown> }[];
-  const events = async (contactId: string) => (await ds.query(`SELECT name FROM contacts.tracked_events WHERE contact_id = $1 ORDER BY created_at`, [contactId])) as { name: string }[];
+    (await ds.query(`SELECT id, subscribed, data FROM contacts.contacts WHERE project_id = $1 AND email = $2`, [
+      project,
+      email,
+    ])) as { id: string; subscribed: boolean; data: Record<string, unknown> }[];
+  const events = async (contactId: string) =>
+    (await ds.query(`SELECT name FROM contacts.tracked_events WHERE contact_id = $1 ORDER BY created_at`, [
+      contactId,
+    ])) as { name: string }[];
   const outboxed = async (topic: string, email: string) =>
-    ((await ds.query(`SELECT envelope FROM contacts.outbox WHERE topic = $1 AND envelope->'payload'->>'email' = $2 ORDER BY id`, [topic, email])) as { envelope: { payload: Record<string, unknown> } }[]).map(
-      (r) => r.envelope.payload,
-    );
-  const batches = async (path: string) => (await trackMetrics.batches.get()).values.find((v) => v.labels.path === path)?.value ?? 0;
+    (
+      (await ds.query(
+        `SELECT envelope FROM contacts.outbox WHERE topic = $1 AND envelope->'payload'->>'email' = $2 ORDER BY id`,
+        [topic, email],
+      )) as { envelope: { payload: Record<string, unknown> } }[]
+    ).map((r) => r.envelope.payload);
+  const batches = async (path: string) =>
+    (await trackMetrics.batches.get()).values.find((v) => v.labels.path === path)?.value ?? 0;
   /** Resolves once a statement of this database waits for a lock (the track's write, behind `other`'s). */
   const trackIsWaiting = () =>
-    eventually(async () => ((await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [db.name])) as { n: number }[])[0]!.n > 0, {
-      timeoutMs: 10_000,
-      intervalMs: 20,
-      message: 'the track never waited for the other writer',
-    });
+    eventually(
+      async () =>
+        (
+          (await ds.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`,
+            [db.name],
+          )) as { n: number }[]
+        )[0]!.n > 0,
+      {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+        message: 'the track never waited for the other writer',
+      },
+    );
 
   /**
    * Runs `sql` in another transaction, starts the track, lets the other writer commit once the
@@ -80,8 +99,10 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
 
   it('a contact changed after the track read it: the data patch is applied to the changed contact, nothing lost or doubled', async () => {
     await track.execute(project, { email: 'changed@example.com', event: 'signed-up', data: { plan: 'free' } });
-    const { result, taken } = await afterAnotherWriter(`UPDATE contacts.contacts SET data = data || '{"seats": 3}' WHERE project_id = $1 AND email = $2`, [project, 'changed@example.com'], () =>
-      track.execute(project, { email: 'changed@example.com', event: 'upgraded', data: { plan: 'gold' } }),
+    const { result, taken } = await afterAnotherWriter(
+      `UPDATE contacts.contacts SET data = data || '{"seats": 3}' WHERE project_id = $1 AND email = $2`,
+      [project, 'changed@example.com'],
+      () => track.execute(project, { email: 'changed@example.com', event: 'upgraded', data: { plan: 'gold' } }),
     );
     expect(taken).toEqual(retriedAlone);
 
@@ -91,7 +112,9 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
     expect(result.contact).toBe(row!.id);
     // the update event was computed from the contact as the other writer left it
     const updates = await outboxed('contact.updated', 'changed@example.com');
-    expect(updates).toEqual([expect.objectContaining({ data: { plan: 'gold', seats: 3 }, changedKeys: ['data.plan'] })]);
+    expect(updates).toEqual([
+      expect.objectContaining({ data: { plan: 'gold', seats: 3 }, changedKeys: ['data.plan'] }),
+    ]);
     expect(await outboxed('event.tracked', 'changed@example.com')).toHaveLength(2);
   });
 
@@ -108,13 +131,21 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
     expect(result.contact).toBe('cnt_other_writer');
     expect((await events('cnt_other_writer')).map((e) => e.name)).toEqual(['visited']);
     expect(await outboxed('contact.created', 'created@example.com')).toEqual([]);
-    expect(await outboxed('event.tracked', 'created@example.com')).toEqual([expect.objectContaining({ contactId: 'cnt_other_writer', name: 'visited' })]);
+    expect(await outboxed('event.tracked', 'created@example.com')).toEqual([
+      expect.objectContaining({ contactId: 'cnt_other_writer', name: 'visited' }),
+    ]);
   });
 
   it('a contact deleted after the track read it (the track changes nothing on it): the contact is created again and the event is on the new one', async () => {
-    const first = await track.execute(project, { email: 'deleted@example.com', event: 'signed-up', data: { plan: 'free' } });
-    const { result, taken } = await afterAnotherWriter(`DELETE FROM contacts.contacts WHERE id = $1`, [first.contact], () =>
-      track.execute(project, { email: 'deleted@example.com', event: 'came-back', data: { plan: 'free' } }),
+    const first = await track.execute(project, {
+      email: 'deleted@example.com',
+      event: 'signed-up',
+      data: { plan: 'free' },
+    });
+    const { result, taken } = await afterAnotherWriter(
+      `DELETE FROM contacts.contacts WHERE id = $1`,
+      [first.contact],
+      () => track.execute(project, { email: 'deleted@example.com', event: 'came-back', data: { plan: 'free' } }),
     );
     expect(taken).toEqual(retriedAlone);
 
@@ -128,12 +159,15 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
 
   it('a batch that met another writer is written again in a transaction that locks its contacts: every request once, each with its own answer', async () => {
     await track.execute(project, { email: 'batch-a@example.com', event: 'signed-up', data: { n: 1 } });
-    const { result, taken } = await afterAnotherWriter(`UPDATE contacts.contacts SET subscribed = false WHERE project_id = $1 AND email = $2`, [project, 'batch-a@example.com'], () =>
-      // submitted in the same turn: written as one batch
-      Promise.all([
-        track.execute(project, { email: 'batch-a@example.com', event: 'clicked', data: { n: 2 } }),
-        track.execute(project, { email: 'batch-b@example.com', event: 'clicked', data: { n: 3 } }),
-      ]),
+    const { result, taken } = await afterAnotherWriter(
+      `UPDATE contacts.contacts SET subscribed = false WHERE project_id = $1 AND email = $2`,
+      [project, 'batch-a@example.com'],
+      () =>
+        // submitted in the same turn: written as one batch
+        Promise.all([
+          track.execute(project, { email: 'batch-a@example.com', event: 'clicked', data: { n: 2 } }),
+          track.execute(project, { email: 'batch-b@example.com', event: 'clicked', data: { n: 3 } }),
+        ]),
     );
     expect(taken).toEqual({ single_statement: 0, locked: 1, one_by_one: 0 });
     const [a, b] = result;
@@ -149,14 +183,23 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
 
   it('without a concurrent writer a batch commits in one statement: the contact, the event and event.tracked, field types registered', async () => {
     const results = await Promise.all(
-      ['one', 'two', 'three'].map((name, i) => track.execute(project, { email: `quiet${i % 2}@example.com`, event: name, data: { [`k${i}`]: i, since: '2026-01-02' } })),
+      ['one', 'two', 'three'].map((name, i) =>
+        track.execute(project, {
+          email: `quiet${i % 2}@example.com`,
+          event: name,
+          data: { [`k${i}`]: i, since: '2026-01-02' },
+        }),
+      ),
     );
     expect(new Set(results.map((r) => r.contact)).size).toBe(2);
     expect(await batches('single_statement')).toBeGreaterThan(0);
     const [q0] = await contact('quiet0@example.com');
     expect(q0!.data).toEqual({ k0: 0, k2: 2, since: '2026-01-02' });
     expect((await events(q0!.id)).map((e) => e.name).sort()).toEqual(['one', 'three']);
-    const fields = (await ds.query(`SELECT path, type FROM contacts.contact_fields WHERE project_id = $1 AND path IN ('data.k0', 'data.k1', 'data.k2', 'data.since') ORDER BY path`, [project])) as { path: string; type: string }[];
+    const fields = (await ds.query(
+      `SELECT path, type FROM contacts.contact_fields WHERE project_id = $1 AND path IN ('data.k0', 'data.k1', 'data.k2', 'data.since') ORDER BY path`,
+      [project],
+    )) as { path: string; type: string }[];
     expect(fields).toEqual([
       { path: 'data.k0', type: 'number' },
       { path: 'data.k1', type: 'number' },

@@ -1,8 +1,7 @@
 import { isReservedEventName, RESERVED_DATA_KEYS } from '@herald/contact-data';
 import { EventTracked, type EventEnvelope } from '@herald/contracts';
-import { MicroBatcher, newId, settle } from '@herald/core';
+import { invalidInput, MicroBatcher, newId, settle } from '@herald/core';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { validationFailed } from '@herald/http';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -25,7 +24,8 @@ export function eventDataOf(data: Record<string, unknown> | undefined): Record<s
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data ?? {})) {
     if (RESERVED_DATA_KEYS.includes(key) || value === undefined) continue;
-    const wrapped = value !== null && typeof value === 'object' && !Array.isArray(value) && 'value' in value && 'persistent' in value;
+    const wrapped =
+      value !== null && typeof value === 'object' && !Array.isArray(value) && 'value' in value && 'persistent' in value;
     out[key] = wrapped ? (value as { value: unknown }).value : value;
   }
   return out;
@@ -61,7 +61,10 @@ interface EventRow {
  */
 @Injectable()
 export class TrackEventUseCase {
-  private readonly batcher = new MicroBatcher<PendingTrack, TrackEventResult>((batch) => this.write(batch), { maxBatch: 200, maxConcurrent: 2 });
+  private readonly batcher = new MicroBatcher<PendingTrack, TrackEventResult>((batch) => this.write(batch), {
+    maxBatch: 200,
+    maxConcurrent: 2,
+  });
 
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
@@ -71,7 +74,13 @@ export class TrackEventUseCase {
 
   execute(projectId: string, dto: TrackEventDto, correlationId?: string): Promise<TrackEventResult> {
     if (isReservedEventName(dto.event)) {
-      throw validationFailed([{ field: 'event', message: `${dto.event} is reserved for events Herald emits itself (email.*, contact.subscribed, contact.unsubscribed, segment.*)`, code: 'invalid_string' }]);
+      throw invalidInput([
+        {
+          field: 'event',
+          message: `${dto.event} is reserved for events Herald emits itself (email.*, contact.subscribed, contact.unsubscribed, segment.*)`,
+          code: 'invalid_string',
+        },
+      ]);
     }
     return this.batcher.submit({ projectId, dto, correlationId });
   }
@@ -81,14 +90,20 @@ export class TrackEventUseCase {
     const byProject = new Map<string, number[]>();
     batch.forEach((p, i) => byProject.set(p.projectId, [...(byProject.get(p.projectId) ?? []), i]));
     for (const [projectId, indexes] of byProject) {
-      const written = await this.writeProject(projectId, indexes.map((i) => batch[i]!));
+      const written = await this.writeProject(
+        projectId,
+        indexes.map((i) => batch[i]!),
+      );
       indexes.forEach((i, k) => (results[i] = written[k]!));
     }
     return results;
   }
 
   /** The requests of one project: optimistically, then locking, then one by one (see the class). */
-  private async writeProject(projectId: string, batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {
+  private async writeProject(
+    projectId: string,
+    batch: PendingTrack[],
+  ): Promise<PromiseSettledResult<TrackEventResult>[]> {
     const fulfilled = (path: TrackWritePath, values: TrackEventResult[]) => {
       countTrackBatch(path, batch.length);
       return values.map((value): PromiseSettledResult<TrackEventResult> => ({ status: 'fulfilled', value }));
@@ -96,7 +111,8 @@ export class TrackEventUseCase {
     try {
       return fulfilled('single_statement', await this.writeAtomically(projectId, batch));
     } catch (err) {
-      if (!(err instanceof WriteConflict)) return batch.length === 1 ? [{ status: 'rejected', reason: err }] : this.writeOneByOne(batch);
+      if (!(err instanceof WriteConflict))
+        return batch.length === 1 ? [{ status: 'rejected', reason: err }] : this.writeOneByOne(batch);
     }
     if (batch.length === 1) return this.writeOneByOne(batch);
     try {
@@ -152,18 +168,35 @@ export class TrackEventUseCase {
   }
 
   private eventRowsOf(batch: PendingTrack[], writes: ContactWrite[]): EventRow[] {
-    return batch.map(({ dto }, k) => ({ id: newId('evt'), contactId: writes[k]!.contact.id, name: dto.event, data: eventDataOf(dto.data) }));
+    return batch.map(({ dto }, k) => ({
+      id: newId('evt'),
+      contactId: writes[k]!.contact.id,
+      name: dto.event,
+      data: eventDataOf(dto.data),
+    }));
   }
 
   /** `event.tracked` of each request, published after the contact events of the same write. */
-  private eventTrackedOf(projectId: string, batch: PendingTrack[], writes: ContactWrite[], rows: EventRow[], now: Date): EventEnvelope[] {
+  private eventTrackedOf(
+    projectId: string,
+    batch: PendingTrack[],
+    writes: ContactWrite[],
+    rows: EventRow[],
+    now: Date,
+  ): EventEnvelope[] {
     return batch.map(({ correlationId }, k) =>
       EventTracked.create({
         projectId,
         source: CONTACTS,
         occurredAt: now,
         ...(correlationId ? { correlationId } : {}),
-        payload: { eventRecordId: rows[k]!.id, contactId: rows[k]!.contactId, email: writes[k]!.contact.email, name: rows[k]!.name, data: rows[k]!.data },
+        payload: {
+          eventRecordId: rows[k]!.id,
+          contactId: rows[k]!.contactId,
+          email: writes[k]!.contact.email,
+          name: rows[k]!.name,
+          data: rows[k]!.data,
+        },
       }),
     );
   }
@@ -172,10 +205,21 @@ export class TrackEventUseCase {
   private async executeOne({ projectId, dto, correlationId }: PendingTrack): Promise<TrackEventResult> {
     const eventData = eventDataOf(dto.data);
     return this.db.transaction(async (m) => {
-      const write = await this.writer.upsert(m, { projectId, subscribedIfNew: true, reason: 'track', correlationId }, { email: dto.email, subscribed: dto.subscribed, data: dto.data });
+      const write = await this.writer.upsert(
+        m,
+        { projectId, subscribedIfNew: true, reason: 'track', correlationId },
+        { email: dto.email, subscribed: dto.subscribed, data: dto.data },
+      );
       const id = newId('evt');
       const now = new Date();
-      await m.insert(TrackedEvent, { id, projectId, contactId: write.contact.id, name: dto.event, data: eventData as never, createdAt: now });
+      await m.insert(TrackedEvent, {
+        id,
+        projectId,
+        contactId: write.contact.id,
+        name: dto.event,
+        data: eventData as never,
+        createdAt: now,
+      });
       await this.outbox.add(
         m,
         EventTracked.create({
@@ -183,7 +227,13 @@ export class TrackEventUseCase {
           source: CONTACTS,
           occurredAt: now,
           ...(correlationId ? { correlationId } : {}),
-          payload: { eventRecordId: id, contactId: write.contact.id, email: write.contact.email, name: dto.event, data: eventData },
+          payload: {
+            eventRecordId: id,
+            contactId: write.contact.id,
+            email: write.contact.email,
+            name: dto.event,
+            data: eventData,
+          },
         }),
       );
       return { contact: write.contact.id, event: id, timestamp: now.toISOString() };

@@ -7,11 +7,18 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Contact } from '../contacts/contact.entity.js';
 import { CONTACTS } from '../consumer.js';
-import { DELETE_FIELD_QUEUE, jsonPath } from './fields.service.js';
+import { ContactFieldDeletion } from './contact-field-deletion.entity.js';
+import { DELETE_FIELD_QUEUE, type DeleteFieldJob } from './fields.service.js';
+import { jsonPath } from './live-data.js';
 
 const BATCH = 1000;
 
-/** Removes a deleted field from every contact of the project, a batch per transaction (resumable). */
+/**
+ * Removes a deleted field from every contact of the project, a batch per transaction (resumable),
+ * then drops its tombstone. Only rows below the tombstone are touched: a row written since the
+ * delete had the stale value removed by that write, and a value it holds now was written after the
+ * delete (a new field) and stays. Reads leave the stale values out meanwhile (`live_data`).
+ */
 @Injectable()
 export class DeleteFieldProcessor implements OnModuleInit {
   constructor(
@@ -25,7 +32,7 @@ export class DeleteFieldProcessor implements OnModuleInit {
   }
 
   private async run({ job, signal }: JobContext): Promise<void> {
-    const { projectId, field } = job.payload as { projectId: string; field: string };
+    const { projectId, field, seq } = job.payload as DeleteFieldJob;
     const path = jsonPath(field);
     for (;;) {
       signal.throwIfAborted();
@@ -33,17 +40,34 @@ export class DeleteFieldProcessor implements OnModuleInit {
         const table = tableName(m, Contact);
         const [rows] = (await m.query(
           `UPDATE ${table} SET data = data #- $2::text[], updated_at = now()
-            WHERE id IN (SELECT id FROM ${table} WHERE project_id = $1 AND data #> $2::text[] IS NOT NULL LIMIT ${BATCH} FOR UPDATE)
-            RETURNING id, email, subscribed, data`,
-          [projectId, path],
+            WHERE id IN (SELECT id FROM ${table} WHERE project_id = $1 AND data #> $2::text[] IS NOT NULL
+                           AND ($3::bigint IS NULL OR deletions_applied < $3::bigint) LIMIT ${BATCH} FOR UPDATE)
+            RETURNING id, email, subscribed, "contacts"."live_data"(project_id, data, deletions_applied) AS data`,
+          [projectId, path, seq ?? null],
         )) as [{ id: string; email: string; subscribed: boolean; data: Record<string, unknown> }[], number];
         await this.outbox.add(
           m,
           ...rows.map((r) =>
-            ContactUpdated.create({ projectId, source: CONTACTS, payload: { contactId: r.id, email: r.email, subscribed: r.subscribed, data: r.data, changedKeys: [field] } }),
+            ContactUpdated.create({
+              projectId,
+              source: CONTACTS,
+              payload: {
+                contactId: r.id,
+                email: r.email,
+                subscribed: r.subscribed,
+                data: r.data,
+                changedKeys: [field],
+              },
+            }),
           ),
         );
-        return rows.length < BATCH;
+        if (rows.length === BATCH) return false;
+        if (seq !== undefined)
+          await m.query(`DELETE FROM ${tableName(m, ContactFieldDeletion)} WHERE project_id = $1 AND seq = $2`, [
+            projectId,
+            seq,
+          ]);
+        return true;
       });
       if (done) return;
     }

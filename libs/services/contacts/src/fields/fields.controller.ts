@@ -2,7 +2,7 @@ import { ProjectId } from '@herald/auth';
 import { PageQueryDto, type Page } from '@herald/http';
 import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
 import { FieldsService, type FieldDescriptor } from './fields.service.js';
-import type { Usage } from './usage-directory.js';
+import type { Usage } from '@herald/messaging';
 
 @Controller('contacts/fields')
 export class FieldsController {
@@ -14,7 +14,11 @@ export class FieldsController {
   }
 
   @Get(':field/values')
-  values(@ProjectId() projectId: string, @Param('field') field: string, @Query() query: PageQueryDto): Promise<Page<{ value: string; count: number }>> {
+  values(
+    @ProjectId() projectId: string,
+    @Param('field') field: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<{ value: string; count: number }>> {
     return this.fields.values(projectId, field, query);
   }
 

@@ -1,8 +1,10 @@
 import { ProjectId } from '@herald/auth';
-import { ErrorCode, HeraldException, validationFailed } from '@herald/http';
+import { invalidInput } from '@herald/core';
+import { ErrorCode, FilePartTooLargeError, HeraldException, readFilePart } from '@herald/http';
 import { Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ContactImportsService, MAX_CSV_BYTES, type ImportView } from './contact-imports.service.js';
+import { ImportErrors } from './import.errors.js';
 
 @Controller('contacts/import')
 export class ContactImportsController {
@@ -11,23 +13,27 @@ export class ContactImportsController {
   /** multipart/form-data with one file part (UTF-8 CSV, at most 5 MB); answers 202 {jobId, status}. */
   @Post()
   @HttpCode(202)
-  async start(@ProjectId() projectId: string, @Req() req: FastifyRequest): Promise<{ jobId: string; status: 'queued' }> {
+  async start(
+    @ProjectId() projectId: string,
+    @Req() req: FastifyRequest,
+  ): Promise<{ jobId: string; status: 'queued' }> {
     if (!req.isMultipart()) {
-      throw new HeraldException(415, ErrorCode.UnsupportedMediaType, 'Send the CSV as multipart/form-data with a file part', {
-        suggestion: 'curl -F file=@contacts.csv …',
-      });
+      throw new HeraldException(
+        415,
+        ErrorCode.UnsupportedMediaType,
+        'Send the CSV as multipart/form-data with a file part',
+        {
+          suggestion: 'curl -F file=@contacts.csv …',
+        },
+      );
     }
     const part = await req.file({ limits: { fileSize: MAX_CSV_BYTES, files: 1 } });
-    if (!part) throw validationFailed([{ field: 'file', message: 'a file part is required', code: 'required' }]);
+    if (!part) throw invalidInput([{ field: 'file', message: 'a file part is required', code: 'required' }]);
     let buffer: Buffer;
     try {
-      buffer = await part.toBuffer();
+      buffer = await readFilePart(part);
     } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw new HeraldException(413, ErrorCode.PayloadTooLarge, 'The CSV file is larger than 5 MB; nothing was imported', {
-          suggestion: 'Split the file into parts of at most 5 MB.',
-        });
-      }
+      if (err instanceof FilePartTooLargeError) throw ImportErrors.fileTooLarge(MAX_CSV_BYTES);
       throw err;
     }
     return this.imports.start(projectId, buffer, part.filename);

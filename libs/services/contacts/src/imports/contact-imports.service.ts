@@ -1,5 +1,4 @@
 import { newId } from '@herald/core';
-import { ErrorCode, HeraldException, notFound, validationFailed } from '@herald/http';
 import { InjectJobQueue, type JobQueue } from '@herald/jobs';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -7,6 +6,7 @@ import type { DataSource } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
 import { ContactImport, type ImportRowError, type ImportStatus } from './contact-import.entity.js';
 import { csvRows, decodeUtf8 } from './csv.js';
+import { ImportErrors } from './import.errors.js';
 
 export const MAX_CSV_BYTES = 5 * 1024 * 1024;
 export const IMPORT_QUEUE = 'contacts.import-csv';
@@ -25,8 +25,6 @@ export interface ImportView {
   failure?: string;
 }
 
-const invalidFile = (message: string) => validationFailed([{ field: 'file', message, code: 'invalid' }], message);
-
 /** Accepting a CSV upload (checked before anything is queued) and reporting on its import. */
 @Injectable()
 export class ContactImportsService {
@@ -35,14 +33,14 @@ export class ContactImportsService {
     @InjectJobQueue(CONTACTS) private readonly jobs: JobQueue,
   ) {}
 
-  async start(projectId: string, file: Buffer, fileName: string | undefined): Promise<{ jobId: string; status: 'queued' }> {
-    if (file.length > MAX_CSV_BYTES) {
-      throw new HeraldException(413, ErrorCode.PayloadTooLarge, `The CSV file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB`, {
-        suggestion: 'Split the file into parts of at most 5 MB.',
-      });
-    }
+  async start(
+    projectId: string,
+    file: Buffer,
+    fileName: string | undefined,
+  ): Promise<{ jobId: string; status: 'queued' }> {
+    if (file.length > MAX_CSV_BYTES) throw ImportErrors.fileTooLarge(MAX_CSV_BYTES);
     const text = decodeUtf8(file);
-    if (text === undefined) throw invalidFile('The file is not valid UTF-8 text; save it as CSV UTF-8');
+    if (text === undefined) throw ImportErrors.invalidFile('The file is not valid UTF-8 text; save it as CSV UTF-8');
     let header: string[] | undefined;
     let totalRows = 0;
     try {
@@ -51,14 +49,23 @@ export class ContactImportsService {
         else totalRows++;
       }
     } catch (err) {
-      throw invalidFile(`The file is not valid CSV: ${err instanceof Error ? err.message : String(err)}`);
+      throw ImportErrors.invalidFile(`The file is not valid CSV: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!header) throw invalidFile('The file is empty; it needs a header row with an email column');
-    if (!header.some((h) => h.trim().toLowerCase() === 'email')) throw invalidFile('The header row has no email column');
+    if (!header) throw ImportErrors.invalidFile('The file is empty; it needs a header row with an email column');
+    if (!header.some((h) => h.trim().toLowerCase() === 'email'))
+      throw ImportErrors.invalidFile('The header row has no email column');
 
     const id = newId('imp');
     await this.db.transaction(async (m) => {
-      await m.insert(ContactImport, { id, projectId, status: 'queued', file, fileName: fileName ?? null, totalRows, errors: [] });
+      await m.insert(ContactImport, {
+        id,
+        projectId,
+        status: 'queued',
+        file,
+        fileName: fileName ?? null,
+        totalRows,
+        errors: [],
+      });
       await this.jobs.enqueue(m, IMPORT_QUEUE, { importId: id }, { id, maxAttempts: 3 });
     });
     return { jobId: id, status: 'queued' };
@@ -67,9 +74,21 @@ export class ContactImportsService {
   async get(projectId: string, jobId: string): Promise<ImportView> {
     const job = await this.db.getRepository(ContactImport).findOne({
       where: { projectId, id: jobId },
-      select: { id: true, status: true, totalRows: true, processedRows: true, imported: true, updated: true, skipped: true, errors: true, createdAt: true, completedAt: true, failure: true },
+      select: {
+        id: true,
+        status: true,
+        totalRows: true,
+        processedRows: true,
+        imported: true,
+        updated: true,
+        skipped: true,
+        errors: true,
+        createdAt: true,
+        completedAt: true,
+        failure: true,
+      },
     });
-    if (!job) throw notFound('Import job', jobId);
+    if (!job) throw ImportErrors.jobNotFound(jobId);
     return {
       jobId: job.id,
       status: job.status,
@@ -78,7 +97,10 @@ export class ContactImportsService {
       updated: job.updated,
       skipped: job.skipped,
       errors: job.errors,
-      progress: { processedRows: job.processedRows, percent: job.totalRows === 0 ? 100 : Math.floor((job.processedRows / job.totalRows) * 100) },
+      progress: {
+        processedRows: job.processedRows,
+        percent: job.totalRows === 0 ? 100 : Math.floor((job.processedRows / job.totalRows) * 100),
+      },
       createdAt: job.createdAt.toISOString(),
       completedAt: job.completedAt ? job.completedAt.toISOString() : null,
       ...(job.failure ? { failure: job.failure } : {}),

@@ -1,4 +1,5 @@
-import { dataSize, isValidEmail, mapCsvRow, MAX_DATA_BYTES } from '@herald/contact-data';
+import { dataObjectProblem, isValidEmail, mapCsvRow } from '@herald/contact-data';
+import { isUnstorableText } from '@herald/core';
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
 import { tableName } from '@herald/persistence';
@@ -47,8 +48,17 @@ export class CsvImportProcessor implements OnModuleInit {
     try {
       await this.process(imp, signal);
     } catch (err) {
+      if (err instanceof Superseded) return; // another run of the job (its lease expired here) carries on
       if (!signal.aborted && job.attempts >= job.maxAttempts) {
-        await this.db.getRepository(ContactImport).update({ id: imp.id }, { status: 'failed', failure: err instanceof Error ? err.message : String(err), completedAt: new Date(), file: null });
+        await this.db.getRepository(ContactImport).update(
+          { id: imp.id },
+          {
+            status: 'failed',
+            failure: err instanceof Error ? err.message : String(err),
+            completedAt: new Date(),
+            file: null,
+          },
+        );
       }
       throw err;
     }
@@ -76,20 +86,55 @@ export class CsvImportProcessor implements OnModuleInit {
       }
     }
     if (batch.length > 0) await this.apply(imp, batch);
-    await this.db.query(`UPDATE ${tableName(this.db, ContactImport)} SET status = 'completed', file = NULL, completed_at = now() WHERE id = $1`, [imp.id]);
-    log.info('import completed', { importId: imp.id, projectId: imp.projectId, rows: dataRow, durationMs: Math.round(performance.now() - started) });
+    await this.db.query(
+      `UPDATE ${tableName(this.db, ContactImport)} SET status = 'completed', file = NULL, completed_at = now() WHERE id = $1`,
+      [imp.id],
+    );
+    log.info('import completed', {
+      importId: imp.id,
+      projectId: imp.projectId,
+      rows: dataRow,
+      durationMs: Math.round(performance.now() - started),
+    });
   }
 
   private async apply(imp: ContactImport, batch: ParsedRow[]): Promise<void> {
     const errors: ImportRowError[] = [];
     const valid: { email: string; data: Record<string, unknown> }[] = [];
     for (const r of batch) {
-      if (!r.email || !isValidEmail(r.email)) errors.push({ row: r.row, email: r.email ?? '', reason: 'invalid_email' });
-      else if (dataSize(r.data) > MAX_DATA_BYTES) errors.push({ row: r.row, email: r.email, reason: 'data_too_large' });
-      else valid.push({ email: r.email, data: r.data });
+      // a row PostgreSQL cannot store is reported, and the other rows are imported
+      const email = r.email === undefined ? '' : storable(r.email);
+      if (!r.email || email !== r.email || !isValidEmail(r.email))
+        errors.push({ row: r.row, email, reason: 'invalid_email' });
+      else {
+        const problem = dataObjectProblem(r.data);
+        if (problem)
+          errors.push({
+            row: r.row,
+            email,
+            reason: problem.code === 'invalid_string' ? 'invalid_text' : 'data_too_large',
+          });
+        else valid.push({ email: r.email, data: r.data });
+      }
     }
     await this.db.transaction(async (m) => {
-      const { created, updated } = valid.length > 0 ? await this.writer.upsertBatch(m, { projectId: imp.projectId, subscribedIfNew: true, reason: 'import' }, valid) : { created: 0, updated: 0 };
+      // The checkpoint, locked: a run whose lease expired while it worked (a stalled process) and
+      // the run that claimed the job again must not both apply this batch. The second to get here
+      // sees the checkpoint moved and stops, its writes rolled back.
+      const before = batch[0]!.row - 2; // rows of the file applied before this batch
+      const [checkpoint] = (await m.query(
+        `SELECT processed_rows FROM ${tableName(m, ContactImport)} WHERE id = $1 FOR UPDATE`,
+        [imp.id],
+      )) as { processed_rows: number }[];
+      if (checkpoint?.processed_rows !== before) throw new Superseded();
+      const { created, updated } =
+        valid.length > 0
+          ? await this.writer.upsertBatch(
+              m,
+              { projectId: imp.projectId, subscribedIfNew: true, reason: 'import' },
+              valid,
+            )
+          : { created: 0, updated: 0 };
       await m.query(
         `UPDATE ${tableName(m, ContactImport)}
             SET processed_rows = processed_rows + $2, imported = imported + $3, updated = updated + $4, skipped = skipped + $5,
@@ -99,4 +144,12 @@ export class CsvImportProcessor implements OnModuleInit {
       );
     });
   }
+}
+
+/** This run of the import found its checkpoint moved by another run of the same job. */
+class Superseded extends Error {}
+
+/** `s` with each NUL and lone surrogate replaced by U+FFFD, so a row's error report can be stored. */
+function storable(s: string): string {
+  return isUnstorableText(s) ? s.replace(/\0|\p{Cs}/gu, '\uFFFD') : s;
 }

@@ -2,7 +2,12 @@ import { parseString, type CsvParserStream } from 'fast-csv';
 
 /** A CSV parser over the file's text: rows as arrays of cells, blank lines skipped, no trimming. */
 export function csvRows(text: string): CsvParserStream<string[], string[]> {
-  return parseString<string[], string[]>(text, { headers: false, ignoreEmpty: true, strictColumnHandling: false, discardUnmappedColumns: false });
+  return parseString<string[], string[]>(text, {
+    headers: false,
+    ignoreEmpty: true,
+    strictColumnHandling: false,
+    discardUnmappedColumns: false,
+  });
 }
 
 /** Decodes UTF-8 strictly (a BOM is dropped); undefined when the bytes are not valid UTF-8. */

@@ -1,5 +1,5 @@
 import { normaliseEmail } from '@herald/contact-data';
-import { Topics, type EmailLifecycleV1, type EventEnvelope } from '@herald/contracts';
+import { Topics, type EmailLifecycleV1, type EventEnvelope, type SubscriptionChangeReason } from '@herald/contracts';
 import { EventContext, OnEvent } from '@herald/messaging';
 import { tableName } from '@herald/persistence';
 import { Controller } from '@nestjs/common';
@@ -27,13 +27,21 @@ export class DeliveryFeedbackHandler {
     await this.unsubscribe(event, ctx, 'complaint');
   }
 
-  private async unsubscribe(event: EventEnvelope<EmailLifecycleV1>, ctx: EventContext, reason: string): Promise<void> {
-    const rows: { id: string }[] = await ctx.manager.query(`SELECT id FROM ${tableName(ctx.manager, Contact)} WHERE project_id = $1 AND (id = $2 OR email = $3) LIMIT 1`, [
-      event.projectId,
-      event.payload.contactId ?? '',
-      normaliseEmail(event.payload.email),
-    ]);
+  private async unsubscribe(
+    event: EventEnvelope<EmailLifecycleV1>,
+    ctx: EventContext,
+    reason: SubscriptionChangeReason,
+  ): Promise<void> {
+    const rows: { id: string }[] = await ctx.manager.query(
+      `SELECT id FROM ${tableName(ctx.manager, Contact)} WHERE project_id = $1 AND (id = $2 OR email = $3) LIMIT 1`,
+      [event.projectId, event.payload.contactId ?? '', normaliseEmail(event.payload.email)],
+    );
     if (!rows[0]) return;
-    await this.writer.update(ctx.manager, { projectId: event.projectId, subscribedIfNew: false, reason, correlationId: event.eventId }, rows[0].id, { subscribed: false });
+    await this.writer.update(
+      ctx.manager,
+      { projectId: event.projectId, subscribedIfNew: false, reason, correlationId: event.eventId },
+      rows[0].id,
+      { subscribed: false },
+    );
   }
 }

@@ -1,9 +1,30 @@
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { SubscriptionChangeReason } from '@herald/contracts';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { UpsertContactDto } from '../contacts/contact.dto.js';
 import type { ContactView } from '../contacts/contact-view.js';
 
 /** Why another service changes a contact: carried by contact.subscribed / contact.unsubscribed. */
-export const SERVICE_REASONS = ['send', 'workflow', 'unsubscribe-link', 'subscribe-link', 'bounce', 'complaint'] as const;
+export const SERVICE_REASONS: readonly SubscriptionChangeReason[] = [
+  'send',
+  'workflow',
+  'unsubscribe-link',
+  'subscribe-link',
+  'bounce',
+  'complaint',
+  /** segments: `createMissing` of POST /segments/:id/members. */
+  'segment',
+];
 
 /** An upsert on behalf of another service (/v1/send, workflows): the same data rules as every write. */
 export class ServiceUpsertContactDto extends UpsertContactDto {
@@ -12,26 +33,38 @@ export class ServiceUpsertContactDto extends UpsertContactDto {
   subscribedIfNew!: boolean;
 
   @IsIn(SERVICE_REASONS)
-  reason!: (typeof SERVICE_REASONS)[number];
+  reason!: SubscriptionChangeReason;
 }
 
 export class ServiceSubscriptionDto {
-  @IsString() @MaxLength(64)
+  @IsString()
+  @MaxLength(64)
   contactId!: string;
 
   @IsBoolean()
   subscribed!: boolean;
 
   @IsIn(SERVICE_REASONS)
-  reason!: (typeof SERVICE_REASONS)[number];
+  reason!: SubscriptionChangeReason;
 }
 
 export class ServiceGetContactDto {
-  @IsString() @MaxLength(64)
+  @IsString()
+  @MaxLength(64)
   contactId!: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   fields?: string;
+}
+
+/** Up to 500 addresses whose contacts another service needs (sending's internal intake). */
+export class ServiceFindContactsDto {
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsString({ each: true })
+  @MaxLength(320, { each: true })
+  emails!: string[];
 }
 
 export interface ServiceUpsertResult {
@@ -43,3 +76,28 @@ export interface ServiceUpsertResult {
   transient: Record<string, unknown>;
 }
 
+export class ServiceExportContactsDto {
+  /** The last contact id of the previous page (pages are in contact id order). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  after?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+}
+
+/** One contact as the segments read model needs it, with its custom tracked events. */
+export interface ExportedContact {
+  id: string;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  /** Custom events only (system events are no `event.tracked`), oldest first. */
+  events: { id: string; name: string; at: string }[];
+}

@@ -12,7 +12,9 @@ export class ContactSearch1795297532044 implements MigrationInterface {
   name = 'ContactSearch1795297532044';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE TABLE "contacts"."contact_search" ("project_id" character varying(40) NOT NULL, "email" character varying(320) NOT NULL, "subscribed" boolean NOT NULL, CONSTRAINT "contact_search_pkey" PRIMARY KEY ("project_id", "email"))`);
+    await queryRunner.query(
+      `CREATE TABLE "contacts"."contact_search" ("project_id" character varying(40) NOT NULL, "email" character varying(320) NOT NULL, "subscribed" boolean NOT NULL, CONSTRAINT "contact_search_pkey" PRIMARY KEY ("project_id", "email"))`,
+    );
     await queryRunner.query(`CREATE FUNCTION "contacts"."contact_search_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO "contacts"."contact_search" ("project_id", "email", "subscribed") SELECT "project_id", "email", "subscribed" FROM inserted;
@@ -34,13 +36,21 @@ export class ContactSearch1795297532044 implements MigrationInterface {
         TRUNCATE "contacts"."contact_search";
         RETURN NULL;
       END $$`);
-    await queryRunner.query(`CREATE TRIGGER "contact_search_inserted" AFTER INSERT ON "contacts"."contacts" REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION "contacts"."contact_search_inserted"()`);
-    await queryRunner.query(`CREATE TRIGGER "contact_search_deleted" AFTER DELETE ON "contacts"."contacts" REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION "contacts"."contact_search_deleted"()`);
+    await queryRunner.query(
+      `CREATE TRIGGER "contact_search_inserted" AFTER INSERT ON "contacts"."contacts" REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION "contacts"."contact_search_inserted"()`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER "contact_search_deleted" AFTER DELETE ON "contacts"."contacts" REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION "contacts"."contact_search_deleted"()`,
+    );
     await queryRunner.query(`CREATE TRIGGER "contact_search_updated" AFTER UPDATE ON "contacts"."contacts" FOR EACH ROW
       WHEN (OLD."email" IS DISTINCT FROM NEW."email" OR OLD."subscribed" IS DISTINCT FROM NEW."subscribed" OR OLD."project_id" IS DISTINCT FROM NEW."project_id")
       EXECUTE FUNCTION "contacts"."contact_search_updated"()`);
-    await queryRunner.query(`CREATE TRIGGER "contact_search_truncated" AFTER TRUNCATE ON "contacts"."contacts" FOR EACH STATEMENT EXECUTE FUNCTION "contacts"."contact_search_truncated"()`);
-    await queryRunner.query(`INSERT INTO "contacts"."contact_search" ("project_id", "email", "subscribed") SELECT "project_id", "email", "subscribed" FROM "contacts"."contacts"`);
+    await queryRunner.query(
+      `CREATE TRIGGER "contact_search_truncated" AFTER TRUNCATE ON "contacts"."contacts" FOR EACH STATEMENT EXECUTE FUNCTION "contacts"."contact_search_truncated"()`,
+    );
+    await queryRunner.query(
+      `INSERT INTO "contacts"."contact_search" ("project_id", "email", "subscribed") SELECT "project_id", "email", "subscribed" FROM "contacts"."contacts"`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -3,6 +3,9 @@ import { FieldsImportsBulkJobs1795263422710 } from './1795263422710-fields-impor
 import { ContactSearch1795297532044 } from './1795297532044-contact-search.js';
 import { WriteGuard1795300761154 } from './1795300761154-write-guard.js';
 import { SearchIndexPendingList1795314039730 } from './1795314039730-search-index-pending-list.js';
+import { TimelineSystemEvents1795488299936 } from './1795488299936-timeline-system-events.js';
+import { ResourceReferences1795489202797 } from './1795489202797-resource-references.js';
+import { FieldDeletionTombstones1795489952557 } from './1795489952557-field-deletion-tombstones.js';
 
 /** Committed migrations of the contacts schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -12,4 +15,7 @@ export const contactsMigrations: Function[] = [
   ContactSearch1795297532044,
   WriteGuard1795300761154,
   SearchIndexPendingList1795314039730,
+  TimelineSystemEvents1795488299936,
+  ResourceReferences1795489202797,
+  FieldDeletionTombstones1795489952557,
 ];

@@ -1,7 +1,7 @@
 import { openSecret, type HeraldRuntime } from '@herald/core';
 import { ProjectDeleted, type EventEnvelope } from '@herald/contracts';
 import { Job, JobQueue } from '@herald/jobs';
-import { EventContext, Outbox } from '@herald/messaging';
+import { EventContext, Outbox, projectDataHandler } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
@@ -9,10 +9,10 @@ import { DOMAINS } from '../consumer.js';
 import { Domain } from '../domains/domain.entity.js';
 import { DomainVerifier } from '../domains/domain-verifier.js';
 import { DomainsService } from '../domains/domains.service.js';
-import { domainsSchema } from '../domains.module.js';
+import { domainsSchema, domainsService } from '../domains.module.js';
 import { DomainsSettings, resolveDkimEncryptionKey } from '../domains.settings.js';
 import { DkimKeyGenerator } from '../keys/dkim-key-generator.js';
-import { ProjectLifecycleHandler } from '../projects/project-lifecycle.handler.js';
+import { DomainsProjectCleanup } from '../projects/domains-project-cleanup.js';
 import { DnsRecordChecker, type TxtResolver } from '../records/dns-record-checker.js';
 import { CHECK_QUEUE, checkJobId, DomainChecks } from './domain-checks.js';
 
@@ -25,13 +25,19 @@ describe('domain checks (PostgreSQL)', () => {
   let db: TestDatabase;
   let ds: DataSource;
   const KEY = 'an-encryption-key-of-at-least-32-characters';
-  const settings = Object.assign(new DomainsSettings(), { DKIM_ENCRYPTION_KEY: KEY, DOMAIN_CHECK_INTERVAL_MS: 300_000, DOMAIN_RECHECK_VERIFIED_MS: 3_600_000 });
+  const settings = Object.assign(new DomainsSettings(), {
+    DKIM_ENCRYPTION_KEY: KEY,
+    DOMAIN_CHECK_INTERVAL_MS: 300_000,
+    DOMAIN_RECHECK_VERIFIED_MS: 3_600_000,
+  });
   /** name → TXT records, or the error code the lookup fails with. */
   const zone = new Map<string, string[][] | string>();
   const resolver: TxtResolver = {
     resolveTxt: (name) => {
       const answer = zone.get(name) ?? 'ENOTFOUND';
-      return typeof answer === 'string' ? Promise.reject(Object.assign(new Error(answer), { code: answer })) : Promise.resolve(answer);
+      return typeof answer === 'string'
+        ? Promise.reject(Object.assign(new Error(answer), { code: answer }))
+        : Promise.resolve(answer);
     },
   };
   let outbox: Outbox;
@@ -50,7 +56,15 @@ describe('domain checks (PostgreSQL)', () => {
     verifier = new DomainVerifier(new DnsRecordChecker(resolver), outbox, settings);
     checks = new DomainChecks(ds, queue, verifier, settings);
     const runtime = { mode: 'distributed', internalJwtSecret: 'x'.repeat(32) } as HeraldRuntime;
-    domains = new DomainsService(ds, outbox, settings, resolveDkimEncryptionKey(settings, runtime), new DkimKeyGenerator(), verifier, checks);
+    domains = new DomainsService(
+      ds,
+      outbox,
+      settings,
+      resolveDkimEncryptionKey(settings, runtime),
+      new DkimKeyGenerator(),
+      verifier,
+      checks,
+    );
   });
 
   afterAll(async () => {
@@ -63,11 +77,17 @@ describe('domain checks (PostgreSQL)', () => {
   /** A new domain in a project of its own. */
   async function newDomain() {
     const view = await domains.create(`prj_${++project}`, `mail${project}.example.test`);
-    return { view, publish: () => view.records.filter((r) => r.required).forEach((r) => zone.set(r.name, [[r.value]])) };
+    return {
+      view,
+      publish: () => view.records.filter((r) => r.required).forEach((r) => zone.set(r.name, [[r.value]])),
+    };
   }
   /** The domain's check links still to run, oldest first. */
   const queuedLinks = (domainId: string) =>
-    ds.getRepository(Job).find({ where: { queue: CHECK_QUEUE, state: 'queued' }, order: { createdAt: 'ASC' } }).then((jobs) => jobs.filter((j) => j.payload.domainId === domainId));
+    ds
+      .getRepository(Job)
+      .find({ where: { queue: CHECK_QUEUE, state: 'queued' }, order: { createdAt: 'ASC' } })
+      .then((jobs) => jobs.filter((j) => j.payload.domainId === domainId));
   /** Runs a link as the queue does: the handler, then the row marked completed. */
   async function runLink(job: Job): Promise<void> {
     await checks.run({ job });
@@ -81,7 +101,11 @@ describe('domain checks (PostgreSQL)', () => {
   }
   const domain = (id: string) => ds.getRepository(Domain).findOneByOrFail({ id });
   const events = async (domainId: string): Promise<EventEnvelope<Record<string, unknown>>[]> =>
-    (await ds.query(`SELECT envelope FROM domains.outbox WHERE envelope->'payload'->>'domainId' = $1 ORDER BY id`, [domainId])).map((r: { envelope: EventEnvelope<Record<string, unknown>> }) => r.envelope);
+    (
+      await ds.query(`SELECT envelope FROM domains.outbox WHERE envelope->'payload'->>'domainId' = $1 ORDER BY id`, [
+        domainId,
+      ])
+    ).map((r: { envelope: EventEnvelope<Record<string, unknown>> }) => r.envelope);
 
   it('creating a domain starts one check chain, its first link due after DOMAIN_CHECK_INTERVAL_MS', async () => {
     const before = Date.now();
@@ -100,7 +124,11 @@ describe('domain checks (PostgreSQL)', () => {
     expect(d.status).toBe('verified');
     expect(d.checkSeq).toBe(1);
     const [event] = await events(view.id);
-    expect(event).toMatchObject({ type: 'domain.verified', projectId: d.projectId, payload: { domainId: d.id, domain: d.domain, status: 'verified', dkimSelector: d.dkimSelector } });
+    expect(event).toMatchObject({
+      type: 'domain.verified',
+      projectId: d.projectId,
+      payload: { domainId: d.id, domain: d.domain, status: 'verified', dkimSelector: d.dkimSelector },
+    });
     expect(openSecret(event!.payload.dkimPrivateKeySealed as string, KEY)).toMatch(/^-----BEGIN PRIVATE KEY-----/);
     const links = await queuedLinks(view.id);
     expect(links.map((l) => l.id)).toEqual([checkJobId(view.id, 1)]);
@@ -120,8 +148,13 @@ describe('domain checks (PostgreSQL)', () => {
   it('each link removes the completed one before it, so a domain keeps about two job rows', async () => {
     const { view } = await newDomain();
     for (let i = 0; i < 4; i++) await runNext(view.id);
-    const rows = (await ds.getRepository(Job).findBy({ queue: CHECK_QUEUE })).filter((j) => j.payload.domainId === view.id);
-    expect(rows.map((r) => `${r.id}:${r.state}`).sort()).toEqual([`${checkJobId(view.id, 3)}:completed`, `${checkJobId(view.id, 4)}:queued`]);
+    const rows = (await ds.getRepository(Job).findBy({ queue: CHECK_QUEUE })).filter(
+      (j) => j.payload.domainId === view.id,
+    );
+    expect(rows.map((r) => `${r.id}:${r.state}`).sort()).toEqual([
+      `${checkJobId(view.id, 3)}:completed`,
+      `${checkJobId(view.id, 4)}:queued`,
+    ]);
   });
 
   it('a DNS failure (timeout, SERVFAIL) does not flip a verified domain to pending, and the chain goes on', async () => {
@@ -132,7 +165,10 @@ describe('domain checks (PostgreSQL)', () => {
     await runNext(view.id);
     const d = await domain(view.id);
     expect(d.status).toBe('verified');
-    expect(d.checks?.find((c) => c.purpose === 'dkim')).toMatchObject({ status: 'lookup_failed', problem: 'DNS lookup failed (ETIMEOUT)' });
+    expect(d.checks?.find((c) => c.purpose === 'dkim')).toMatchObject({
+      status: 'lookup_failed',
+      problem: 'DNS lookup failed (ETIMEOUT)',
+    });
     expect((await events(view.id)).map((e) => e.type)).toEqual(['domain.verified']);
     expect((await queuedLinks(view.id)).map((l) => l.id)).toEqual([checkJobId(view.id, 2)]);
   });
@@ -199,7 +235,12 @@ describe('domain checks (PostgreSQL)', () => {
     const pending = await domains.create(projectId, 'other.example.test');
     const other = await newDomain();
     const event = ProjectDeleted.create({ projectId, source: 'gateway', payload: { requestedBy: 'usr_1' } });
-    await ds.transaction((m) => new ProjectLifecycleHandler(outbox, checks).onDeleted(event, new EventContext(event, m, DOMAINS, 1)));
+    // the project-data consumer the runtime mounts from the domains definition, its hook resolved as Nest would
+    const Handler = projectDataHandler(DOMAINS, domainsService.projectData);
+    const handler = new Handler({ get: () => new DomainsProjectCleanup(outbox, checks) }) as {
+      onDeleted(e: EventEnvelope, ctx: EventContext): Promise<void>;
+    };
+    await ds.transaction((m) => handler.onDeleted(event, new EventContext(event, m, DOMAINS, 1)));
     expect(await ds.getRepository(Domain).findBy({ projectId })).toEqual([]);
     expect(await queuedLinks(verified.view.id)).toEqual([]);
     expect(await queuedLinks(pending.id)).toEqual([]);

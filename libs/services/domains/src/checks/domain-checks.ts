@@ -86,7 +86,10 @@ export class DomainChecks implements OnModuleInit, OnApplicationBootstrap {
       try {
         await this.db.transaction(async (m) => {
           // advancing the number retires whatever link may still exist for the old one
-          const [updated] = (await m.query(`UPDATE ${tableName(m, Domain)} SET check_seq = check_seq + 1 WHERE id = $1 RETURNING check_seq`, [id])) as [{ check_seq: number }[], number];
+          const [updated] = (await m.query(
+            `UPDATE ${tableName(m, Domain)} SET check_seq = check_seq + 1 WHERE id = $1 RETURNING check_seq`,
+            [id],
+          )) as [{ check_seq: number }[], number];
           const seq = updated[0]?.check_seq;
           if (seq === undefined) return;
           await this.enqueue(m, id, seq, new Date());
@@ -100,11 +103,19 @@ export class DomainChecks implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private nextRun(status: DomainStatus): Date {
-    return new Date(Date.now() + (status === 'verified' ? this.settings.DOMAIN_RECHECK_VERIFIED_MS : this.settings.DOMAIN_CHECK_INTERVAL_MS));
+    return new Date(
+      Date.now() +
+        (status === 'verified' ? this.settings.DOMAIN_RECHECK_VERIFIED_MS : this.settings.DOMAIN_CHECK_INTERVAL_MS),
+    );
   }
 
   private enqueue(m: EntityManager, domainId: string, seq: number, runAt: Date): Promise<string> {
     const payload: CheckPayload = { domainId, seq };
-    return this.jobs.enqueue(m, CHECK_QUEUE, { ...payload }, { id: checkJobId(domainId, seq), runAt, maxAttempts: MAX_ATTEMPTS });
+    return this.jobs.enqueue(
+      m,
+      CHECK_QUEUE,
+      { ...payload },
+      { id: checkJobId(domainId, seq), runAt, maxAttempts: MAX_ATTEMPTS },
+    );
   }
 }

@@ -8,14 +8,23 @@ export interface EventTrace {
   causationId?: string;
 }
 
-const traced = (t: EventTrace) => ({ ...(t.correlationId ? { correlationId: t.correlationId } : {}), ...(t.causationId ? { causationId: t.causationId } : {}) });
+const traced = (t: EventTrace) => ({
+  ...(t.correlationId ? { correlationId: t.correlationId } : {}),
+  ...(t.causationId ? { causationId: t.causationId } : {}),
+});
 
 /** `domain.verified`: what a sender needs to sign for the domain (the key only sealed). */
 export const domainVerified = (d: Domain, trace: EventTrace = {}): EventEnvelope =>
   DomainVerified.create({
     projectId: d.projectId,
     source: DOMAINS,
-    payload: { domainId: d.id, domain: d.domain, status: 'verified', dkimSelector: d.dkimSelector, dkimPrivateKeySealed: d.dkimPrivateKeySealed },
+    payload: {
+      domainId: d.id,
+      domain: d.domain,
+      status: 'verified',
+      dkimSelector: d.dkimSelector,
+      dkimPrivateKeySealed: d.dkimPrivateKeySealed,
+    },
     ...traced(trace),
   });
 

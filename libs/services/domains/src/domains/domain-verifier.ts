@@ -36,14 +36,25 @@ export class DomainVerifier {
   async lookup(domain: Domain): Promise<CheckOutcome> {
     const expected = recordsOf(domain, this.settings.SPF_RECORD);
     const checks = await this.checker.check(expected);
-    return { checks, verdict: verdictOf(expected, checks), reason: pendingReason(expected, checks), checkedAt: new Date() };
+    return {
+      checks,
+      verdict: verdictOf(expected, checks),
+      reason: pendingReason(expected, checks),
+      checkedAt: new Date(),
+    };
   }
 
   /**
    * Records the outcome on the domain (a row the caller locked in `m`'s transaction), moves its
    * state and publishes the move; `extra` columns are written in the same update.
    */
-  async apply(m: EntityManager, domain: Domain, outcome: CheckOutcome, extra: Partial<Domain> = {}, trace: EventTrace = {}): Promise<Domain> {
+  async apply(
+    m: EntityManager,
+    domain: Domain,
+    outcome: CheckOutcome,
+    extra: Partial<Domain> = {},
+    trace: EventTrace = {},
+  ): Promise<Domain> {
     const patch: Partial<Domain> = { checks: outcome.checks, lastCheckedAt: outcome.checkedAt, ...extra };
     if (domain.status === 'pending' && outcome.verdict === 'verified') {
       Object.assign(patch, { status: 'verified', verifiedAt: outcome.checkedAt });

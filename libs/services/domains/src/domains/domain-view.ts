@@ -22,7 +22,13 @@ export interface DomainView {
 
 /** The records of a domain (SPF from the current SPF_RECORD). */
 export const recordsOf = (d: Domain, spfRecord: string): ExpectedRecord[] =>
-  expectedRecords({ domain: d.domain, verificationToken: d.verificationToken, dkimSelector: d.dkimSelector, dkimPublicKey: d.dkimPublicKey, spfRecord });
+  expectedRecords({
+    domain: d.domain,
+    verificationToken: d.verificationToken,
+    dkimSelector: d.dkimSelector,
+    dkimPublicKey: d.dkimPublicKey,
+    spfRecord,
+  });
 
 export function domainView(d: Domain, spfRecord: string): DomainView {
   const checks = new Map((d.checks ?? []).map((c): [string, RecordCheck] => [c.purpose, c]));
@@ -34,7 +40,14 @@ export function domainView(d: Domain, spfRecord: string): DomainView {
     dkimSelector: d.dkimSelector,
     records: recordsOf(d, spfRecord).map((r) => {
       const c = checks.get(r.purpose);
-      return c ? { ...r, status: c.status, ...(c.found ? { found: c.found } : {}), ...(c.problem ? { problem: c.problem } : {}) } : r;
+      return c
+        ? {
+            ...r,
+            status: c.status,
+            ...(c.found ? { found: c.found } : {}),
+            ...(c.problem ? { problem: c.problem } : {}),
+          }
+        : r;
     }),
     lastCheckedAt: d.lastCheckedAt?.toISOString() ?? null,
     verifiedAt: d.verifiedAt?.toISOString() ?? null,

@@ -5,6 +5,9 @@ export class CreateDomainDto {
   @IsString()
   @MaxLength(253)
   @Matches(/^[a-z0-9.-]+$/, { message: 'domain must be lower case (letters, digits, dots and hyphens)' })
-  @IsFQDN({ require_tld: true, allow_underscores: false, allow_trailing_dot: false, allow_numeric_tld: false }, { message: 'domain must be a host name such as mail.example.com' })
+  @IsFQDN(
+    { require_tld: true, allow_underscores: false, allow_trailing_dot: false, allow_numeric_tld: false },
+    { message: 'domain must be a host name such as mail.example.com' },
+  )
   domain!: string;
 }

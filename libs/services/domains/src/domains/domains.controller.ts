@@ -16,7 +16,10 @@ export class DomainsController {
   }
 
   @Get('project/:projectId')
-  list(@ProjectId() callerProjectId: string, @Param('projectId') projectId: string): Promise<{ domains: DomainView[] }> {
+  list(
+    @ProjectId() callerProjectId: string,
+    @Param('projectId') projectId: string,
+  ): Promise<{ domains: DomainView[] }> {
     return this.domains.list(callerProjectId, projectId);
   }
 
@@ -32,7 +35,11 @@ export class DomainsController {
   }
 
   @Delete(':id')
-  async remove(@ProjectId() projectId: string, @Param('id') id: string, @Req() req: FastifyRequest): Promise<{ success: true }> {
+  async remove(
+    @ProjectId() projectId: string,
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+  ): Promise<{ success: true }> {
     await this.domains.remove(projectId, id, String(req.id));
     return { success: true };
   }

@@ -1,5 +1,4 @@
 import { newId, sealSecret } from '@herald/core';
-import { conflict, forbidden, notFound } from '@herald/http';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -8,12 +7,22 @@ import { DomainChecks } from '../checks/domain-checks.js';
 import { DOMAINS } from '../consumer.js';
 import { DKIM_ENCRYPTION_KEY, DOMAINS_SETTINGS, type DomainsSettings } from '../domains.settings.js';
 import { DkimKeyGenerator } from '../keys/dkim-key-generator.js';
+import { SenderDomainErrors } from './domain.errors.js';
 import { domainUnverified } from './domain-events.js';
 import { DomainVerifier } from './domain-verifier.js';
 import { domainView, type DomainView } from './domain-view.js';
 import { Domain } from './domain.entity.js';
 
-const isUniqueViolation = (err: unknown): boolean => err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === '23505';
+/**
+ * Whether the project may send from a domain, as `domain.verified` would tell it: with the DKIM
+ * selector and the sealed key when verified.
+ */
+export type SenderDomainAnswer =
+  | { verified: true; domainId: string; domain: string; dkimSelector: string; dkimPrivateKeySealed: string }
+  | { verified: false; domain: string };
+
+const isUniqueViolation = (err: unknown): boolean =>
+  err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === '23505';
 
 /** Sender domains of a project: add (with a new DKIM key), list, read, verify now, remove. */
 @Injectable()
@@ -28,10 +37,10 @@ export class DomainsService {
     private readonly checks: DomainChecks,
   ) {}
 
-  /** A pending domain with a fresh DKIM key; its background checks start. 409 when the project has it. */
+  /** A pending domain with a fresh DKIM key; its background checks start. DOMAIN_ALREADY_EXISTS when the project has it. */
   async create(projectId: string, name: string): Promise<DomainView> {
-    const alreadyThere = () => conflict(`The project already has the domain ${name}`, 'Verify the existing domain (GET /domains/:id/verify) or delete it first.');
-    if (await this.db.getRepository(Domain).existsBy({ projectId, domain: name })) throw alreadyThere();
+    if (await this.db.getRepository(Domain).existsBy({ projectId, domain: name }))
+      throw SenderDomainErrors.alreadyExists(name);
     const key = await this.keys.generate();
     const domain = this.db.getRepository(Domain).create({
       id: newId('dom'),
@@ -53,7 +62,7 @@ export class DomainsService {
         await this.checks.start(m, domain.id);
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw alreadyThere();
+      if (isUniqueViolation(err)) throw SenderDomainErrors.alreadyExists(name);
       throw err;
     }
     return this.get(projectId, domain.id);
@@ -61,8 +70,10 @@ export class DomainsService {
 
   /** The domains of `projectId`, verified and pending, oldest first. Only the caller's own project. */
   async list(callerProjectId: string, projectId: string): Promise<{ domains: DomainView[] }> {
-    if (projectId !== callerProjectId) throw forbidden('You can only list the domains of your own project');
-    const domains = await this.db.getRepository(Domain).find({ where: { projectId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    if (projectId !== callerProjectId) throw SenderDomainErrors.otherProject();
+    const domains = await this.db
+      .getRepository(Domain)
+      .find({ where: { projectId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return { domains: domains.map((d) => domainView(d, this.settings.SPF_RECORD)) };
   }
 
@@ -75,7 +86,7 @@ export class DomainsService {
     const outcome = await this.verifier.lookup(await this.find(projectId, id));
     const updated = await this.db.transaction(async (m) => {
       const locked = await m.findOne(Domain, { where: { projectId, id }, lock: { mode: 'pessimistic_write' } });
-      if (!locked) throw notFound('Domain', id);
+      if (!locked) throw SenderDomainErrors.notFound(id);
       return this.verifier.apply(m, locked, outcome, {}, { correlationId });
     });
     return domainView(updated, this.settings.SPF_RECORD);
@@ -85,16 +96,31 @@ export class DomainsService {
   async remove(projectId: string, id: string, correlationId?: string): Promise<void> {
     await this.db.transaction(async (m) => {
       const domain = await m.findOne(Domain, { where: { projectId, id }, lock: { mode: 'pessimistic_write' } });
-      if (!domain) throw notFound('Domain', id);
-      if (domain.status === 'verified') await this.outbox.add(m, domainUnverified(domain, 'removed', { correlationId }));
+      if (!domain) throw SenderDomainErrors.notFound(id);
+      if (domain.status === 'verified')
+        await this.outbox.add(m, domainUnverified(domain, 'removed', { correlationId }));
       await this.checks.cancel(m, [id]);
       await m.delete(Domain, { id });
     });
   }
 
+  /** The owner's answer for a sender domain of the project (internal: the sending service asks on a miss of its copy). */
+  async senderDomain(projectId: string, name: string): Promise<SenderDomainAnswer> {
+    const domain = name.toLowerCase();
+    const row = await this.db.getRepository(Domain).findOneBy({ projectId, domain, status: 'verified' });
+    if (!row) return { verified: false, domain };
+    return {
+      verified: true,
+      domainId: row.id,
+      domain: row.domain,
+      dkimSelector: row.dkimSelector,
+      dkimPrivateKeySealed: row.dkimPrivateKeySealed,
+    };
+  }
+
   private async find(projectId: string, id: string): Promise<Domain> {
     const domain = await this.db.getRepository(Domain).findOneBy({ projectId, id });
-    if (!domain) throw notFound('Domain', id);
+    if (!domain) throw SenderDomainErrors.notFound(id);
     return domain;
   }
 }

@@ -10,7 +10,11 @@ describe('DKIM key generator', () => {
     expect(priv.asymmetricKeyDetails?.modulusLength).toBe(2048);
     expect(createPublicKey(priv).export({ type: 'spki', format: 'der' }).toString('base64')).toBe(key.publicKey);
     const signature = createSign('sha256').update('hello').sign(priv);
-    expect(createVerify('sha256').update('hello').verify(createPublicKey({ key: Buffer.from(key.publicKey, 'base64'), format: 'der', type: 'spki' }), signature)).toBe(true);
+    expect(
+      createVerify('sha256')
+        .update('hello')
+        .verify(createPublicKey({ key: Buffer.from(key.publicKey, 'base64'), format: 'der', type: 'spki' }), signature),
+    ).toBe(true);
   });
 
   it('gives every domain its own selector, a DNS label starting with herald', async () => {

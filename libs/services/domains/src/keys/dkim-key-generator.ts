@@ -34,7 +34,11 @@ export class DkimKeyGenerator {
       publicKeyEncoding: { type: 'spki', format: 'der' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    return { selector: `herald${randomLabel(8)}`, publicKey: (publicKey as Buffer).toString('base64'), privateKeyPem: privateKey as string };
+    return {
+      selector: `herald${randomLabel(8)}`,
+      publicKey: (publicKey as Buffer).toString('base64'),
+      privateKeyPem: privateKey as string,
+    };
   }
 
   /** The ownership token put in `_herald.<domain>`: 128 random bits, hex. */

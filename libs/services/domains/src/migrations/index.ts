@@ -3,7 +3,4 @@ import { DomainsDkimVerification1795268909815 } from './1795268909815-domains-dk
 
 /** Committed migrations of the domains schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const domainsMigrations: Function[] = [
-  InitialSchema1795260982572,
-  DomainsDkimVerification1795268909815,
-];
+export const domainsMigrations: Function[] = [InitialSchema1795260982572, DomainsDkimVerification1795268909815];

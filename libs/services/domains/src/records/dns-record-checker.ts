@@ -26,7 +26,10 @@ export class DnsRecordChecker {
       return { records: await this.resolver.resolveTxt(name) };
     } catch (err) {
       if (isNoDataError(err)) return { error: 'no_data' };
-      return { error: 'failed', code: (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err)) };
+      return {
+        error: 'failed',
+        code: (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err)),
+      };
     }
   }
 }

@@ -14,7 +14,13 @@ import {
 } from './dns-records.js';
 
 const KEY = 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA' + 'x'.repeat(340) + 'IDAQAB';
-const records = expectedRecords({ domain: 'mail.example.test', verificationToken: 'tok123', dkimSelector: 'heraldab12cd34', dkimPublicKey: KEY, spfRecord: 'v=spf1 a mx ~all' });
+const records = expectedRecords({
+  domain: 'mail.example.test',
+  verificationToken: 'tok123',
+  dkimSelector: 'heraldab12cd34',
+  dkimPublicKey: KEY,
+  spfRecord: 'v=spf1 a mx ~all',
+});
 const record = (purpose: RecordPurpose) => records.find((r) => r.purpose === purpose)!;
 /** A TXT value as DNS hands it back: character-strings of at most 255 bytes. */
 const chunked = (value: string): string[] => value.match(/.{1,255}/gs)!;
@@ -22,8 +28,20 @@ const chunked = (value: string): string[] => value.match(/.{1,255}/gs)!;
 describe('the records a domain must publish', () => {
   it('are ownership and DKIM (required), SPF and DMARC (recommended), all TXT', () => {
     expect(records).toEqual([
-      { type: 'TXT', name: '_herald.mail.example.test', value: 'herald-verification=tok123', purpose: 'ownership', required: true },
-      { type: 'TXT', name: 'heraldab12cd34._domainkey.mail.example.test', value: `v=DKIM1; k=rsa; p=${KEY}`, purpose: 'dkim', required: true },
+      {
+        type: 'TXT',
+        name: '_herald.mail.example.test',
+        value: 'herald-verification=tok123',
+        purpose: 'ownership',
+        required: true,
+      },
+      {
+        type: 'TXT',
+        name: 'heraldab12cd34._domainkey.mail.example.test',
+        value: `v=DKIM1; k=rsa; p=${KEY}`,
+        purpose: 'dkim',
+        required: true,
+      },
       { type: 'TXT', name: 'mail.example.test', value: 'v=spf1 a mx ~all', purpose: 'spf', required: false },
       { type: 'TXT', name: '_dmarc.mail.example.test', value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false },
     ]);
@@ -32,7 +50,10 @@ describe('the records a domain must publish', () => {
 
 describe('TXT chunk joining', () => {
   it('joins the character-strings of one record with nothing in between', () => {
-    expect(joinTxtChunks([['v=DKIM1; k=rsa; p=AAAA', 'BBBB'], ['other']])).toEqual(['v=DKIM1; k=rsa; p=AAAABBBB', 'other']);
+    expect(joinTxtChunks([['v=DKIM1; k=rsa; p=AAAA', 'BBBB'], ['other']])).toEqual([
+      'v=DKIM1; k=rsa; p=AAAABBBB',
+      'other',
+    ]);
   });
 
   it('a DKIM record longer than 255 bytes, split in chunks, is found', () => {
@@ -42,23 +63,35 @@ describe('TXT chunk joining', () => {
   });
 
   it('an SPF record split in chunks mid-mechanism is found', () => {
-    expect(checkRecord(record('spf'), { records: [['v=spf1 include:_spf.example.test a m', 'x ~all']] })).toMatchObject({ status: 'found' });
+    expect(checkRecord(record('spf'), { records: [['v=spf1 include:_spf.example.test a m', 'x ~all']] })).toMatchObject(
+      { status: 'found' },
+    );
   });
 });
 
 describe('ownership record', () => {
   it('is found when one TXT value is herald-verification=<token>, among others', () => {
-    expect(checkOwnership(record('ownership').value, ['something-else', 'herald-verification=tok123'])).toMatchObject({ status: 'found' });
+    expect(checkOwnership(record('ownership').value, ['something-else', 'herald-verification=tok123'])).toMatchObject({
+      status: 'found',
+    });
   });
 
   it('is a wrong value when the token differs, reporting the values found', () => {
-    expect(checkOwnership(record('ownership').value, ['herald-verification=old'])).toMatchObject({ status: 'wrong_value', found: ['herald-verification=old'] });
+    expect(checkOwnership(record('ownership').value, ['herald-verification=old'])).toMatchObject({
+      status: 'wrong_value',
+      found: ['herald-verification=old'],
+    });
   });
 });
 
 describe('DKIM record', () => {
   const expected = record('dkim').value;
-  const wrong = (values: string[], problem: RegExp) => expect(checkDkim(expected, values)).toMatchObject({ status: 'wrong_value', found: values, problem: expect.stringMatching(problem) });
+  const wrong = (values: string[], problem: RegExp) =>
+    expect(checkDkim(expected, values)).toMatchObject({
+      status: 'wrong_value',
+      found: values,
+      problem: expect.stringMatching(problem),
+    });
 
   it('is found with the exact value, or with whitespace inside the key, or without the optional k= and v=', () => {
     expect(checkDkim(expected, [expected]).status).toBe('found');
@@ -88,7 +121,10 @@ describe('SPF record', () => {
   const spf = (values: string[], configured = 'v=spf1 a mx ~all') => checkSpf(configured, values);
 
   it('counts as found when it contains the configured mechanisms, with others around them', () => {
-    expect(spf(['v=spf1 include:_spf.google.com a mx ~all'])).toMatchObject({ status: 'found', found: ['v=spf1 include:_spf.google.com a mx ~all'] });
+    expect(spf(['v=spf1 include:_spf.google.com a mx ~all'])).toMatchObject({
+      status: 'found',
+      found: ['v=spf1 include:_spf.google.com a mx ~all'],
+    });
   });
 
   it('counts as found with a stricter all qualifier, in any case, and with explicit + qualifiers', () => {
@@ -98,7 +134,10 @@ describe('SPF record', () => {
 
   it('is a wrong value when a configured mechanism is absent, naming it', () => {
     expect(spf(['v=spf1 mx ~all'])).toMatchObject({ status: 'wrong_value', problem: 'the SPF record lacks a' });
-    expect(spf(['v=spf1 a ~all'], 'v=spf1 include:spf.herald.test ~all')).toMatchObject({ status: 'wrong_value', problem: 'the SPF record lacks include:spf.herald.test' });
+    expect(spf(['v=spf1 a ~all'], 'v=spf1 include:spf.herald.test ~all')).toMatchObject({
+      status: 'wrong_value',
+      problem: 'the SPF record lacks include:spf.herald.test',
+    });
   });
 
   it('is a wrong value when the mechanisms come after all (never evaluated)', () => {
@@ -106,7 +145,10 @@ describe('SPF record', () => {
   });
 
   it('is a wrong value when two SPF records are published', () => {
-    expect(spf(['v=spf1 a mx ~all', 'v=spf1 include:x.test ~all'])).toMatchObject({ status: 'wrong_value', problem: expect.stringMatching(/exactly one/) });
+    expect(spf(['v=spf1 a mx ~all', 'v=spf1 include:x.test ~all'])).toMatchObject({
+      status: 'wrong_value',
+      problem: expect.stringMatching(/exactly one/),
+    });
   });
 
   it('is missing when the name has TXT records but none is SPF (they are not reported)', () => {
@@ -133,13 +175,20 @@ describe('lookup answers', () => {
   });
 
   it('a failed lookup is lookup_failed with its code, not missing', () => {
-    expect(checkRecord(record('ownership'), { error: 'failed', code: 'ETIMEOUT' })).toEqual({ purpose: 'ownership', status: 'lookup_failed', problem: 'DNS lookup failed (ETIMEOUT)' });
+    expect(checkRecord(record('ownership'), { error: 'failed', code: 'ETIMEOUT' })).toEqual({
+      purpose: 'ownership',
+      status: 'lookup_failed',
+      problem: 'DNS lookup failed (ETIMEOUT)',
+    });
   });
 });
 
 describe('verification verdict', () => {
   const checks = (statuses: Partial<Record<RecordPurpose, RecordStatus>>): RecordCheck[] =>
-    (['ownership', 'dkim', 'spf', 'dmarc'] as const).map((purpose) => ({ purpose, status: statuses[purpose] ?? 'found' }));
+    (['ownership', 'dkim', 'spf', 'dmarc'] as const).map((purpose) => ({
+      purpose,
+      status: statuses[purpose] ?? 'found',
+    }));
 
   it('is verified iff every required record is found; SPF and DMARC do not matter', () => {
     expect(verdictOf(records, checks({ spf: 'missing', dmarc: 'wrong_value' }))).toBe('verified');
@@ -157,6 +206,8 @@ describe('verification verdict', () => {
 
   it('names the required records at fault as the reason', () => {
     expect(pendingReason(records, checks({ dkim: 'missing' }))).toBe('dkim record missing');
-    expect(pendingReason(records, checks({ ownership: 'wrong_value', dkim: 'missing', spf: 'missing' }))).toBe('ownership record has a wrong value; dkim record missing');
+    expect(pendingReason(records, checks({ ownership: 'wrong_value', dkim: 'missing', spf: 'missing' }))).toBe(
+      'ownership record has a wrong value; dkim record missing',
+    );
   });
 });

@@ -52,8 +52,20 @@ export const DMARC_RECOMMENDED = 'v=DMARC1; p=none;';
 /** The four records to publish, in the order shown to the user. */
 export function expectedRecords(d: DomainRecordInputs): ExpectedRecord[] {
   return [
-    { type: 'TXT', name: `_herald.${d.domain}`, value: `${OWNERSHIP_PREFIX}${d.verificationToken}`, purpose: 'ownership', required: true },
-    { type: 'TXT', name: `${d.dkimSelector}._domainkey.${d.domain}`, value: `v=DKIM1; k=rsa; p=${d.dkimPublicKey}`, purpose: 'dkim', required: true },
+    {
+      type: 'TXT',
+      name: `_herald.${d.domain}`,
+      value: `${OWNERSHIP_PREFIX}${d.verificationToken}`,
+      purpose: 'ownership',
+      required: true,
+    },
+    {
+      type: 'TXT',
+      name: `${d.dkimSelector}._domainkey.${d.domain}`,
+      value: `v=DKIM1; k=rsa; p=${d.dkimPublicKey}`,
+      purpose: 'dkim',
+      required: true,
+    },
     { type: 'TXT', name: d.domain, value: d.spfRecord, purpose: 'spf', required: false },
     { type: 'TXT', name: `_dmarc.${d.domain}`, value: DMARC_RECOMMENDED, purpose: 'dmarc', required: false },
   ];
@@ -71,7 +83,9 @@ export function joinTxtChunks(records: string[][]): string[] {
 export function checkRecord(expected: ExpectedRecord, answer: TxtAnswer): RecordCheck {
   const purpose = expected.purpose;
   if ('error' in answer) {
-    return answer.error === 'no_data' ? { purpose, status: 'missing' } : { purpose, status: 'lookup_failed', problem: `DNS lookup failed (${answer.code})` };
+    return answer.error === 'no_data'
+      ? { purpose, status: 'missing' }
+      : { purpose, status: 'lookup_failed', problem: `DNS lookup failed (${answer.code})` };
   }
   const values = joinTxtChunks(answer.records);
   switch (purpose) {
@@ -142,13 +156,25 @@ const isSpf = (value: string): boolean => /^v=spf1(\s|$)/i.test(value.trim());
 export function checkSpf(configured: string, values: string[]): RecordCheck {
   const spf = values.filter(isSpf);
   if (spf.length === 0) return { purpose: 'spf', status: 'missing' };
-  if (spf.length > 1) return { purpose: 'spf', status: 'wrong_value', found: spf, problem: `${spf.length} SPF records; a domain must publish exactly one` };
-  const wanted = configured.trim().split(/\s+/).slice(1).filter((t) => !isAll(t)).map(spfTerm);
+  if (spf.length > 1)
+    return {
+      purpose: 'spf',
+      status: 'wrong_value',
+      found: spf,
+      problem: `${spf.length} SPF records; a domain must publish exactly one`,
+    };
+  const wanted = configured
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .filter((t) => !isAll(t))
+    .map(spfTerm);
   const terms = spf[0]!.trim().split(/\s+/).slice(1);
   const allAt = terms.findIndex(isAll);
   const effective = new Set((allAt < 0 ? terms : terms.slice(0, allAt + 1)).map(spfTerm));
   const absent = wanted.filter((t) => !effective.has(t));
-  if (absent.length > 0) return { purpose: 'spf', status: 'wrong_value', found: spf, problem: `the SPF record lacks ${absent.join(' ')}` };
+  if (absent.length > 0)
+    return { purpose: 'spf', status: 'wrong_value', found: spf, problem: `the SPF record lacks ${absent.join(' ')}` };
   return { purpose: 'spf', status: 'found', found: spf };
 }
 
@@ -159,11 +185,23 @@ export function checkSpf(configured: string, values: string[]): RecordCheck {
 export function checkDmarc(values: string[]): RecordCheck {
   if (values.length === 0) return { purpose: 'dmarc', status: 'missing' };
   const dmarc = values.filter((v) => /^v\s*=\s*DMARC1\s*(;|$)/i.test(v.trim()));
-  if (dmarc.length === 0) return { purpose: 'dmarc', status: 'wrong_value', found: values, problem: 'no TXT value starts with v=DMARC1' };
-  if (dmarc.length > 1) return { purpose: 'dmarc', status: 'wrong_value', found: dmarc, problem: `${dmarc.length} DMARC records; receivers ignore them all` };
+  if (dmarc.length === 0)
+    return { purpose: 'dmarc', status: 'wrong_value', found: values, problem: 'no TXT value starts with v=DMARC1' };
+  if (dmarc.length > 1)
+    return {
+      purpose: 'dmarc',
+      status: 'wrong_value',
+      found: dmarc,
+      problem: `${dmarc.length} DMARC records; receivers ignore them all`,
+    };
   const policy = parseTags(dmarc[0]!).get('p')?.toLowerCase();
   if (!policy || !['none', 'quarantine', 'reject'].includes(policy)) {
-    return { purpose: 'dmarc', status: 'wrong_value', found: dmarc, problem: 'the DMARC record needs p=none, p=quarantine or p=reject' };
+    return {
+      purpose: 'dmarc',
+      status: 'wrong_value',
+      found: dmarc,
+      problem: 'the DMARC record needs p=none, p=quarantine or p=reject',
+    };
   }
   return { purpose: 'dmarc', status: 'found', found: dmarc };
 }

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '@herald/core';
-import { ErrorCode, HeraldException } from '@herald/http';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { IsNull, type EntityManager } from 'typeorm';
 import { AccountToken, type AccountTokenPurpose } from './account-token.entity.js';
+import { AccountErrors } from './account.errors.js';
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -38,11 +38,7 @@ export class AccountTokens {
       [sha256(token), purpose],
     )) as [{ user_id: string }[], number];
     const row = rows[0];
-    if (!row) {
-      throw new HeraldException(400, ErrorCode.InvalidToken, 'This link is invalid, already used or expired', {
-        suggestion: purpose === 'reset-password' ? 'Request a new password reset email.' : 'Request a new verification email.',
-      });
-    }
+    if (!row) throw AccountErrors.invalidToken(purpose);
     return row.user_id;
   }
 }

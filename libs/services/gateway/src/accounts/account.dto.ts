@@ -1,36 +1,49 @@
-import { IsEmail, IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
+import { IsEmailAddress } from '@herald/contracts';
+import { IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
 
 export class SignUpDto {
-  @IsEmail({}, { message: 'email must be a valid email address' }) @MaxLength(320)
+  @IsEmailAddress({ message: 'email must be a valid email address' })
+  @MaxLength(320)
   email!: string;
 
-  @IsString() @MinLength(8, { message: 'password must be at least 8 characters' }) @MaxLength(200)
+  @IsString()
+  @MinLength(8, { message: 'password must be at least 8 characters' })
+  @MaxLength(200)
   password!: string;
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   name?: string;
 }
 
 export class LogInDto {
-  @IsEmail({}, { message: 'email must be a valid email address' }) @MaxLength(320)
+  @IsEmailAddress({ message: 'email must be a valid email address' })
+  @MaxLength(320)
   email!: string;
 
-  @IsString() @MinLength(1) @MaxLength(200)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
   password!: string;
 }
 
 export class TokenDto {
-  @IsString() @Length(64, 64, { message: 'token must be the 64-character token from the link' })
+  @IsString()
+  @Length(64, 64, { message: 'token must be the 64-character token from the link' })
   token!: string;
 }
 
 export class RequestPasswordResetDto {
-  @IsEmail({}, { message: 'email must be a valid email address' }) @MaxLength(320)
+  @IsEmailAddress({ message: 'email must be a valid email address' })
+  @MaxLength(320)
   email!: string;
 }
 
 export class ResetPasswordDto extends TokenDto {
-  @IsString() @MinLength(8, { message: 'password must be at least 8 characters' }) @MaxLength(200)
+  @IsString()
+  @MinLength(8, { message: 'password must be at least 8 characters' })
+  @MaxLength(200)
   password!: string;
 }
 

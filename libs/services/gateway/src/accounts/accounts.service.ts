@@ -1,16 +1,17 @@
 import { newId } from '@herald/core';
-import { ErrorCode, HeraldException, conflict } from '@herald/http';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { IsNull, type DataSource } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
-import { AccountMailer } from './account-mailer.js';
+import { AccountErrors } from './account.errors.js';
 import { AccountTokens } from './account-tokens.js';
 import type { LogInDto, ResetPasswordDto, SignUpDto, UserView } from './account.dto.js';
-import { LOGIN_THROTTLE, type LoginThrottle } from './login-throttle.js';
+import { ACCOUNT_EMAIL_THROTTLE, LOGIN_THROTTLE, type AttemptThrottle } from './login-throttle.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';
+import type { SessionClaims } from './session.service.js';
 import { User } from './user.entity.js';
+import { AccountMail } from './account-mail.js';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -28,56 +29,65 @@ export class AccountsService {
   constructor(
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
     @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
-    @Inject(LOGIN_THROTTLE) private readonly throttle: LoginThrottle,
+    @Inject(LOGIN_THROTTLE) private readonly loginThrottle: AttemptThrottle,
+    @Inject(ACCOUNT_EMAIL_THROTTLE) private readonly emailThrottle: AttemptThrottle,
     private readonly tokens: AccountTokens,
-    private readonly mailer: AccountMailer,
+    private readonly mail: AccountMail,
   ) {}
 
   async signUp(dto: SignUpDto): Promise<User> {
-    if (this.settings.DISABLE_SIGNUPS) {
-      throw new HeraldException(403, ErrorCode.SignupsDisabled, 'Sign-ups are disabled on this Herald instance', {
-        suggestion: 'Ask an administrator of this instance to invite you to a project.',
-      });
-    }
+    if (this.settings.DISABLE_SIGNUPS) throw AccountErrors.signupsDisabled();
     const email = normaliseEmail(dto.email);
     const passwordHash = await hashPassword(dto.password);
-    const { user, token } = await this.db.transaction(async (m) => {
+    // The account and its verification email commit together; the email is sent from the job queue.
+    return this.db.transaction(async (m) => {
       const inserted = await m
         .createQueryBuilder()
         .insert()
         .into(User)
-        .values({ id: newId('usr'), email, name: dto.name ?? null, passwordHash, sessionVersion: 1, emailVerifiedAt: null })
+        .values({
+          id: newId('usr'),
+          email,
+          name: dto.name ?? null,
+          passwordHash,
+          sessionVersion: 1,
+          emailVerifiedAt: null,
+        })
         .orIgnore()
         .returning('*')
         .execute();
-      if ((inserted.raw as unknown[]).length === 0) throw conflict('An account with this email already exists', 'Log in, or reset your password.');
+      if ((inserted.raw as unknown[]).length === 0) throw AccountErrors.emailAlreadyRegistered();
       const created = await m.findOneByOrFail(User, { email });
-      return { user: created, token: await this.tokens.issue(m, created.id, 'verify-email') };
+      await this.mail.schedule(m, 'verification', created.id);
+      return created;
     });
-    await this.sendVerification(user, token);
-    return user;
   }
 
-  /** An unknown email and a wrong password get the same answer (and take as long). */
+  /**
+   * An unknown email and a wrong password get the same answer (and take as long). The attempt is
+   * reserved before the password is checked and released only on success.
+   */
   async logIn(dto: LogInDto, address: string): Promise<User> {
     const email = normaliseEmail(dto.email);
-    await this.throttle.assertAllowed(email, address);
+    await this.loginThrottle.reserve(email, address);
     const user = await this.db.getRepository(User).findOneBy({ email });
-    const ok = user ? await verifyPassword(user.passwordHash, dto.password) : (await verifyPassword(await dummyHash(), dto.password), false);
-    if (!user || !ok) {
-      await this.throttle.recordFailure(email, address);
-      throw new HeraldException(401, ErrorCode.InvalidCredentials, 'Email or password is incorrect', {
-        suggestion: 'Check both, or reset your password.',
-      });
-    }
-    await this.throttle.recordSuccess(email);
+    const ok = user
+      ? await verifyPassword(user.passwordHash, dto.password)
+      : (await verifyPassword(await dummyHash(), dto.password), false);
+    if (!user || !ok) throw AccountErrors.invalidCredentials();
+    await this.loginThrottle.release(email, address);
     return user;
   }
 
-  async requestVerification(user: User): Promise<void> {
+  /** Ends the session: every cookie of the user issued at this session version stops working. */
+  async logOut(claims: SessionClaims): Promise<void> {
+    await this.db.getRepository(User).increment({ id: claims.sub, sessionVersion: claims.sv }, 'sessionVersion', 1);
+  }
+
+  async requestVerification(user: User, address: string): Promise<void> {
     if (user.emailVerifiedAt) return;
-    const token = await this.db.transaction((m) => this.tokens.issue(m, user.id, 'verify-email'));
-    await this.sendVerification(user, token);
+    await this.emailThrottle.reserve(`verify:${user.id}`, address);
+    await this.db.transaction((m) => this.mail.schedule(m, 'verification', user.id));
   }
 
   async verifyEmail(token: string): Promise<User> {
@@ -88,16 +98,14 @@ export class AccountsService {
     });
   }
 
-  /** Always answers the same, whether or not the account exists. */
-  async requestPasswordReset(emailInput: string): Promise<void> {
-    const user = await this.db.getRepository(User).findOneBy({ email: normaliseEmail(emailInput) });
-    if (!user) return;
-    const token = await this.db.transaction((m) => this.tokens.issue(m, user.id, 'reset-password'));
-    await this.mailer.send(
-      user.email,
-      'Reset your Herald password',
-      `Someone asked to reset the password of your Herald account.\n\nReset it here (valid for one hour): ${this.mailer.link('/reset-password', token)}\n\nIf it was not you, ignore this email.`,
-    );
+  /**
+   * Always answers the same and does the same work (one throttle reservation, one queued job),
+   * whether or not the account exists: the job looks the account up.
+   */
+  async requestPasswordReset(emailInput: string, address: string): Promise<void> {
+    const email = normaliseEmail(emailInput);
+    await this.emailThrottle.reserve(`reset:${email}`, address);
+    await this.db.transaction((m) => this.mail.schedule(m, 'passwordReset', email));
   }
 
   /** Sets the new password and ends every existing session of the account. */
@@ -109,13 +117,5 @@ export class AccountsService {
       await m.update(User, { id: userId }, { passwordHash });
       return m.findOneByOrFail(User, { id: userId });
     });
-  }
-
-  private async sendVerification(user: User, token: string): Promise<void> {
-    await this.mailer.send(
-      user.email,
-      'Verify your email for Herald',
-      `Welcome to Herald.\n\nVerify your email address: ${this.mailer.link('/verify-email', token)}\n\nThe link is valid for 48 hours.`,
-    );
   }
 }

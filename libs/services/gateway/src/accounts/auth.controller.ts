@@ -3,7 +3,14 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentUser, SessionAuth } from '../edge/auth-decorators.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
-import { LogInDto, RequestPasswordResetDto, ResetPasswordDto, SignUpDto, TokenDto, type UserView } from './account.dto.js';
+import {
+  LogInDto,
+  RequestPasswordResetDto,
+  ResetPasswordDto,
+  SignUpDto,
+  TokenDto,
+  type UserView,
+} from './account.dto.js';
 import { AccountsService, userView } from './accounts.service.js';
 import { SessionService } from './session.service.js';
 import type { User } from './user.entity.js';
@@ -20,7 +27,11 @@ export class AuthController {
   @Public()
   @Post('signup')
   @HttpCode(201)
-  async signUp(@Body() body: SignUpDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserView> {
+  async signUp(
+    @Body() body: SignUpDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<UserView> {
     const user = await this.accounts.signUp(body);
     this.sessions.issue(reply, req, { sub: user.id, sv: user.sessionVersion });
     return userView(user);
@@ -29,15 +40,25 @@ export class AuthController {
   @Public()
   @Post('login')
   @HttpCode(200)
-  async logIn(@Body() body: LogInDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserView> {
+  async logIn(
+    @Body() body: LogInDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<UserView> {
     const user = await this.accounts.logIn(body, req.ip);
     this.sessions.issue(reply, req, { sub: user.id, sv: user.sessionVersion });
     return userView(user);
   }
 
+  /** Clears the cookie and ends the session server-side: the old cookie no longer works anywhere. */
   @Public()
   @Get('logout')
-  logOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): { success: true } {
+  async logOut(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ success: true }> {
+    const claims = this.sessions.claimsOf(req);
+    if (claims) await this.accounts.logOut(claims);
     this.sessions.clear(reply, req);
     return { success: true };
   }
@@ -52,8 +73,8 @@ export class AuthController {
   @SessionAuth()
   @Post('request-verification')
   @HttpCode(202)
-  async requestVerification(@CurrentUser() user: User): Promise<{ success: true }> {
-    await this.accounts.requestVerification(user);
+  async requestVerification(@CurrentUser() user: User, @Req() req: FastifyRequest): Promise<{ success: true }> {
+    await this.accounts.requestVerification(user, req.ip);
     return { success: true };
   }
 
@@ -61,8 +82,11 @@ export class AuthController {
   @Public()
   @Post('request-password-reset')
   @HttpCode(202)
-  async requestPasswordReset(@Body() body: RequestPasswordResetDto): Promise<{ success: true }> {
-    await this.accounts.requestPasswordReset(body.email);
+  async requestPasswordReset(
+    @Body() body: RequestPasswordResetDto,
+    @Req() req: FastifyRequest,
+  ): Promise<{ success: true }> {
+    await this.accounts.requestPasswordReset(body.email, req.ip);
     return { success: true };
   }
 

@@ -13,7 +13,7 @@ export const SESSION_AUDIENCE = 'herald-dashboard';
 
 export interface SessionClaims {
   sub: string;
-  /** The user's session version when issued; a password change invalidates older sessions. */
+  /** The user's session version when issued; logout and a password reset bump it, ending older sessions. */
   sv: number;
 }
 
@@ -25,17 +25,41 @@ export class SessionService {
 
   constructor(@Inject(GATEWAY_SETTINGS) settings: GatewaySettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
     this.secret =
-      settings.SESSION_SECRET ?? Buffer.from(hkdfSync('sha256', runtime.internalJwtSecret, 'herald', 'session-cookie', 32)).toString('hex');
+      settings.SESSION_SECRET ??
+      Buffer.from(hkdfSync('sha256', runtime.internalJwtSecret, 'herald', 'session-cookie', 32)).toString('hex');
     this.ttlSeconds = settings.SESSION_TTL_HOURS * 3600;
   }
 
   issue(reply: FastifyReply, request: FastifyRequest, claims: SessionClaims): void {
-    const token = jwt.sign(claims, hmacKey(this.secret), { algorithm: 'HS256', expiresIn: this.ttlSeconds, issuer: SESSION_ISSUER, audience: SESSION_AUDIENCE });
+    const token = jwt.sign(claims, hmacKey(this.secret), {
+      algorithm: 'HS256',
+      expiresIn: this.ttlSeconds,
+      issuer: SESSION_ISSUER,
+      audience: SESSION_AUDIENCE,
+    });
     void reply.header('set-cookie', this.cookie(request, token, this.ttlSeconds));
   }
 
   clear(reply: FastifyReply, request: FastifyRequest): void {
     void reply.header('set-cookie', this.cookie(request, '', 0));
+  }
+
+  /** The claims of the request's session cookie when it is genuine and unexpired (its version is not checked here). */
+  claimsOf(request: FastifyRequest): SessionClaims | null {
+    const token = SessionService.tokenFrom(request);
+    if (!token) return null;
+    try {
+      const claims = jwt.verify(token, hmacKey(this.secret), {
+        algorithms: ['HS256'],
+        issuer: SESSION_ISSUER,
+        audience: SESSION_AUDIENCE,
+      }) as Partial<SessionClaims>;
+      return typeof claims.sub === 'string' && typeof claims.sv === 'number'
+        ? { sub: claims.sub, sv: claims.sv }
+        : null;
+    } catch {
+      return null;
+    }
   }
 
   /** The raw session token from the request's cookies (passport-jwt verifies it). */

@@ -16,7 +16,7 @@ export class User {
   @Column({ name: 'password_hash', type: 'varchar', length: 255 })
   passwordHash!: string;
 
-  /** Bumped on password change: sessions issued before stop working. */
+  /** Bumped on logout and password reset: sessions issued before stop working. */
   @Column({ name: 'session_version', type: 'int', default: 1 })
   sessionVersion!: number;
 

@@ -31,7 +31,10 @@ export interface ProjectMember {
 export class CredentialsService {
   private readonly keySql: string;
   private readonly memberSql: string;
-  private readonly keyLookups = new MicroBatcher<string, KeyOwner | null>((hashes) => this.lookupKeys(hashes), { maxBatch: 500, maxConcurrent: 2 });
+  private readonly keyLookups = new MicroBatcher<string, KeyOwner | null>((hashes) => this.lookupKeys(hashes), {
+    maxBatch: 500,
+    maxConcurrent: 2,
+  });
 
   constructor(@InjectDataSource(GATEWAY) private readonly db: DataSource) {
     this.keySql = `SELECT k.key_hash, k.project_id, k.kind, p.disabled FROM ${tableName(db, ApiKey)} k JOIN ${tableName(db, Project)} p ON p.id = k.project_id
@@ -46,8 +49,14 @@ export class CredentialsService {
   }
 
   private async lookupKeys(hashes: string[]): Promise<PromiseSettledResult<KeyOwner | null>[]> {
-    const rows = await queryPrepared<{ key_hash: string; project_id: string; kind: ApiKeyKind; disabled: boolean }>(this.db, this.keySql, [[...new Set(hashes)]]);
-    const owners = new Map(rows.map((r) => [r.key_hash, { projectId: r.project_id, kind: r.kind, disabled: r.disabled }]));
+    const rows = await queryPrepared<{ key_hash: string; project_id: string; kind: ApiKeyKind; disabled: boolean }>(
+      this.db,
+      this.keySql,
+      [[...new Set(hashes)]],
+    );
+    const owners = new Map(
+      rows.map((r) => [r.key_hash, { projectId: r.project_id, kind: r.kind, disabled: r.disabled }]),
+    );
     return hashes.map((h) => ({ status: 'fulfilled', value: owners.get(h) ?? null }));
   }
 

@@ -57,14 +57,22 @@ export class EdgeAuthGuard implements CanActivate {
       // a service-to-service call (standalone: this process hosts both ends): the caller's signed principal
       const token = req.headers[PRINCIPAL_HEADER];
       const principal = typeof token === 'string' ? verifyPrincipal(token, this.runtime.internalJwtSecret) : null;
-      if (principal?.kind !== 'service') throw new HeraldException(404, ErrorCode.RouteNotFound, `Route ${req.method} ${req.url.split('?')[0]} does not exist`);
+      if (principal?.kind !== 'service')
+        throw new HeraldException(
+          404,
+          ErrorCode.RouteNotFound,
+          `Route ${req.method} ${req.url.split('?')[0]} does not exist`,
+        );
       req.principal = principal;
       return true;
     }
 
     if (this.reflector.getAllAndOverride<boolean>(SESSION_AUTH, targets)) {
       const user = await this.sessionUser(context, req);
-      if (!user) throw new HeraldException(401, ErrorCode.Unauthorized, 'Log in first: this route needs a dashboard session', { suggestion: 'POST /auth/login; the browser then sends the session cookie.' });
+      if (!user)
+        throw new HeraldException(401, ErrorCode.Unauthorized, 'Log in first: this route needs a dashboard session', {
+          suggestion: 'POST /auth/login; the browser then sends the session cookie.',
+        });
       req.sessionUser = user;
       req.principal = { kind: 'user', userId: user.id };
       return true;
@@ -72,7 +80,11 @@ export class EdgeAuthGuard implements CanActivate {
 
     const rule = routeFor(req.url);
     if (!rule) {
-      throw new HeraldException(404, ErrorCode.RouteNotFound, `Route ${req.method} ${req.url.split('?')[0]} does not exist`);
+      throw new HeraldException(
+        404,
+        ErrorCode.RouteNotFound,
+        `Route ${req.method} ${req.url.split('?')[0]} does not exist`,
+      );
     }
     if (rule.public) return true; // signed links and relay callbacks: the owning service checks the signature
     const principal = await this.projectPrincipal(context, req, rule);
@@ -81,17 +93,26 @@ export class EdgeAuthGuard implements CanActivate {
     void reply.header('ratelimit-remaining', String(decision.remaining));
     void reply.header('ratelimit-reset', String(decision.resetSeconds));
     if (!decision.allowed) {
-      throw new HeraldException(429, ErrorCode.RateLimitExceeded, `Rate limit of ${decision.limit} requests per minute exceeded for this project`, {
-        headers: { 'retry-after': String(decision.resetSeconds) },
-        suggestion: `Retry after ${decision.resetSeconds} seconds.`,
-      });
+      throw new HeraldException(
+        429,
+        ErrorCode.RateLimitExceeded,
+        `Rate limit of ${decision.limit} requests per minute exceeded for this project`,
+        {
+          headers: { 'retry-after': String(decision.resetSeconds) },
+          suggestion: `Retry after ${decision.resetSeconds} seconds.`,
+        },
+      );
     }
     req.principal = principal;
     annotateLogContext({ projectId: principal.projectId });
     return true;
   }
 
-  private async projectPrincipal(context: ExecutionContext, req: EdgeRequest, rule: RouteRule): Promise<Principal & { projectId: string }> {
+  private async projectPrincipal(
+    context: ExecutionContext,
+    req: EdgeRequest,
+    rule: RouteRule,
+  ): Promise<Principal & { projectId: string }> {
     const authorization = req.headers.authorization;
     if (authorization !== undefined) {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);

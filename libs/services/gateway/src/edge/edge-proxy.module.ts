@@ -1,9 +1,9 @@
 import replyFrom from '@fastify/reply-from';
-import { captureRawBodies } from '@herald/http';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { GatewayModule } from '../gateway.module.js';
+import { streamProxiedBodies } from './pass-through-bodies.js';
 import { ProxyController } from './proxy.controller.js';
 import { routeFor } from './route-table.js';
 
@@ -15,9 +15,7 @@ export class EdgeProxyModule implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.host.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(replyFrom, { http: { requestOptions: { timeout: 60_000 } } });
-    // Bodies that are not JSON (CSV and image uploads) are streamed to the service untouched.
-    fastify.addContentTypeParser('*', (_req, _payload, done) => done(null));
-    // Signed callbacks (relay webhooks) must reach the service byte for byte: keep their raw JSON
-    captureRawBodies(fastify, (req) => routeFor(req.url)?.public === true);
+    // Bodies bound for a service (uploads, JSON, signed webhooks) stream to it byte for byte.
+    streamProxiedBodies(fastify, (req) => routeFor(req.url) !== undefined);
   }
 }

@@ -1,15 +1,17 @@
 import { signPrincipal } from '@herald/auth';
 import { PRINCIPAL_HEADER, type Principal } from '@herald/contracts';
-import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
-import { ErrorCode, HeraldException, toErrorBody } from '@herald/http';
+import { HERALD_RUNTIME, UPSTREAMS, type HeraldRuntime } from '@herald/core';
+import { BodyLimit, ErrorCode, HeraldException, SEND_BODY_LIMIT, toErrorBody } from '@herald/http';
 import { All, Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
+import { GATEWAY_SETTINGS, upstreamUrl, type GatewaySettings } from '../gateway.settings.js';
+import { BODY_TOO_LARGE } from './pass-through-bodies.js';
 import { routeFor, type Upstream } from './route-table.js';
 
-type ProxiedRequest = FastifyRequest & { principal?: Principal; rawBody?: Buffer };
+type ProxiedRequest = FastifyRequest & { principal?: Principal; [BODY_TOO_LARGE]?: boolean };
 
-const DROP = ['authorization', 'cookie', 'host', 'x-project-id', PRINCIPAL_HEADER, 'content-length'];
+// The body is forwarded unchanged (streamProxiedBodies), so its content-length still holds.
+const DROP = ['authorization', 'cookie', 'host', 'x-project-id', PRINCIPAL_HEADER];
 
 /**
  * Distributed mode only: forwards every project-scoped path to the service that owns it, after the
@@ -24,26 +26,22 @@ export class ProxyController {
     @Inject(GATEWAY_SETTINGS) settings: GatewaySettings,
     @Inject(HERALD_RUNTIME) private readonly runtime: HeraldRuntime,
   ) {
-    this.upstreams = {
-      contacts: settings.CONTACTS_URL!,
-      sending: settings.SENDING_URL!,
-      campaigns: settings.CAMPAIGNS_URL!,
-      segments: settings.SEGMENTS_URL!,
-      workflows: settings.WORKFLOWS_URL!,
-      domains: settings.DOMAINS_URL!,
-      analytics: settings.ANALYTICS_URL!,
-    };
+    this.upstreams = Object.fromEntries(UPSTREAMS.map((s) => [s, upstreamUrl(settings, s)!])) as Record<
+      Upstream,
+      string
+    >;
   }
 
+  /** As large as the largest upstream body (/v1/send's 40 MB); each service enforces its own route's limit. */
   @All('*')
+  @BodyLimit(SEND_BODY_LIMIT)
   forward(@Req() req: ProxiedRequest, @Res() reply: FastifyReply): void {
     const rule = routeFor(req.url)!;
     const principal = req.principal;
     const token = principal ? signPrincipal(principal, this.runtime.internalJwtSecret, 60) : undefined;
     const target = new URL(req.url, this.upstreams[rule.service]).toString();
+    // The body (req.body) is the request's stream, which reply-from pipes to the service.
     void reply.from(target, {
-      // signed callbacks keep their exact bytes (reply-from would re-serialise parsed JSON)
-      ...(req.rawBody ? { body: req.rawBody, contentType: String(req.headers['content-type'] ?? 'application/octet-stream') } : {}),
       rewriteRequestHeaders: (_req, headers) => {
         const out: Record<string, string | string[] | undefined> = { ...headers };
         for (const h of DROP) delete out[h];
@@ -52,10 +50,12 @@ export class ProxyController {
         return out as never;
       },
       onError: (r, { error }) => {
-        const unavailable = new HeraldException(503, ErrorCode.ServiceUnavailable, `The ${rule.service} service is unavailable`, {
-          suggestion: 'Retry shortly.',
-        });
-        const { status, body } = toErrorBody(unavailable, String(req.id));
+        const failure = req[BODY_TOO_LARGE]
+          ? new HeraldException(413, ErrorCode.PayloadTooLarge, 'The request body is too large')
+          : new HeraldException(503, ErrorCode.ServiceUnavailable, `The ${rule.service} service is unavailable`, {
+              suggestion: 'Retry shortly.',
+            });
+        const { status, body } = toErrorBody(failure, String(req.id));
         void error;
         void r.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
       },

@@ -20,7 +20,12 @@ export class PublicKeyCors implements OnModuleInit {
     installed.add(fastify);
     fastify.addHook('onRequest', (req, reply, done) => {
       if (!routeFor(req.url)?.publicKey) return done();
-      void reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after');
+      void reply
+        .header('access-control-allow-origin', '*')
+        .header(
+          'access-control-expose-headers',
+          'x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after',
+        );
       if (req.method !== 'OPTIONS') return done();
       void reply
         .status(204)

@@ -25,7 +25,14 @@ export class RateLimiter {
   ) {
     const memory = new RateLimiterMemory({ points, duration: durationSeconds, keyPrefix });
     this.limiter = redis
-      ? new RateLimiterRedis({ storeClient: redis, points, duration: durationSeconds, keyPrefix, insuranceLimiter: memory, rejectIfRedisNotReady: true })
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          points,
+          duration: durationSeconds,
+          keyPrefix,
+          insuranceLimiter: memory,
+          rejectIfRedisNotReady: true,
+        })
       : memory;
   }
 
@@ -39,11 +46,9 @@ export class RateLimiter {
     }
   }
 
-  /** Current state without consuming (login throttle checks before an attempt). */
-  async peek(key: string): Promise<RateDecision> {
-    const res = await this.limiter.get(key);
-    if (!res) return { allowed: true, limit: this.points, remaining: this.points, resetSeconds: 0 };
-    return this.decision(res, res.consumedPoints < this.points);
+  /** Gives back points taken by consume (a reservation that was not used). */
+  async refund(key: string, points = 1): Promise<void> {
+    await this.limiter.reward(key, points);
   }
 
   async reset(key: string): Promise<void> {

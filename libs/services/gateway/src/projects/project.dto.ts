@@ -1,28 +1,42 @@
-import type { ProjectRole } from '@herald/contracts';
-import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmailAddress, type ProjectRole } from '@herald/contracts';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 export const ROLES: readonly ProjectRole[] = ['OWNER', 'ADMIN', 'MEMBER'];
 
 export class CreateProjectDto {
-  @IsString() @MinLength(1) @MaxLength(200)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
   name!: string;
 }
 
 export class UpdateProjectDto {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
   name?: string;
 
   /** A disabled project's API keys answer 403 PROJECT_DISABLED. */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   disabled?: boolean;
 }
 
 export class AddMemberDto {
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsEmailAddress({ message: 'email must be a valid email address' })
   email!: string;
 
-  @IsOptional() @IsIn(ROLES)
+  @IsOptional()
+  @IsIn(ROLES)
   role: ProjectRole = 'MEMBER';
+}
+
+export class AcceptInvitationDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  token!: string;
 }
 
 export class ChangeRoleDto {

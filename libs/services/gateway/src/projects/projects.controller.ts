@@ -1,22 +1,46 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
+import type { ProjectRole } from '@herald/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { userView } from '../accounts/accounts.service.js';
 import type { UserView } from '../accounts/account.dto.js';
 import type { User } from '../accounts/user.entity.js';
 import { GATEWAY } from '../consumer.js';
 import { CurrentUser, SessionAuth } from '../edge/auth-decorators.js';
+import { InvitationsService, type InvitationView } from './invitations/invitations.service.js';
 import { MembersService } from './members.service.js';
 import { requireMembership } from './project-access.js';
-import { AddMemberDto, ChangeRoleDto, CreateProjectDto, UpdateProjectDto, type IssuedKeys, type MemberView, type ProjectView } from './project.dto.js';
+import {
+  AcceptInvitationDto,
+  AddMemberDto,
+  ChangeRoleDto,
+  CreateProjectDto,
+  UpdateProjectDto,
+  type IssuedKeys,
+  type MemberView,
+  type ProjectView,
+} from './project.dto.js';
 import { ProjectsService } from './projects.service.js';
 import { ProjectSetup } from './setup/project-setup.entity.js';
 
 @SessionAuth()
 @Controller('users/@me')
 export class MeController {
-  constructor(private readonly projects: ProjectsService) {}
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly invitations: InvitationsService,
+  ) {}
+
+  /** Accepts a project invitation (the token of its email) as the signed-in user. */
+  @Post('invitations/accept')
+  @HttpCode(200)
+  acceptInvitation(
+    @CurrentUser() user: User,
+    @Body() body: AcceptInvitationDto,
+  ): Promise<{ projectId: string; role: ProjectRole }> {
+    return this.invitations.accept(user.id, body.token);
+  }
 
   @Get()
   me(@CurrentUser() user: User): UserView {
@@ -48,13 +72,21 @@ export class MeController {
 
   @Post('projects/:id/reset')
   @HttpCode(202)
-  async reset(@CurrentUser() user: User, @Param('id') id: string, @Req() req: FastifyRequest): Promise<{ success: true }> {
+  async reset(
+    @CurrentUser() user: User,
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+  ): Promise<{ success: true }> {
     await this.projects.reset(user.id, id, String(req.id));
     return { success: true };
   }
 
   @Delete('projects/:id')
-  async delete(@CurrentUser() user: User, @Param('id') id: string, @Req() req: FastifyRequest): Promise<{ success: true }> {
+  async delete(
+    @CurrentUser() user: User,
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+  ): Promise<{ success: true }> {
     await this.projects.delete(user.id, id, String(req.id));
     return { success: true };
   }
@@ -65,6 +97,7 @@ export class MeController {
 export class ProjectTeamController {
   constructor(
     private readonly members: MembersService,
+    private readonly invitations: InvitationsService,
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
   ) {}
 
@@ -73,26 +106,60 @@ export class ProjectTeamController {
     return this.members.list(user.id, id);
   }
 
+  /** An existing account joins at once (201, the member); another address is invited by email (202, the invitation). */
   @Post('members')
-  @HttpCode(201)
-  add(@CurrentUser() user: User, @Param('id') id: string, @Body() body: AddMemberDto): Promise<MemberView> {
-    return this.members.add(user.id, id, body.email, body.role);
+  async add(
+    @CurrentUser() user: User,
+    @Param('id') id: string,
+    @Body() body: AddMemberDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MemberView | InvitationView> {
+    const outcome = await this.invitations.invite(user.id, id, body.email, body.role);
+    void reply.status('added' in outcome ? 201 : 202);
+    return 'added' in outcome ? outcome.added : outcome.invited;
+  }
+
+  @Get('invitations')
+  listInvitations(@CurrentUser() user: User, @Param('id') id: string): Promise<InvitationView[]> {
+    return this.invitations.list(user.id, id);
+  }
+
+  @Delete('invitations/:invitationId')
+  async revokeInvitation(
+    @CurrentUser() user: User,
+    @Param('id') id: string,
+    @Param('invitationId') invitationId: string,
+  ): Promise<{ success: true }> {
+    await this.invitations.revoke(user.id, id, invitationId);
+    return { success: true };
   }
 
   @Patch('members/:userId')
-  changeRole(@CurrentUser() user: User, @Param('id') id: string, @Param('userId') userId: string, @Body() body: ChangeRoleDto): Promise<MemberView> {
+  changeRole(
+    @CurrentUser() user: User,
+    @Param('id') id: string,
+    @Param('userId') userId: string,
+    @Body() body: ChangeRoleDto,
+  ): Promise<MemberView> {
     return this.members.changeRole(user.id, id, userId, body.role);
   }
 
   @Delete('members/:userId')
-  async remove(@CurrentUser() user: User, @Param('id') id: string, @Param('userId') userId: string): Promise<{ success: true }> {
+  async remove(
+    @CurrentUser() user: User,
+    @Param('id') id: string,
+    @Param('userId') userId: string,
+  ): Promise<{ success: true }> {
     await this.members.remove(user.id, id, userId);
     return { success: true };
   }
 
   /** Onboarding checklist, from the project's own records and other services' events. */
   @Get('setup-state')
-  async setupState(@CurrentUser() user: User, @Param('id') id: string): Promise<{ projectId: string; steps: { id: string; done: boolean }[]; completed: boolean }> {
+  async setupState(
+    @CurrentUser() user: User,
+    @Param('id') id: string,
+  ): Promise<{ projectId: string; steps: { id: string; done: boolean }[]; completed: boolean }> {
     await requireMembership(this.db.manager, user.id, id);
     const setup = await this.db.getRepository(ProjectSetup).findOneBy({ projectId: id });
     const steps = [

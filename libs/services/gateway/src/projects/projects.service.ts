@@ -22,7 +22,9 @@ export class ProjectsService {
   ) {}
 
   async list(userId: string): Promise<ProjectView[]> {
-    const memberships = await this.db.getRepository(Membership).find({ where: { userId }, order: { createdAt: 'ASC' } });
+    const memberships = await this.db
+      .getRepository(Membership)
+      .find({ where: { userId }, order: { createdAt: 'ASC' } });
     return Promise.all(memberships.map((m) => this.view(this.db.manager, m)));
   }
 
@@ -33,14 +35,24 @@ export class ProjectsService {
       await m.insert(Project, project);
       await m.insert(Membership, { projectId: project.id, userId, role: 'OWNER' });
       const keys = await this.issueKeys(m, project.id);
-      return { ...(await this.view(m, (await m.findOneByOrFail(Membership, { projectId: project.id, userId })))), ...keys };
+      return {
+        ...(await this.view(m, await m.findOneByOrFail(Membership, { projectId: project.id, userId }))),
+        ...keys,
+      };
     });
   }
 
   async update(userId: string, projectId: string, dto: UpdateProjectDto): Promise<ProjectView> {
     return this.db.transaction(async (m) => {
       const membership = await requireMembership(m, userId, projectId, MANAGERS);
-      await m.update(Project, { id: projectId }, { ...(dto.name !== undefined ? { name: dto.name } : {}), ...(dto.disabled !== undefined ? { disabled: dto.disabled } : {}) });
+      await m.update(
+        Project,
+        { id: projectId },
+        {
+          ...(dto.name !== undefined ? { name: dto.name } : {}),
+          ...(dto.disabled !== undefined ? { disabled: dto.disabled } : {}),
+        },
+      );
       return this.view(m, membership);
     });
   }
@@ -60,7 +72,15 @@ export class ProjectsService {
     await this.db.transaction(async (m) => {
       await requireMembership(m, userId, projectId, ['OWNER']);
       await m.delete(ProjectSetup, { projectId });
-      await this.outbox.add(m, ProjectReset.create({ projectId, source: GATEWAY, payload: { requestedBy: userId }, ...(correlationId ? { correlationId } : {}) }));
+      await this.outbox.add(
+        m,
+        ProjectReset.create({
+          projectId,
+          source: GATEWAY,
+          payload: { requestedBy: userId },
+          ...(correlationId ? { correlationId } : {}),
+        }),
+      );
     });
   }
 
@@ -72,7 +92,15 @@ export class ProjectsService {
       await m.delete(Membership, { projectId });
       await m.delete(ProjectSetup, { projectId });
       await m.delete(Project, { id: projectId });
-      await this.outbox.add(m, ProjectDeleted.create({ projectId, source: GATEWAY, payload: { requestedBy: userId }, ...(correlationId ? { correlationId } : {}) }));
+      await this.outbox.add(
+        m,
+        ProjectDeleted.create({
+          projectId,
+          source: GATEWAY,
+          payload: { requestedBy: userId },
+          ...(correlationId ? { correlationId } : {}),
+        }),
+      );
     });
   }
 

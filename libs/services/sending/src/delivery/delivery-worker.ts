@@ -1,17 +1,18 @@
-import { EmailBounced, EmailFailed, EmailSent, type EventEnvelope } from '@herald/contracts';
-import { createLogger, HERALD_RUNTIME, WakeableSleep, type HeraldRuntime } from '@herald/core';
-import { InjectOutbox, type Outbox } from '@herald/messaging';
+import { EmailBounced, EmailFailed, EmailSent, type EmailLifecycleV1, type EventEnvelope } from '@herald/contracts';
+import { createLogger, DomainError, HERALD_RUNTIME, WakeableSleep, type HeraldRuntime } from '@herald/core';
 import { PgNotifications, tableName } from '@herald/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SENDING } from '../consumer.js';
+import { EmailHistory } from '../emails/email-history.js';
 import { Email, emailFromRow } from '../emails/email.entity.js';
 import { Suppression } from '../emails/suppression.entity.js';
 import { IdempotencyKey } from '../send/idempotency-key.entity.js';
 import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { SenderDomains, type DkimKey } from '../senders/sender-domains.js';
+import { LANE_FILTER, type Lane } from './delivery-lanes.js';
 import { deliveryMetrics } from './delivery-metrics.js';
 import { emailEventPayload } from './email-events.js';
 import { SmtpRelay } from './smtp-relay.js';
@@ -27,8 +28,8 @@ type Outcome =
 const log = createLogger('sending.delivery');
 
 /**
- * Delivers queued emails through the SMTP relay. Claims a batch (transactional before campaign
- * and workflow mail, `FOR UPDATE SKIP LOCKED`, leased and renewed while in flight), skips
+ * Delivers queued emails through the SMTP relay. Claims batches in two lanes (normal mail in its
+ * own loop, never behind a campaign's bulk batch; `FOR UPDATE SKIP LOCKED`, leased and renewed while in flight), skips
  * suppressed addresses, signs with the sender domain's DKIM key, and records the hand-off just
  * before each message's final dot (see SmtpRelay). Temporary failures retry with exponential
  * backoff; permanent ones bounce and suppress the address. An expired lease (a crashed worker)
@@ -39,8 +40,8 @@ const log = createLogger('sending.delivery');
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private relay?: SmtpRelay;
   private running = false;
-  private loop?: Promise<void>;
-  private readonly pause = new WakeableSleep();
+  private loops: Promise<void>[] = [];
+  private readonly pauses: Record<Lane, WakeableSleep> = { normal: new WakeableSleep(), bulk: new WakeableSleep() };
   private unlisten?: () => Promise<void>;
   private readonly inFlight = new Set<string>();
   private heartbeat?: NodeJS.Timeout;
@@ -52,7 +53,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @InjectDataSource(SENDING) private readonly db: DataSource,
     @Inject(SENDING_SETTINGS) private readonly settings: SendingSettings,
     @Inject(HERALD_RUNTIME) private readonly runtime: HeraldRuntime,
-    @InjectOutbox(SENDING) private readonly outbox: Outbox,
+    private readonly history: EmailHistory,
     private readonly senders: SenderDomains,
   ) {}
 
@@ -61,60 +62,76 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       log.warn('SMTP_URL is not set: emails are accepted and stay queued until a relay is configured');
       return;
     }
-    this.relay = new SmtpRelay(this.settings.SMTP_URL, { poolSize: this.settings.SMTP_POOL_SIZE, maxMessages: this.settings.SMTP_MAX_MESSAGES });
-    this.unlisten = await PgNotifications.for(this.runtime.databaseUrl).listen(EMAILS_CHANNEL, () => this.pause.wake());
+    this.relay = new SmtpRelay(this.settings.SMTP_URL, {
+      poolSize: this.settings.SMTP_POOL_SIZE,
+      maxMessages: this.settings.SMTP_MAX_MESSAGES,
+    });
+    this.unlisten = await PgNotifications.for(this.runtime.databaseUrl).listen(EMAILS_CHANNEL, () => this.wake());
     this.running = true;
-    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(500, Math.floor(this.settings.DELIVERY_LEASE_MS / 3)));
+    this.heartbeat = setInterval(
+      () => void this.renewLeases(),
+      Math.max(500, Math.floor(this.settings.DELIVERY_LEASE_MS / 3)),
+    );
     this.heartbeat.unref();
-    this.loop = this.run();
+    this.loops = [this.run('normal'), this.run('bulk')];
+  }
+
+  private wake(): void {
+    this.pauses.normal.wake();
+    this.pauses.bulk.wake();
   }
 
   /** Finishes the batch in flight (its outcomes are recorded), then stops. */
   async onModuleDestroy(): Promise<void> {
     this.running = false;
-    this.pause.wake();
-    await this.loop;
+    this.wake();
+    await Promise.all(this.loops);
     clearInterval(this.heartbeat);
     await this.unlisten?.();
     this.relay?.close();
   }
 
-  private async run(): Promise<void> {
+  private async run(lane: Lane): Promise<void> {
+    const pause = this.pauses[lane];
     while (this.running) {
       try {
-        if (Date.now() - this.lastRecovery > Math.min(5000, this.settings.DELIVERY_LEASE_MS / 2)) {
+        if (lane === 'normal' && Date.now() - this.lastRecovery > Math.min(5000, this.settings.DELIVERY_LEASE_MS / 2)) {
           this.lastRecovery = Date.now();
           await this.recoverExpired();
         }
-        if (Date.now() - this.lastPurge > 60_000) {
+        if (lane === 'normal' && Date.now() - this.lastPurge > 60_000) {
           this.lastPurge = Date.now();
           // housekeeping of /v1/send: Idempotency-Keys are remembered for 24 hours
-          await this.db.query(`DELETE FROM ${tableName(this.db, IdempotencyKey)} WHERE created_at < now() - interval '24 hours'`);
+          await this.db.query(
+            `DELETE FROM ${tableName(this.db, IdempotencyKey)} WHERE created_at < now() - interval '24 hours'`,
+          );
         }
-        const batch = await this.claim();
+        const batch = await this.claim(lane);
         if (batch.length === 0) {
-          await this.pause.sleep(1000);
+          await pause.sleep(1000);
           continue;
         }
         await this.deliverBatch(batch);
       } catch (err) {
         if (!this.running) break;
-        log.error('delivery loop failed; retrying', { error: (err as Error).message });
-        await this.pause.sleep(1000);
+        log.error('delivery loop failed; retrying', { lane, error: (err as Error).message });
+        await pause.sleep(1000);
       }
     }
   }
 
-  private async claim(): Promise<EmailRow[]> {
+  private async claim(lane: Lane): Promise<EmailRow[]> {
     const table = tableName(this.db, Email);
     const [rows] = (await this.db.query(
       `UPDATE ${table} SET status = 'sending', attempts = attempts + 1, lease_until = now() + ($2 || ' milliseconds')::interval, handoff_at = NULL
-        WHERE id IN (SELECT id FROM ${table} WHERE status = 'queued' AND next_attempt_at <= now()
+        WHERE id IN (SELECT id FROM ${table} WHERE status = 'queued' AND ${LANE_FILTER[lane]} AND next_attempt_at <= now()
                      ORDER BY priority, next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING *`,
       [this.settings.DELIVERY_BATCH_SIZE, String(this.settings.DELIVERY_LEASE_MS)],
     )) as [Record<string, unknown>[], number];
-    return rows.map((r) => this.db.getRepository(Email).create(emailFromRow(r))).sort((a, b) => a.priority - b.priority);
+    return rows
+      .map((r) => this.db.getRepository(Email).create(emailFromRow(r)))
+      .sort((a, b) => a.priority - b.priority);
   }
 
   private async deliverBatch(batch: EmailRow[]): Promise<void> {
@@ -130,8 +147,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         if (!keys.has(id)) keys.set(id, this.senders.signingKey(email.projectId, email.fromEmail));
         return keys.get(id)!;
       };
-      const prepared = await Promise.all(batch.map((email) => this.prepare(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`), keyOf)));
-      const outcomes: Outcome[] = await Promise.all(prepared.map((p) => (p.raw ? this.deliverOne(p.email, p.raw) : p.outcome)));
+      const prepared = await Promise.all(
+        batch.map((email) => this.prepare(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`), keyOf)),
+      );
+      const outcomes: Outcome[] = await Promise.all(
+        prepared.map((p) => (p.raw ? this.deliverOne(p.email, p.raw) : p.outcome)),
+      );
       await this.record(outcomes);
       for (const o of outcomes) deliveryMetrics.outcomes.inc({ outcome: o.kind });
     } finally {
@@ -140,11 +161,32 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async prepare(email: EmailRow, suppressed: boolean, keyOf: (email: EmailRow) => Promise<DkimKey | null>): Promise<{ email: EmailRow; raw: Buffer; outcome?: undefined } | { email: EmailRow; raw?: undefined; outcome: Outcome }> {
-    if (suppressed) return { email, outcome: { email, kind: 'suppressed', detail: 'The address is on the suppression list' } };
+  private async prepare(
+    email: EmailRow,
+    suppressed: boolean,
+    keyOf: (email: EmailRow) => Promise<DkimKey | null>,
+  ): Promise<
+    { email: EmailRow; raw: Buffer; outcome?: undefined } | { email: EmailRow; raw?: undefined; outcome: Outcome }
+  > {
+    if (suppressed)
+      return { email, outcome: { email, kind: 'suppressed', detail: 'The address is on the suppression list' } };
+    let dkim: DkimKey | null;
     try {
-      const dkim = await keyOf(email);
-      if (!dkim) return { email, outcome: { email, kind: 'failed', detail: `The sender domain of ${email.fromEmail} is no longer verified` } };
+      dkim = await keyOf(email);
+    } catch (err) {
+      // the local copy does not know the domain and the domains service cannot be asked now: later
+      if (!(err instanceof DomainError && err.kind === 'unavailable')) throw err;
+      const detail = `The sender domain could not be checked: ${err.message}`;
+      return email.attempts >= this.settings.DELIVERY_MAX_ATTEMPTS
+        ? { email, outcome: { email, kind: 'failed', detail: `Gave up after ${email.attempts} attempts: ${detail}` } }
+        : { email, outcome: { email, kind: 'retry', detail } };
+    }
+    try {
+      if (!dkim)
+        return {
+          email,
+          outcome: { email, kind: 'failed', detail: `The sender domain of ${email.fromEmail} is no longer verified` },
+        };
       const raw = await this.relay!.compose(
         {
           messageId: email.messageId,
@@ -161,24 +203,38 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       );
       return { email, raw };
     } catch (err) {
-      return { email, outcome: { email, kind: 'failed', detail: `The message could not be composed: ${(err as Error).message}` } };
+      return {
+        email,
+        outcome: { email, kind: 'failed', detail: `The message could not be composed: ${(err as Error).message}` },
+      };
     }
   }
 
   private async deliverOne(email: EmailRow, raw: Buffer): Promise<Outcome> {
     let handedOff = false;
     try {
-      const answer = await this.relay!.deliver({ from: email.fromEmail, to: email.toEmail }, raw, async () => {
-        await this.recordHandoff(email.id);
-        handedOff = true;
-      });
+      const answer = await this.relay!.deliver(
+        { from: email.fromEmail, to: email.toEmail },
+        raw,
+        async () => {
+          await this.recordHandoff(email.id);
+          handedOff = true;
+        },
+        email.priority <= 0,
+      );
       return { email, kind: 'sent', detail: answer.response };
     } catch (err) {
       const message = (err as Error).message;
       const kind = SmtpRelay.classify(err, handedOff);
       if (kind === 'permanent') return { email, kind: 'bounced', detail: message };
-      if (kind === 'in-doubt') return { email, kind: 'sent', detail: `The relay's answer was lost after the hand-off; counted as sent, never resent: ${message}` };
-      if (email.attempts >= this.settings.DELIVERY_MAX_ATTEMPTS) return { email, kind: 'failed', detail: `Gave up after ${email.attempts} attempts: ${message}` };
+      if (kind === 'in-doubt')
+        return {
+          email,
+          kind: 'sent',
+          detail: `The relay's answer was lost after the hand-off; counted as sent, never resent: ${message}`,
+        };
+      if (email.attempts >= this.settings.DELIVERY_MAX_ATTEMPTS)
+        return { email, kind: 'failed', detail: `Gave up after ${email.attempts} attempts: ${message}` };
       return { email, kind: 'retry', detail: message };
     }
   }
@@ -195,7 +251,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const pending = this.pendingHandoffs;
     this.pendingHandoffs = [];
     try {
-      await this.db.query(`UPDATE ${tableName(this.db, Email)} SET handoff_at = now() WHERE id = ANY($1::varchar[]) AND status = 'sending'`, [pending.map((p) => p.id)]);
+      await this.db.query(
+        `UPDATE ${tableName(this.db, Email)} SET handoff_at = now() WHERE id = ANY($1::varchar[]) AND status = 'sending'`,
+        [pending.map((p) => p.id)],
+      );
       for (const p of pending) p.resolve();
     } catch (err) {
       for (const p of pending) p.reject(err as Error);
@@ -227,7 +286,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       }
       const retry = byKind('retry');
       if (retry.length > 0) {
-        const delays = retry.map((o) => Math.min(3_600_000, this.settings.DELIVERY_RETRY_BASE_MS * 2 ** Math.max(0, o.email.attempts - 1)));
+        const delays = retry.map((o) =>
+          Math.min(3_600_000, this.settings.DELIVERY_RETRY_BASE_MS * 2 ** Math.max(0, o.email.attempts - 1)),
+        );
         await m.query(
           `UPDATE ${table} AS e SET status = 'queued', lease_until = NULL, handoff_at = NULL, error = x.detail, next_attempt_at = now() + (x.delay || ' milliseconds')::interval
              FROM unnest($1::varchar[], $2::text[], $3::varchar[]) AS x(id, detail, delay) WHERE e.id = x.id`,
@@ -235,19 +296,42 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         );
       }
       const bounced = byKind('bounced');
-      if (bounced.length > 0) await this.suppress(m, bounced.map((o) => ({ projectId: o.email.projectId, email: o.email.toEmail, detail: o.detail! })));
-      const events: EventEnvelope[] = [
-        ...sent.map((o) => EmailSent.create({ projectId: o.email.projectId, source: SENDING, payload: emailEventPayload(o.email, { messageId: o.email.messageId }) })),
-        ...bounced.map((o) =>
-          EmailBounced.create({ projectId: o.email.projectId, source: SENDING, payload: emailEventPayload(o.email, { bounceType: 'permanent', reason: o.detail }) }),
+      if (bounced.length > 0)
+        await this.suppress(
+          m,
+          bounced.map((o) => ({ projectId: o.email.projectId, email: o.email.toEmail, detail: o.detail! })),
+        );
+      const events: EventEnvelope<EmailLifecycleV1>[] = [
+        ...sent.map((o) =>
+          EmailSent.create({
+            projectId: o.email.projectId,
+            source: SENDING,
+            payload: emailEventPayload(o.email, { messageId: o.email.messageId }),
+          }),
         ),
-        ...byKind('failed').map((o) => EmailFailed.create({ projectId: o.email.projectId, source: SENDING, payload: emailEventPayload(o.email, { reason: o.detail }) })),
+        ...bounced.map((o) =>
+          EmailBounced.create({
+            projectId: o.email.projectId,
+            source: SENDING,
+            payload: emailEventPayload(o.email, { bounceType: 'permanent', reason: o.detail }),
+          }),
+        ),
+        ...byKind('failed').map((o) =>
+          EmailFailed.create({
+            projectId: o.email.projectId,
+            source: SENDING,
+            payload: emailEventPayload(o.email, { reason: o.detail }),
+          }),
+        ),
       ];
-      await this.outbox.add(m, ...events);
+      await this.history.publish(m, events);
     });
   }
 
-  private async suppress(m: EntityManager, rows: { projectId: string; email: string; detail: string }[]): Promise<void> {
+  private async suppress(
+    m: EntityManager,
+    rows: { projectId: string; email: string; detail: string }[],
+  ): Promise<void> {
     await m.query(
       `INSERT INTO ${tableName(m, Suppression)} (project_id, email, reason, detail)
        SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[]) ON CONFLICT DO NOTHING`,
@@ -287,13 +371,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
                 error = CASE WHEN handoff_at IS NULL THEN error ELSE 'Recovered after a worker stopped mid-delivery; the hand-off was recorded, so it counts as sent and is never resent' END
           WHERE status = 'sending' AND lease_until < now() RETURNING *`,
       )) as [Record<string, unknown>[], number];
-      const sent = rows.filter((r) => r.status === 'sent').map((r) => this.db.getRepository(Email).create(emailFromRow(r)));
+      const sent = rows
+        .filter((r) => r.status === 'sent')
+        .map((r) => this.db.getRepository(Email).create(emailFromRow(r)));
       if (rows.length > 0) {
         log.info('recovered emails of a stopped worker', { requeued: rows.length - sent.length, sent: sent.length });
         deliveryMetrics.recovered.inc({ as: 'requeued' }, rows.length - sent.length);
         deliveryMetrics.recovered.inc({ as: 'sent' }, sent.length);
       }
-      await this.outbox.add(m, ...sent.map((e) => EmailSent.create({ projectId: e.projectId, source: SENDING, payload: emailEventPayload(e, { messageId: e.messageId }) })));
+      await this.history.publish(
+        m,
+        sent.map((e) =>
+          EmailSent.create({
+            projectId: e.projectId,
+            source: SENDING,
+            payload: emailEventPayload(e, { messageId: e.messageId }),
+          }),
+        ),
+      );
     });
   }
 }

@@ -1,15 +1,27 @@
+import { emailDomain } from '@herald/contact-data';
 import type { EmailLifecycleV1 } from '@herald/contracts';
 import type { Email } from '../emails/email.entity.js';
 
-/** The email.* payload of one email, plus what the event adds (bounce type, reason, url, message id). */
-export function emailEventPayload(email: Pick<Email, 'id' | 'contactId' | 'toEmail' | 'subject' | 'templateId' | 'origin'>, extra: Partial<EmailLifecycleV1> = {}): EmailLifecycleV1 {
+/**
+ * The email.* payload of one email, plus what the event adds (bounce type, reason, url, message id).
+ * Campaign and workflow mail carry their campaignId / workflowId, so the callers' ledgers follow them.
+ */
+export function emailEventPayload(
+  email: Pick<Email, 'id' | 'contactId' | 'toEmail' | 'subject' | 'templateId' | 'origin'> &
+    Partial<Pick<Email, 'campaignId' | 'workflowId'>> & { fromEmail?: string },
+  extra: Partial<EmailLifecycleV1> = {},
+): EmailLifecycleV1 {
+  const fromDomain = email.fromEmail ? emailDomain(email.fromEmail) : null;
   return {
     emailId: email.id,
-    contactId: email.contactId,
+    ...(email.contactId ? { contactId: email.contactId } : {}),
     email: email.toEmail,
     subject: email.subject,
     ...(email.templateId ? { templateId: email.templateId } : {}),
     origin: email.origin,
+    ...(fromDomain ? { fromDomain } : {}),
+    ...(email.campaignId ? { campaignId: email.campaignId } : {}),
+    ...(email.workflowId ? { workflowId: email.workflowId } : {}),
     ...extra,
   };
 }

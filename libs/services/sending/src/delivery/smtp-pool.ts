@@ -39,7 +39,9 @@ export function smtpOptionsOf(url: string): { options: SMTPConnection.Options; a
  */
 export class SmtpPool {
   private readonly idle: PooledConnection[] = [];
-  private readonly waiting: { resolve: (c: PooledConnection) => void; reject: (e: Error) => void }[] = [];
+  /** Callers waiting for a connection: urgent ones (the normal lane) first, then in order of arrival. */
+  private readonly waiting: { urgent: boolean; resolve: (c: PooledConnection) => void; reject: (e: Error) => void }[] =
+    [];
   private open = 0;
   private closed = false;
   private readonly target: ReturnType<typeof smtpOptionsOf>;
@@ -48,17 +50,27 @@ export class SmtpPool {
     this.target = smtpOptionsOf(options.url);
   }
 
-  /** Sends one message on a pooled connection; the relay's answer, or its SMTP error. */
-  async send(envelope: { from: string; to: string }, message: Readable): Promise<SMTPConnection.SentMessageInfo> {
-    const conn = await this.acquire();
+  /**
+   * Sends one message on a pooled connection; the relay's answer, or its SMTP error. An `urgent`
+   * message takes the next free connection before every non-urgent one waiting (bulk mail).
+   */
+  async send(
+    envelope: { from: string; to: string },
+    message: Readable,
+    urgent = false,
+  ): Promise<SMTPConnection.SentMessageInfo> {
+    const conn = await this.acquire(urgent);
     try {
-      const info = await new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) => conn.smtp.send(envelope, message, (err, i) => (err ? reject(err) : resolve(i))));
+      const info = await new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) =>
+        conn.smtp.send(envelope, message, (err, i) => (err ? reject(err) : resolve(i))),
+      );
       conn.messages++;
       this.release(conn);
       return info;
     } catch (err) {
       const code = (err as { code?: string; responseCode?: number }).code;
-      const refusal = (code === 'EENVELOPE' || code === 'EMESSAGE') && (err as { responseCode?: number }).responseCode !== 421;
+      const refusal =
+        (code === 'EENVELOPE' || code === 'EMESSAGE') && (err as { responseCode?: number }).responseCode !== 421;
       if (refusal && !conn.broken) {
         // the relay refused this message; the session itself is fine once reset
         conn.smtp.reset((resetErr) => {
@@ -84,7 +96,7 @@ export class SmtpPool {
     for (const w of this.waiting.splice(0)) w.reject(new Error('SMTP pool closed'));
   }
 
-  private async acquire(): Promise<PooledConnection> {
+  private async acquire(urgent = false): Promise<PooledConnection> {
     if (this.closed) throw new Error('SMTP pool closed');
     const idle = this.idle.pop();
     if (idle) return idle;
@@ -97,7 +109,12 @@ export class SmtpPool {
         throw err;
       }
     }
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const waiter = { urgent, resolve, reject };
+      const firstNonUrgent = urgent ? this.waiting.findIndex((w) => !w.urgent) : -1;
+      if (firstNonUrgent < 0) this.waiting.push(waiter);
+      else this.waiting.splice(firstNonUrgent, 0, waiter);
+    });
   }
 
   private release(conn: PooledConnection): void {
@@ -106,7 +123,7 @@ export class SmtpPool {
       else conn.smtp.quit();
       this.open--;
       const next = this.waiting.shift();
-      if (next) this.acquire().then(next.resolve, next.reject);
+      if (next) this.acquire(next.urgent).then(next.resolve, next.reject);
       return;
     }
     const next = this.waiting.shift();

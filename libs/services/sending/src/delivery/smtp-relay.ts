@@ -23,6 +23,16 @@ export interface RelayAnswer {
 export type FailureKind = 'permanent' | 'temporary' | 'in-doubt';
 
 /**
+ * Headers the DKIM signature covers: nodemailer's default list (RFC 6376 §5.4) plus
+ * List-Unsubscribe-Post, which RFC 8058 requires signed for one-click unsubscribe to be honoured.
+ */
+const SIGNED_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:' +
+  'Content-ID:Content-Description:Resent-Date:Resent-From:Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:' +
+  'In-Reply-To:References:List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:' +
+  'List-Owner:List-Archive:OTP-Token';
+
+/**
  * The SMTP side of delivery: composes and DKIM-signs a message (nodemailer's own MIME composer and
  * DKIM signer), then hands it to a pooled SMTP connection. The message stream holds back its end —
  * and with it the final `.` of DATA, the moment the relay takes responsibility — until
@@ -49,16 +59,35 @@ export class SmtpRelay {
       html: message.html,
       text: message.text,
       headers: message.headers,
-      attachments: message.attachments.map((a) => ({ filename: a.filename, content: a.content, encoding: 'base64', ...(a.contentType ? { contentType: a.contentType } : {}) })),
+      attachments: message.attachments.map((a) => ({
+        filename: a.filename,
+        content: a.content,
+        encoding: 'base64',
+        ...(a.contentType ? { contentType: a.contentType } : {}),
+      })),
       disableFileAccess: true,
       disableUrlAccess: true,
       // nodemailer hands privateKey to crypto's Sign#sign, which takes a KeyObject (its typings say string)
-      ...(dkim ? { dkim: { domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey: dkim.privateKey as unknown as string } } : {}),
+      ...(dkim
+        ? {
+            dkim: {
+              domainName: dkim.domainName,
+              keySelector: dkim.keySelector,
+              privateKey: dkim.privateKey as unknown as string,
+              headerFieldNames: SIGNED_HEADERS,
+            },
+          }
+        : {}),
     })) as { message: Buffer };
     return info.message;
   }
 
-  async deliver(envelope: { from: string; to: string }, raw: Buffer, beforeHandoff: () => Promise<void>): Promise<RelayAnswer> {
+  async deliver(
+    envelope: { from: string; to: string },
+    raw: Buffer,
+    beforeHandoff: () => Promise<void>,
+    urgent = false,
+  ): Promise<RelayAnswer> {
     let sent = false;
     let holding = false;
     const stream = new Readable({
@@ -76,7 +105,7 @@ export class SmtpRelay {
         );
       },
     });
-    const info = await this.pool.send(envelope, stream);
+    const info = await this.pool.send(envelope, stream, urgent);
     return { response: info.response };
   }
 

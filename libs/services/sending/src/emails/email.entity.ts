@@ -2,11 +2,11 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 import type { TemplateType } from '../templates/template.entity.js';
 
 /**
- * queued → sending (claimed by a worker, leased) → sent | bounced | failed; suppressed and skipped
- * never leave the database. `handoff_at` is written just before the message's final dot goes to
+ * queued → sending (claimed by a worker, leased) → sent | bounced | failed, and sent → delivered
+ * when the relay reports the delivery; suppressed and skipped never leave the database. `handoff_at` is written just before the message's final dot goes to
  * the relay: a recovered email with a hand-off is not sent again.
  */
-export type EmailStatus = 'queued' | 'sending' | 'sent' | 'bounced' | 'failed' | 'suppressed' | 'skipped';
+export type EmailStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'suppressed' | 'skipped';
 export type EmailOrigin = 'api' | 'campaign' | 'workflow';
 
 export interface StoredAttachment {
@@ -19,9 +19,11 @@ export interface StoredAttachment {
 /** One accepted email to one recipient, rendered, and its delivery record. */
 @Entity({ name: 'emails' })
 @Index('emails_project_created', ['projectId', 'createdAt'])
+@Index('emails_project_contact_created', ['projectId', 'contactId', 'createdAt'])
 @Index('emails_message_id', ['messageId'])
 @Index('emails_due', ['priority', 'nextAttemptAt'], { where: `status = 'queued'` })
 @Index('emails_leased', ['leaseUntil'], { where: `status = 'sending'` })
+@Index('emails_project_source_key', ['projectId', 'sourceKey'], { unique: true })
 export class Email {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id!: string;
@@ -71,12 +73,25 @@ export class Email {
   @Column({ type: 'varchar', length: 16, default: 'api' })
   origin!: EmailOrigin;
 
-  /** 0 transactional API mail, 1 campaign and workflow mail: lower goes first. */
+  /** The delivery lane: 0 normal (/v1/send, workflows, transactional), 1 bulk (campaigns). Lower goes first. */
   @Column({ type: 'smallint', default: 0 })
   priority!: number;
 
   @Column({ type: 'varchar', length: 16 })
   status!: EmailStatus;
+
+  /** The internal intake's key (`campaign:<id>:<contactId>`, …): unique per project for good. Null for /v1/send. */
+  @Column({ name: 'source_key', type: 'varchar', length: 200, nullable: true })
+  sourceKey!: string | null;
+
+  @Column({ name: 'campaign_id', type: 'varchar', length: 60, nullable: true })
+  campaignId!: string | null;
+
+  @Column({ name: 'workflow_id', type: 'varchar', length: 60, nullable: true })
+  workflowId!: string | null;
+
+  @Column({ name: 'execution_id', type: 'varchar', length: 60, nullable: true })
+  executionId!: string | null;
 
   @Column({ type: 'int', default: 0 })
   attempts!: number;
@@ -137,6 +152,10 @@ export function emailFromRow(r: Record<string, unknown>): Partial<Email> {
     origin: r.origin as Email['origin'],
     priority: r.priority as number,
     status: r.status as Email['status'],
+    sourceKey: (r.source_key as string | null) ?? null,
+    campaignId: (r.campaign_id as string | null) ?? null,
+    workflowId: (r.workflow_id as string | null) ?? null,
+    executionId: (r.execution_id as string | null) ?? null,
     attempts: r.attempts as number,
     messageId: r.message_id as string,
   };

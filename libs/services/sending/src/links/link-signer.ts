@@ -60,12 +60,17 @@ export class LinkSigner {
     return `${this.appUrl}/t/open/${this.sign({ k: 'open', e: emailId })}`;
   }
 
+  /** The signed click link; the target is signed as `redirectTarget` normalizes it (no tab, CR or LF). */
   clickUrl(emailId: string, url: string): string {
-    return `${this.appUrl}/t/click/${this.sign({ k: 'click', e: emailId, u: url })}`;
+    return `${this.appUrl}/t/click/${this.sign({ k: 'click', e: emailId, u: redirectTarget(url) ?? url })}`;
   }
 
   /** unsubscribeUrl, subscribeUrl and manageUrl of one contact (and the email they appear in). */
-  subscriptionUrls(projectId: string, contactId: string, emailId?: string): { unsubscribeUrl: string; subscribeUrl: string; manageUrl: string } {
+  subscriptionUrls(
+    projectId: string,
+    contactId: string,
+    emailId?: string,
+  ): { unsubscribeUrl: string; subscribeUrl: string; manageUrl: string } {
     const claims = { p: projectId, c: contactId, ...(emailId ? { e: emailId } : {}) };
     return {
       unsubscribeUrl: `${this.appUrl}/unsubscribe/${this.sign({ k: 'unsub', ...claims })}`,
@@ -77,4 +82,20 @@ export class LinkSigner {
   private mac(body: string): string {
     return createHmac('sha256', this.secret).update(body).digest().subarray(0, 16).toString('base64url');
   }
+}
+
+/**
+ * Where a click link may redirect: an absolute http(s) URL, serialized by the WHATWG URL parser, which
+ * drops tabs, CR and LF (as browsers do with an `href`) and percent-encodes other control characters,
+ * so the result is always a valid `Location` header. `null` for anything else (the link is not valid).
+ */
+export function redirectTarget(url: string): string | null {
+  if (!/^\s*https?:/i.test(url)) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
 }

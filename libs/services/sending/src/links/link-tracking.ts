@@ -1,12 +1,12 @@
 import { EmailClicked, EmailOpened } from '@herald/contracts';
-import { HeraldException } from '@herald/http';
-import { InjectOutbox, type Outbox } from '@herald/messaging';
+import { DomainError } from '@herald/core';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SENDING } from '../consumer.js';
 import { emailEventPayload } from '../delivery/email-events.js';
+import { EmailHistory } from '../emails/email-history.js';
 import { Email, emailFromRow } from '../emails/email.entity.js';
 import { ContactsClient, type RemoteContact } from '../send/contacts-client.js';
 
@@ -15,16 +15,24 @@ import { ContactsClient, type RemoteContact } from '../send/contacts-client.js';
 export class LinkTracking {
   constructor(
     @InjectDataSource(SENDING) private readonly db: DataSource,
-    @InjectOutbox(SENDING) private readonly outbox: Outbox,
+    private readonly history: EmailHistory,
     private readonly contacts: ContactsClient,
   ) {}
 
   async opened(emailId: string): Promise<void> {
-    await this.first(emailId, 'opened_at', (e) => EmailOpened.create({ projectId: e.projectId!, source: SENDING, payload: emailEventPayload(e as Email) }));
+    await this.first(emailId, 'opened_at', (e) =>
+      EmailOpened.create({ projectId: e.projectId!, source: SENDING, payload: emailEventPayload(e as Email) }),
+    );
   }
 
   async clicked(emailId: string, url: string): Promise<void> {
-    await this.first(emailId, 'clicked_at', (e) => EmailClicked.create({ projectId: e.projectId!, source: SENDING, payload: emailEventPayload(e as Email, { url }) }));
+    await this.first(emailId, 'clicked_at', (e) =>
+      EmailClicked.create({
+        projectId: e.projectId!,
+        source: SENDING,
+        payload: emailEventPayload(e as Email, { url }),
+      }),
+    );
   }
 
   /** The contact behind a link, or null when it no longer exists. */
@@ -32,24 +40,38 @@ export class LinkTracking {
     try {
       return await this.contacts.get(projectId, contactId);
     } catch (err) {
-      if (err instanceof HeraldException && err.getStatus() === 404) return null;
+      if (err instanceof DomainError && err.kind === 'not_found') return null;
       throw err;
     }
   }
 
   async setSubscription(projectId: string, contactId: string, subscribed: boolean): Promise<RemoteContact | null> {
     try {
-      return (await this.contacts.setSubscription(projectId, contactId, subscribed, subscribed ? 'subscribe-link' : 'unsubscribe-link')).contact;
+      return (
+        await this.contacts.setSubscription(
+          projectId,
+          contactId,
+          subscribed,
+          subscribed ? 'subscribe-link' : 'unsubscribe-link',
+        )
+      ).contact;
     } catch (err) {
-      if (err instanceof HeraldException && err.getStatus() === 404) return null;
+      if (err instanceof DomainError && err.kind === 'not_found') return null;
       throw err;
     }
   }
 
-  private async first(emailId: string, column: 'opened_at' | 'clicked_at', event: (e: Partial<Email>) => ReturnType<typeof EmailOpened.create>): Promise<void> {
+  private async first(
+    emailId: string,
+    column: 'opened_at' | 'clicked_at',
+    event: (e: Partial<Email>) => ReturnType<typeof EmailOpened.create>,
+  ): Promise<void> {
     await this.db.transaction(async (m) => {
-      const [rows] = (await m.query(`UPDATE ${tableName(m, Email)} SET ${column} = now() WHERE id = $1 AND ${column} IS NULL RETURNING *`, [emailId])) as [Record<string, unknown>[], number];
-      if (rows[0]) await this.outbox.add(m, event(emailFromRow(rows[0])));
+      const [rows] = (await m.query(
+        `UPDATE ${tableName(m, Email)} SET ${column} = now() WHERE id = $1 AND ${column} IS NULL RETURNING *`,
+        [emailId],
+      )) as [Record<string, unknown>[], number];
+      if (rows[0]) await this.history.publish(m, [event(emailFromRow(rows[0]))]);
     });
   }
 }

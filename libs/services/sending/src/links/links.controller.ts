@@ -1,7 +1,7 @@
 import { Public } from '@herald/http';
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { LinkSigner } from './link-signer.js';
+import { LinkSigner, redirectTarget } from './link-signer.js';
 import type { RemoteContact } from '../send/contacts-client.js';
 import { LinkTracking } from './link-tracking.js';
 import { donePage, invalidLinkPage, managePage, subscribePage, unsubscribePage } from './pages.js';
@@ -10,7 +10,12 @@ import { donePage, invalidLinkPage, managePage, subscribePage, unsubscribePage }
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.status(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('x-frame-options', 'DENY').send(body);
+  reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .send(body);
 
 /**
  * The links inside emails, all signed (LinkSigner): the open pixel, the click redirect, and the
@@ -29,20 +34,28 @@ export class LinksController {
   async open(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
     const claims = this.signer.verify(token, 'open');
     if (claims) await this.tracking.opened(claims.e);
-    void reply.status(200).header('content-type', 'image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
+    void reply
+      .status(200)
+      .header('content-type', 'image/gif')
+      .header('cache-control', 'no-store, max-age=0')
+      .send(PIXEL);
   }
 
   @Get('t/click/:token')
   async click(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
     const claims = this.signer.verify(token, 'click');
-    if (!claims || !/^https?:\/\//i.test(claims.u)) return void html(reply, 404, invalidLinkPage());
+    // a target with CR/LF (signed before targets were normalized) would be an invalid Location header: a bare 500
+    const target = claims && /^https?:\/\//i.test(claims.u) ? redirectTarget(claims.u) : null;
+    if (!claims || !target) return void html(reply, 404, invalidLinkPage());
     await this.tracking.clicked(claims.e, claims.u);
-    void reply.status(302).header('location', claims.u).header('cache-control', 'no-store').send();
+    void reply.status(302).header('location', target).header('cache-control', 'no-store').send();
   }
 
   @Get('unsubscribe/:token')
   unsubscribeForm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    return this.page(token, 'unsub', reply, (c) => unsubscribePage(c.email, `${this.signer.appUrl}/unsubscribe/${token}`));
+    return this.page(token, 'unsub', reply, (c) =>
+      unsubscribePage(c.email, `${this.signer.appUrl}/unsubscribe/${token}`),
+    );
   }
 
   /** The page's button and RFC 8058 one-click both land here. */
@@ -65,25 +78,38 @@ export class LinksController {
 
   @Get('manage/:token')
   manage(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    return this.page(token, 'manage', reply, (c) => managePage(c.email, c.subscribed, `${this.signer.appUrl}/manage/${token}`));
+    return this.page(token, 'manage', reply, (c) =>
+      managePage(c.email, c.subscribed, `${this.signer.appUrl}/manage/${token}`),
+    );
   }
 
   @Post('manage/:token')
   @HttpCode(200)
   manageChange(@Param('token') token: string, @Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
     const action = (body as { action?: unknown } | undefined)?.action;
-    if (action !== 'subscribe' && action !== 'unsubscribe') return Promise.resolve(void html(reply, 404, invalidLinkPage()));
+    if (action !== 'subscribe' && action !== 'unsubscribe')
+      return Promise.resolve(void html(reply, 404, invalidLinkPage()));
     return this.change(token, 'manage', action === 'subscribe', reply);
   }
 
   /** A subscription page for the contact a valid link names; 404 for a forged link or a deleted contact. */
-  private async page(token: string, kind: 'unsub' | 'sub' | 'manage', reply: FastifyReply, render: (contact: RemoteContact) => string): Promise<void> {
+  private async page(
+    token: string,
+    kind: 'unsub' | 'sub' | 'manage',
+    reply: FastifyReply,
+    render: (contact: RemoteContact) => string,
+  ): Promise<void> {
     const claims = this.signer.verify(token, kind);
     const contact = claims ? await this.tracking.contact(claims.p, claims.c) : null;
     html(reply, contact ? 200 : 404, contact ? render(contact) : invalidLinkPage());
   }
 
-  private async change(token: string, kind: 'unsub' | 'sub' | 'manage', subscribed: boolean, reply: FastifyReply): Promise<void> {
+  private async change(
+    token: string,
+    kind: 'unsub' | 'sub' | 'manage',
+    subscribed: boolean,
+    reply: FastifyReply,
+  ): Promise<void> {
     const claims = this.signer.verify(token, kind);
     const contact = claims ? await this.tracking.setSubscription(claims.p, claims.c, subscribed) : null;
     html(reply, contact ? 200 : 404, contact ? donePage(subscribed, contact.email) : invalidLinkPage());

@@ -1,6 +1,6 @@
 /** The small server-rendered pages behind subscription links: plain HTML, no scripts, nothing external. */
 
-import { escapeHtml as escape } from '../send/email-content.js';
+import { escapeHtml as escape } from '../render/email-content.js';
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -14,20 +14,34 @@ const form = (action: string, label: string, extra = '') =>
   `<form method="post" action="${escape(action)}">${extra}<button type="submit">${escape(label)}</button></form>`;
 
 export const unsubscribePage = (email: string, action: string) =>
-  page('Unsubscribe', `<p>Stop marketing email to <strong>${escape(email)}</strong>?</p>${form(action, 'Unsubscribe')}`);
+  page(
+    'Unsubscribe',
+    `<p>Stop marketing email to <strong>${escape(email)}</strong>?</p>${form(action, 'Unsubscribe')}`,
+  );
 
 export const subscribePage = (email: string, action: string) =>
-  page('Subscribe', `<p>Receive marketing email at <strong>${escape(email)}</strong> again?</p>${form(action, 'Subscribe')}`);
+  page(
+    'Subscribe',
+    `<p>Receive marketing email at <strong>${escape(email)}</strong> again?</p>${form(action, 'Subscribe')}`,
+  );
 
 export const managePage = (email: string, subscribed: boolean, action: string) =>
   page(
     'Email preferences',
     `<p><strong>${escape(email)}</strong> is ${subscribed ? 'subscribed to' : 'unsubscribed from'} marketing email.</p>` +
-      form(action, subscribed ? 'Unsubscribe' : 'Subscribe', `<input type="hidden" name="action" value="${subscribed ? 'unsubscribe' : 'subscribe'}">`) +
+      form(
+        action,
+        subscribed ? 'Unsubscribe' : 'Subscribe',
+        `<input type="hidden" name="action" value="${subscribed ? 'unsubscribe' : 'subscribe'}">`,
+      ) +
       `<p class="muted">Transactional email (receipts, password resets) is sent either way.</p>`,
   );
 
 export const donePage = (subscribed: boolean, email: string) =>
-  page(subscribed ? 'Subscribed' : 'Unsubscribed', `<p><strong>${escape(email)}</strong> is now ${subscribed ? 'subscribed to' : 'unsubscribed from'} marketing email.</p>`);
+  page(
+    subscribed ? 'Subscribed' : 'Unsubscribed',
+    `<p><strong>${escape(email)}</strong> is now ${subscribed ? 'subscribed to' : 'unsubscribed from'} marketing email.</p>`,
+  );
 
-export const invalidLinkPage = () => page('Link not valid', '<p>This link is not valid or has been altered. Use the link from the email itself.</p>');
+export const invalidLinkPage = () =>
+  page('Link not valid', '<p>This link is not valid or has been altered. Use the link from the email itself.</p>');

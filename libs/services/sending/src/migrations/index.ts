@@ -1,9 +1,15 @@
 import { InitialSchema1795260976878 } from './1795260976878-initial-schema.js';
 import { TemplatesEmailsDelivery1795269015065 } from './1795269015065-templates-emails-delivery.js';
+import { EmailHistory1795488370852 } from './1795488370852-email-history.js';
+import { ResourceReferences1795489302797 } from './1795489302797-resource-references.js';
+import { EmailIntake1795600000000 } from './1795600000000-email-intake.js';
 
 /** Committed migrations of the sending schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const sendingMigrations: Function[] = [
   InitialSchema1795260976878,
   TemplatesEmailsDelivery1795269015065,
+  EmailHistory1795488370852,
+  ResourceReferences1795489302797,
+  EmailIntake1795600000000,
 ];

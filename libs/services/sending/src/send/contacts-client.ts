@@ -4,11 +4,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SENDING } from '../consumer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 
+/** A contact as the contacts service answers it (its ContactView). */
 export interface RemoteContact {
   id: string;
   email: string;
   subscribed: boolean;
   data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface RemoteUpsert {
@@ -35,12 +38,34 @@ export class ContactsClient {
     this.client = new InternalClient(SENDING, 'contacts', baseUrl, runtime.internalJwtSecret);
   }
 
-  upsert(projectId: string, input: { email: string; subscribed?: boolean; data?: Record<string, unknown> }, requestId?: string): Promise<RemoteUpsert> {
-    return this.client.post(projectId, '/internal/contacts/upsert', { ...input, subscribedIfNew: false, reason: 'send' }, requestId);
+  upsert(
+    projectId: string,
+    input: { email: string; subscribed?: boolean; data?: Record<string, unknown> },
+    requestId?: string,
+  ): Promise<RemoteUpsert> {
+    return this.client.post(
+      projectId,
+      '/internal/contacts/upsert',
+      { ...input, subscribedIfNew: false, reason: 'send' },
+      requestId,
+    );
   }
 
-  setSubscription(projectId: string, contactId: string, subscribed: boolean, reason: 'unsubscribe-link' | 'subscribe-link'): Promise<{ contact: RemoteContact; changed: boolean }> {
+  setSubscription(
+    projectId: string,
+    contactId: string,
+    subscribed: boolean,
+    reason: 'unsubscribe-link' | 'subscribe-link',
+  ): Promise<{ contact: RemoteContact; changed: boolean }> {
     return this.client.post(projectId, '/internal/contacts/subscription', { contactId, subscribed, reason });
+  }
+
+  /** The existing contacts of these addresses (at most 500; none is created). */
+  async findByEmails(projectId: string, emails: string[], requestId?: string): Promise<RemoteContact[]> {
+    if (emails.length === 0) return [];
+    return (
+      await this.client.post<{ contacts: RemoteContact[] }>(projectId, '/internal/contacts/find', { emails }, requestId)
+    ).contacts;
   }
 
   get(projectId: string, contactId: string): Promise<RemoteContact> {

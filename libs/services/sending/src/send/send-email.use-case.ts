@@ -1,37 +1,43 @@
 import { createHash } from 'node:crypto';
-import { emailDomain, RESERVED_DATA_KEYS } from '@herald/contact-data';
-import { newId } from '@herald/core';
-import { conflict, HeraldException, ErrorCode, validationFailed } from '@herald/http';
+import { emailDomain } from '@herald/contact-data';
+import { conflictError, DomainError, invalidInput, newId } from '@herald/core';
 import { tableName } from '@herald/persistence';
-import { htmlToPlainText, TemplateRenderer } from '@herald/templating';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { SendAdmission } from '../admission/send-admission.js';
 import { SENDING } from '../consumer.js';
 import { Email } from '../emails/email.entity.js';
+import { sendOutcome, type SendOutcome } from '../emails/email-view.js';
 import { Suppression } from '../emails/suppression.entity.js';
-import { LinkSigner } from '../links/link-signer.js';
+import { EmailRenderer } from '../render/email-renderer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import { ContactsClient, type RemoteUpsert } from './contacts-client.js';
-import { addOpenPixel, rewriteLinks } from './email-content.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
 
 export const EMAILS_CHANNEL = 'herald_sending_emails';
 
+/** One recipient's email in the /v1/send answer: the spec's `{contact, email}` plus what became of it. */
+export type SentEmailItem = { contact: { id: string; email: string }; email: string } & SendOutcome;
+
 export interface SendResult {
   success: true;
-  data: { emails: { contact: { id: string; email: string }; email: string }[]; timestamp: string };
+  data: { emails: SentEmailItem[]; timestamp: string };
 }
+
+/** A request with this Idempotency-Key is still running (409). */
+export const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
 
 /**
  * POST /v1/send: validates everything first, then for each recipient in turn upserts the contact
  * through the contacts service (its data rules; a new contact unsubscribed unless `subscribed` says
  * otherwise), renders its own email, and finally stores every email in one transaction, queued for
- * the delivery worker. Unsubscribed contacts get no marketing mail; suppressed addresses get none.
+ * the delivery worker. Unsubscribed contacts get no marketing mail; suppressed addresses get none
+ * (each item of the answer says `queued`, or `skipped` with the reason).
  */
 @Injectable()
 export class SendEmailUseCase {
@@ -41,16 +47,25 @@ export class SendEmailUseCase {
     private readonly templates: TemplatesService,
     private readonly senders: SenderDomains,
     private readonly contacts: ContactsClient,
-    private readonly links: LinkSigner,
-    private readonly renderer: TemplateRenderer,
+    private readonly renderer: EmailRenderer,
+    private readonly admission: SendAdmission,
   ) {}
 
-  async execute(projectId: string, body: unknown, idempotencyKey: string | undefined, requestId?: string): Promise<SendResult> {
+  async execute(
+    projectId: string,
+    body: unknown,
+    idempotencyKey: string | undefined,
+    requestId?: string,
+  ): Promise<SendResult> {
     if (idempotencyKey === undefined) return this.send(projectId, body, requestId);
     if (idempotencyKey.length === 0 || idempotencyKey.length > 255) {
-      throw validationFailed([{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 characters', code: 'invalid_string' }]);
+      throw invalidInput([
+        { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 characters', code: 'invalid_string' },
+      ]);
     }
-    const hash = createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+    const hash = createHash('sha256')
+      .update(JSON.stringify(body ?? null))
+      .digest('hex');
     const table = tableName(this.db, IdempotencyKey);
     // a key is remembered for 24 hours: an older row is taken over as if it were new
     const claimed: unknown[] = await this.db.query(
@@ -61,20 +76,38 @@ export class SendEmailUseCase {
       [projectId, idempotencyKey, hash],
     );
     if (claimed.length === 0) {
-      const [previous] = (await this.db.query(`SELECT request_hash, response FROM ${table} WHERE project_id = $1 AND key = $2`, [projectId, idempotencyKey])) as {
+      const [previous] = (await this.db.query(
+        `SELECT request_hash, response FROM ${table} WHERE project_id = $1 AND key = $2`,
+        [projectId, idempotencyKey],
+      )) as {
         request_hash: string;
         response: SendResult | null;
       }[];
       if (!previous) return this.execute(projectId, body, idempotencyKey, requestId);
       if (previous.request_hash !== hash) {
-        throw validationFailed([{ field: 'Idempotency-Key', message: 'This Idempotency-Key was used with a different request body', code: 'idempotency_key_reused' }]);
+        throw invalidInput([
+          {
+            field: 'Idempotency-Key',
+            message: 'This Idempotency-Key was used with a different request body',
+            code: 'idempotency_key_reused',
+          },
+        ]);
       }
-      if (!previous.response) throw conflict('A request with this Idempotency-Key is still being processed', 'Retry in a moment to receive its result.');
+      if (!previous.response)
+        throw conflictError(
+          IDEMPOTENCY_KEY_IN_USE,
+          'A request with this Idempotency-Key is still being processed',
+          'Retry in a moment to receive its result.',
+        );
       return previous.response;
     }
     try {
       const result = await this.send(projectId, body, requestId);
-      await this.db.query(`UPDATE ${table} SET response = $3 WHERE project_id = $1 AND key = $2`, [projectId, idempotencyKey, JSON.stringify(result)]);
+      await this.db.query(`UPDATE ${table} SET response = $3 WHERE project_id = $1 AND key = $2`, [
+        projectId,
+        idempotencyKey,
+        JSON.stringify(result),
+      ]);
       return result;
     } catch (err) {
       await this.db.query(`DELETE FROM ${table} WHERE project_id = $1 AND key = $2`, [projectId, idempotencyKey]);
@@ -84,20 +117,40 @@ export class SendEmailUseCase {
 
   private async send(projectId: string, body: unknown, requestId?: string): Promise<SendResult> {
     const parsed = parseSendRequest(body, this.settings.MAX_ATTACHMENT_BYTES);
-    if (Array.isArray(parsed)) throw validationFailed(parsed);
+    if (Array.isArray(parsed)) throw invalidInput(parsed);
     const request = parsed;
     const template = request.template ? await this.templates.find(projectId, request.template) : undefined;
     const content = this.content(request, template);
     await this.senders.assertVerified(projectId, content.from.email, request.from ? 'from' : 'template.from');
+    // every recipient is one email of the transactional category (docs/billing.md): refused as a whole when over the cap
+    await this.admission.admit(projectId, 'transactional', request.to.length, requestId);
 
-    const suppressed = await this.suppressed(projectId, request.to.map((t) => t.email));
+    const suppressed = await this.suppressed(
+      projectId,
+      request.to.map((t) => t.email),
+    );
     const emails: Email[] = [];
-    const answer: SendResult['data']['emails'] = [];
+    const answer: SentEmailItem[] = [];
     for (const recipient of request.to) {
-      const upsert = await this.contacts.upsert(projectId, { email: recipient.email, subscribed: request.subscribed, data: request.data }, requestId);
-      const email = await this.render(projectId, request, content, recipient, upsert, suppressed.has(upsert.contact.email));
+      const upsert = await this.contacts.upsert(
+        projectId,
+        { email: recipient.email, subscribed: request.subscribed, data: request.data },
+        requestId,
+      );
+      const email = await this.render(
+        projectId,
+        request,
+        content,
+        recipient,
+        upsert,
+        suppressed.has(upsert.contact.email),
+      );
       emails.push(email);
-      answer.push({ contact: { id: upsert.contact.id, email: upsert.contact.email }, email: email.id });
+      answer.push({
+        contact: { id: upsert.contact.id, email: upsert.contact.email },
+        email: email.id,
+        ...sendOutcome(email.status),
+      });
     }
     await this.db.transaction(async (m) => {
       await m.getRepository(Email).insert(emails);
@@ -110,10 +163,31 @@ export class SendEmailUseCase {
   private content(request: SendRequest, template: Template | undefined) {
     const subject = request.subject ?? template?.subject;
     const body = request.body ?? template?.body;
-    const from: Mailbox | undefined = request.from ?? (template?.from ? { email: template.from, ...(template.fromName ? { name: template.fromName } : {}) } : undefined);
-    if (!subject || !body) throw validationFailed([{ field: subject ? 'body' : 'subject', message: 'subject and body are required unless the template has them', code: 'required' }]);
-    if (!from) throw validationFailed([{ field: 'from', message: 'from is required unless the template has one', code: 'required' }]);
-    return { subject, body, from, replyTo: request.reply ?? template?.replyTo ?? undefined, type: template?.type ?? 'transactional', templateId: template?.id };
+    const from: Mailbox | undefined =
+      request.from ??
+      (template?.from
+        ? { email: template.from, ...(template.fromName ? { name: template.fromName } : {}) }
+        : undefined);
+    if (!subject || !body)
+      throw invalidInput([
+        {
+          field: subject ? 'body' : 'subject',
+          message: 'subject and body are required unless the template has them',
+          code: 'required',
+        },
+      ]);
+    if (!from)
+      throw invalidInput([
+        { field: 'from', message: 'from is required unless the template has one', code: 'required' },
+      ]);
+    return {
+      subject,
+      body,
+      from,
+      replyTo: request.reply ?? template?.replyTo ?? undefined,
+      type: template?.type ?? 'transactional',
+      templateId: template?.id,
+    };
   }
 
   private async render(
@@ -126,34 +200,23 @@ export class SendEmailUseCase {
   ): Promise<Email> {
     const id = newId('eml');
     const contact = upsert.contact;
-    const urls = this.links.subscriptionUrls(projectId, contact.id, id);
-    const variables: Record<string, unknown> = { ...contact.data, ...upsert.transient };
-    for (const key of RESERVED_DATA_KEYS) delete variables[key];
-    Object.assign(variables, { svc_id: contact.id, svc_email: contact.email, ...urls });
-
-    let subject: string;
-    let html: string;
-    try {
-      subject = (await this.renderer.render(content.subject, variables, { escape: 'none' })).replace(/[\r\n]+/g, ' ').trim();
-      html = await this.renderer.render(content.body, variables, { escape: 'html' });
-    } catch (err) {
-      throw validationFailed([{ field: request.template ? 'template' : 'body', message: `The template could not be rendered: ${(err as Error).message}`, code: 'render_failed' }]);
-    }
-    if (subject.length === 0 || subject.length > SEND_LIMITS.subject) {
-      throw validationFailed([{ field: 'subject', message: `The rendered subject must be 1 to ${SEND_LIMITS.subject} characters`, code: 'invalid_string' }]);
-    }
-    const text = htmlToPlainText(html);
-    const ownLink = (url: string) => url.startsWith(`${this.links.appUrl}/`);
-    if (this.settings.TRACK_CLICKS) html = rewriteLinks(html, (url) => this.links.clickUrl(id, url), ownLink);
-    if (this.settings.TRACK_OPENS) html = addOpenPixel(html, this.links.openUrl(id));
-
-    const headers: Record<string, string> = { ...request.headers };
-    if (content.type === 'marketing') {
-      headers['List-Unsubscribe'] = `<${urls.unsubscribeUrl}>`;
-      headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
-    }
-    const size = Buffer.byteLength(html) + Buffer.byteLength(text) + request.attachments.reduce((n, a) => n + a.content.length, 0);
-    if (size > SEND_LIMITS.message) throw validationFailed([{ field: 'attachments', message: `The message would be ${size} bytes; at most ${SEND_LIMITS.message} are allowed`, code: 'too_big' }]);
+    const rendered = await this.renderer.render(
+      content,
+      { projectId, emailId: id, contact, transient: upsert.transient },
+      { subject: 'subject', body: request.template ? 'template' : 'body' },
+    );
+    const size =
+      Buffer.byteLength(rendered.html) +
+      Buffer.byteLength(rendered.text) +
+      request.attachments.reduce((n, a) => n + a.content.length, 0);
+    if (size > SEND_LIMITS.message)
+      throw invalidInput([
+        {
+          field: 'attachments',
+          message: `The message would be ${size} bytes; at most ${SEND_LIMITS.message} are allowed`,
+          code: 'too_big',
+        },
+      ]);
 
     const skipped = content.type === 'marketing' && !contact.subscribed;
     return this.db.getRepository(Email).create({
@@ -165,30 +228,40 @@ export class SendEmailUseCase {
       fromEmail: content.from.email,
       fromName: content.from.name ?? null,
       replyTo: content.replyTo ?? null,
-      subject,
-      html,
-      text,
-      headers,
-      attachments: request.attachments.map((a) => ({ filename: a.filename, content: a.content, ...(a.contentType ? { contentType: a.contentType } : {}) })),
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      headers: { ...request.headers, ...rendered.headers },
+      attachments: request.attachments.map((a) => ({
+        filename: a.filename,
+        content: a.content,
+        ...(a.contentType ? { contentType: a.contentType } : {}),
+      })),
       templateId: content.templateId ?? null,
       type: content.type,
       origin: 'api',
       priority: 0,
       status: suppressed ? 'suppressed' : skipped ? 'skipped' : 'queued',
-      error: suppressed ? 'The address is on the suppression list' : skipped ? 'The contact is unsubscribed from marketing mail' : null,
+      error: suppressed
+        ? 'The address is on the suppression list'
+        : skipped
+          ? 'The contact is unsubscribed from marketing mail'
+          : null,
       messageId: `${id}@${emailDomain(content.from.email)}`,
     });
   }
 
   private async suppressed(projectId: string, emails: string[]): Promise<Set<string>> {
-    const rows: { email: string }[] = await this.db.query(`SELECT email FROM ${tableName(this.db, Suppression)} WHERE project_id = $1 AND email = ANY($2::varchar[])`, [projectId, emails]);
+    const rows: { email: string }[] = await this.db.query(
+      `SELECT email FROM ${tableName(this.db, Suppression)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
+      [projectId, emails],
+    );
     return new Set(rows.map((r) => r.email));
   }
 }
 
 /** For the controller: the header is optional; an array (repeated header) is refused. */
 export function idempotencyKeyOf(value: string | string[] | undefined): string | undefined {
-  if (Array.isArray(value)) throw new HeraldException(400, ErrorCode.ValidationError, 'Send one Idempotency-Key header');
+  if (Array.isArray(value)) throw new DomainError('bad_request', 'VALIDATION_ERROR', 'Send one Idempotency-Key header');
   return value;
 }
-

@@ -1,5 +1,5 @@
-import { isValidEmail, normaliseEmail } from '@herald/contact-data';
-import type { FieldError } from '@herald/http';
+import { dataObjectProblem, isValidEmail, normaliseEmail } from '@herald/contact-data';
+import type { FieldProblem as FieldError } from '@herald/core';
 
 /** One address with an optional display name. */
 export interface Mailbox {
@@ -40,8 +40,23 @@ export const SEND_LIMITS = {
 
 /** Headers Herald writes itself; a request cannot set them. */
 const RESERVED_HEADERS = new Set([
-  'from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'date', 'message-id', 'mime-version', 'content-type',
-  'content-transfer-encoding', 'dkim-signature', 'list-unsubscribe', 'list-unsubscribe-post', 'return-path', 'received',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'subject',
+  'reply-to',
+  'sender',
+  'date',
+  'message-id',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'dkim-signature',
+  'list-unsubscribe',
+  'list-unsubscribe-post',
+  'return-path',
+  'received',
 ]);
 /** RFC 5322 field name: printable US-ASCII except colon. */
 const HEADER_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
@@ -58,11 +73,19 @@ function mailbox(value: unknown, field: string, errors: FieldError[]): Mailbox |
   if (isObject(value)) {
     const { email, name } = value;
     if (typeof email !== 'string' || !isValidEmail(email.trim())) {
-      errors.push({ field: `${field}.email`, message: `${field}.email must be a valid email address`, code: 'invalid_string' });
+      errors.push({
+        field: `${field}.email`,
+        message: `${field}.email must be a valid email address`,
+        code: 'invalid_string',
+      });
       return undefined;
     }
     if (name !== undefined && name !== null && (typeof name !== 'string' || /[\r\n]/.test(name) || name.length > 200)) {
-      errors.push({ field: `${field}.name`, message: `${field}.name must be a string of at most 200 characters without line breaks`, code: 'invalid_string' });
+      errors.push({
+        field: `${field}.name`,
+        message: `${field}.name must be a string of at most 200 characters without line breaks`,
+        code: 'invalid_string',
+      });
       return undefined;
     }
     return { email: normaliseEmail(email), ...(typeof name === 'string' && name.length > 0 ? { name } : {}) };
@@ -77,29 +100,46 @@ function mailbox(value: unknown, field: string, errors: FieldError[]): Mailbox |
  */
 export function parseSendRequest(raw: unknown, maxAttachmentBytes: number): SendRequest | FieldError[] {
   const errors: FieldError[] = [];
-  if (!isObject(raw)) return [{ field: 'body', message: 'The request body must be a JSON object', code: 'invalid_type' }];
+  if (!isObject(raw))
+    return [{ field: 'body', message: 'The request body must be a JSON object', code: 'invalid_type' }];
 
   const toList = Array.isArray(raw.to) ? raw.to : raw.to === undefined ? [] : [raw.to];
-  if (toList.length === 0) errors.push({ field: 'to', message: 'to is required: an address, {name, email}, or an array of them', code: 'required' });
-  if (toList.length > SEND_LIMITS.recipients) errors.push({ field: 'to', message: `to may list at most ${SEND_LIMITS.recipients} recipients`, code: 'too_big' });
-  const to = toList.map((v, i) => mailbox(v, Array.isArray(raw.to) ? `to[${i}]` : 'to', errors)).filter((m): m is Mailbox => m !== undefined);
+  if (toList.length === 0)
+    errors.push({
+      field: 'to',
+      message: 'to is required: an address, {name, email}, or an array of them',
+      code: 'required',
+    });
+  if (toList.length > SEND_LIMITS.recipients)
+    errors.push({ field: 'to', message: `to may list at most ${SEND_LIMITS.recipients} recipients`, code: 'too_big' });
+  const to = toList
+    .map((v, i) => mailbox(v, Array.isArray(raw.to) ? `to[${i}]` : 'to', errors))
+    .filter((m): m is Mailbox => m !== undefined);
 
   const template = raw.template;
-  if (template !== undefined && (typeof template !== 'string' || template.length === 0)) errors.push({ field: 'template', message: 'template must be a template id', code: 'invalid_string' });
+  if (template !== undefined && (typeof template !== 'string' || template.length === 0))
+    errors.push({ field: 'template', message: 'template must be a template id', code: 'invalid_string' });
 
   const subject = raw.subject;
   if (subject !== undefined) {
     if (typeof subject !== 'string' || subject.length < 1 || subject.length > SEND_LIMITS.subject) {
-      errors.push({ field: 'subject', message: `subject must be 1 to ${SEND_LIMITS.subject} characters`, code: 'invalid_string' });
+      errors.push({
+        field: 'subject',
+        message: `subject must be 1 to ${SEND_LIMITS.subject} characters`,
+        code: 'invalid_string',
+      });
     } else if (/[\r\n]/.test(subject)) {
       errors.push({ field: 'subject', message: 'subject must not contain line breaks', code: 'invalid_string' });
     }
   }
   const body = raw.body;
-  if (body !== undefined && (typeof body !== 'string' || body.length < 1)) errors.push({ field: 'body', message: 'body must be a non-empty HTML string', code: 'invalid_string' });
+  if (body !== undefined && (typeof body !== 'string' || body.length < 1))
+    errors.push({ field: 'body', message: 'body must be a non-empty HTML string', code: 'invalid_string' });
   if (template === undefined && (subject === undefined || body === undefined)) {
-    if (subject === undefined) errors.push({ field: 'subject', message: 'subject is required unless a template is given', code: 'required' });
-    if (body === undefined) errors.push({ field: 'body', message: 'body is required unless a template is given', code: 'required' });
+    if (subject === undefined)
+      errors.push({ field: 'subject', message: 'subject is required unless a template is given', code: 'required' });
+    if (body === undefined)
+      errors.push({ field: 'body', message: 'body is required unless a template is given', code: 'required' });
   }
 
   let from: Mailbox | undefined;
@@ -107,31 +147,58 @@ export function parseSendRequest(raw: unknown, maxAttachmentBytes: number): Send
     from = mailbox(raw.from, 'from', errors);
     // deprecated display name: only for a plain-string from
     if (from && typeof raw.from === 'string' && typeof raw.name === 'string' && raw.name.length > 0) {
-      if (/[\r\n]/.test(raw.name) || raw.name.length > 200) errors.push({ field: 'name', message: 'name must be at most 200 characters without line breaks', code: 'invalid_string' });
+      if (/[\r\n]/.test(raw.name) || raw.name.length > 200)
+        errors.push({
+          field: 'name',
+          message: 'name must be at most 200 characters without line breaks',
+          code: 'invalid_string',
+        });
       else from = { ...from, name: raw.name };
     }
   }
 
   let reply: string | undefined;
   if (raw.reply !== undefined) {
-    if (typeof raw.reply !== 'string' || !isValidEmail(raw.reply.trim())) errors.push({ field: 'reply', message: 'reply must be a valid email address', code: 'invalid_string' });
+    if (typeof raw.reply !== 'string' || !isValidEmail(raw.reply.trim()))
+      errors.push({ field: 'reply', message: 'reply must be a valid email address', code: 'invalid_string' });
     else reply = normaliseEmail(raw.reply);
   }
 
-  if (raw.data !== undefined && !isObject(raw.data)) errors.push({ field: 'data', message: 'data must be an object', code: 'invalid_type' });
-  if (raw.subscribed !== undefined && typeof raw.subscribed !== 'boolean') errors.push({ field: 'subscribed', message: 'subscribed must be true or false', code: 'invalid_type' });
+  if (raw.data !== undefined && !isObject(raw.data))
+    errors.push({ field: 'data', message: 'data must be an object', code: 'invalid_type' });
+  else if (raw.data !== undefined) {
+    // the contact's data rules, checked before the recipient is upserted: nothing is written for a refused send
+    const problem = dataObjectProblem(raw.data);
+    if (problem) errors.push(problem);
+  }
+  if (raw.subscribed !== undefined && typeof raw.subscribed !== 'boolean')
+    errors.push({ field: 'subscribed', message: 'subscribed must be true or false', code: 'invalid_type' });
 
   const headers: Record<string, string> = {};
   if (raw.headers !== undefined) {
-    if (!isObject(raw.headers)) errors.push({ field: 'headers', message: 'headers must be an object of name: value', code: 'invalid_type' });
+    if (!isObject(raw.headers))
+      errors.push({ field: 'headers', message: 'headers must be an object of name: value', code: 'invalid_type' });
     else {
       for (const [name, value] of Object.entries(raw.headers)) {
         const field = `headers.${name}`;
-        if (/[\r\n]/.test(name) || !HEADER_NAME.test(name)) errors.push({ field, message: 'A header name must be printable ASCII without colon, CR or LF', code: 'invalid_header' });
-        else if (RESERVED_HEADERS.has(name.toLowerCase())) errors.push({ field, message: `${name} is set by Herald and cannot be overridden`, code: 'reserved_header' });
-        else if (typeof value !== 'string') errors.push({ field, message: 'A header value must be a string', code: 'invalid_type' });
-        else if (/[\r\n]/.test(value)) errors.push({ field, message: 'A header value must not contain CR or LF', code: 'invalid_header' });
-        else if (value.length > SEND_LIMITS.headerValue) errors.push({ field, message: `A header value must be at most ${SEND_LIMITS.headerValue} characters`, code: 'too_big' });
+        if (/[\r\n]/.test(name) || !HEADER_NAME.test(name))
+          errors.push({
+            field,
+            message: 'A header name must be printable ASCII without colon, CR or LF',
+            code: 'invalid_header',
+          });
+        else if (RESERVED_HEADERS.has(name.toLowerCase()))
+          errors.push({ field, message: `${name} is set by Herald and cannot be overridden`, code: 'reserved_header' });
+        else if (typeof value !== 'string')
+          errors.push({ field, message: 'A header value must be a string', code: 'invalid_type' });
+        else if (/[\r\n]/.test(value))
+          errors.push({ field, message: 'A header value must not contain CR or LF', code: 'invalid_header' });
+        else if (value.length > SEND_LIMITS.headerValue)
+          errors.push({
+            field,
+            message: `A header value must be at most ${SEND_LIMITS.headerValue} characters`,
+            code: 'too_big',
+          });
         else headers[name] = value;
       }
     }
@@ -139,23 +206,61 @@ export function parseSendRequest(raw: unknown, maxAttachmentBytes: number): Send
 
   const attachments: AttachmentInput[] = [];
   if (raw.attachments !== undefined) {
-    if (!Array.isArray(raw.attachments)) errors.push({ field: 'attachments', message: 'attachments must be an array', code: 'invalid_type' });
+    if (!Array.isArray(raw.attachments))
+      errors.push({ field: 'attachments', message: 'attachments must be an array', code: 'invalid_type' });
     else {
-      if (raw.attachments.length > SEND_LIMITS.attachments) errors.push({ field: 'attachments', message: `At most ${SEND_LIMITS.attachments} attachments per email`, code: 'too_big' });
+      if (raw.attachments.length > SEND_LIMITS.attachments)
+        errors.push({
+          field: 'attachments',
+          message: `At most ${SEND_LIMITS.attachments} attachments per email`,
+          code: 'too_big',
+        });
       raw.attachments.forEach((a, i) => {
         const field = `attachments[${i}]`;
-        if (!isObject(a)) return errors.push({ field, message: 'An attachment is {filename, content (base64), contentType}', code: 'invalid_type' });
-        if (typeof a.filename !== 'string' || a.filename.length === 0 || a.filename.length > 255 || /[\r\n/\\]/.test(a.filename)) {
-          return errors.push({ field: `${field}.filename`, message: 'filename must be 1 to 255 characters without slashes or line breaks', code: 'invalid_string' });
+        if (!isObject(a))
+          return errors.push({
+            field,
+            message: 'An attachment is {filename, content (base64), contentType}',
+            code: 'invalid_type',
+          });
+        if (
+          typeof a.filename !== 'string' ||
+          a.filename.length === 0 ||
+          a.filename.length > 255 ||
+          /[\r\n/\\]/.test(a.filename)
+        ) {
+          return errors.push({
+            field: `${field}.filename`,
+            message: 'filename must be 1 to 255 characters without slashes or line breaks',
+            code: 'invalid_string',
+          });
         }
-        if (typeof a.content !== 'string' || !BASE64.test(a.content)) return errors.push({ field: `${field}.content`, message: 'content must be base64', code: 'invalid_string' });
-        if (a.contentType !== undefined && (typeof a.contentType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(a.contentType))) {
-          return errors.push({ field: `${field}.contentType`, message: 'contentType must be a MIME type such as application/pdf', code: 'invalid_string' });
+        if (typeof a.content !== 'string' || !BASE64.test(a.content))
+          return errors.push({ field: `${field}.content`, message: 'content must be base64', code: 'invalid_string' });
+        if (
+          a.contentType !== undefined &&
+          (typeof a.contentType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(a.contentType))
+        ) {
+          return errors.push({
+            field: `${field}.contentType`,
+            message: 'contentType must be a MIME type such as application/pdf',
+            code: 'invalid_string',
+          });
         }
-        attachments.push({ filename: a.filename, content: a.content, ...(a.contentType ? { contentType: a.contentType as string } : {}), size: Buffer.byteLength(a.content, 'base64') });
+        attachments.push({
+          filename: a.filename,
+          content: a.content,
+          ...(a.contentType ? { contentType: a.contentType as string } : {}),
+          size: Buffer.byteLength(a.content, 'base64'),
+        });
       });
       const total = attachments.reduce((n, a) => n + a.size, 0);
-      if (total > maxAttachmentBytes) errors.push({ field: 'attachments', message: `Attachments total ${total} bytes; at most ${maxAttachmentBytes} are allowed`, code: 'too_big' });
+      if (total > maxAttachmentBytes)
+        errors.push({
+          field: 'attachments',
+          message: `Attachments total ${total} bytes; at most ${maxAttachmentBytes} are allowed`,
+          code: 'too_big',
+        });
     }
   }
 

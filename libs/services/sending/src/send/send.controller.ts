@@ -1,4 +1,5 @@
 import { ProjectId } from '@herald/auth';
+import { BodyLimit, SEND_BODY_LIMIT } from '@herald/http';
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { idempotencyKeyOf, SendEmailUseCase, type SendResult } from './send-email.use-case.js';
@@ -9,8 +10,14 @@ export class SendController {
 
   /** The body is validated by parseSendRequest (its union-typed fields do not fit a DTO class). */
   @Post()
+  @BodyLimit(SEND_BODY_LIMIT)
   @HttpCode(200)
-  execute(@ProjectId() projectId: string, @Body() body: unknown, @Headers('idempotency-key') key: string | string[] | undefined, @Req() req: FastifyRequest): Promise<SendResult> {
+  execute(
+    @ProjectId() projectId: string,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | string[] | undefined,
+    @Req() req: FastifyRequest,
+  ): Promise<SendResult> {
     return this.send.execute(projectId, body, idempotencyKeyOf(key), String(req.id));
   }
 }

@@ -1,12 +1,12 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { emailDomain } from '@herald/contact-data';
-import { dkimEncryptionKey, HERALD_RUNTIME, openSecret, type HeraldRuntime } from '@herald/core';
-import { validationFailed } from '@herald/http';
+import { dkimEncryptionKey, HERALD_RUNTIME, invalidInput, openSecret, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SENDING } from '../consumer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
+import { DomainsClient } from './domains-client.js';
 import { SenderDomain } from './sender-domain.entity.js';
 
 export interface DkimKey {
@@ -16,30 +16,66 @@ export interface DkimKey {
   privateKey: KeyObject;
 }
 
-/** The project's verified sender domains (the local read model) and their DKIM keys. */
+/** A verified sender domain as sending needs it: from the local copy, or from the owner's answer. */
+export interface VerifiedSenderDomain {
+  domainId: string;
+  domain: string;
+  dkimSelector: string | null;
+  dkimPrivateKeySealed: string | null;
+}
+
+/** Field code of a sender address whose domain is not a verified domain of the project (422). */
+export const SENDER_DOMAIN_NOT_VERIFIED = 'domain_not_verified';
+
+/** How long an owner's "verified" answer stands in for the local copy (which catches up on domain.verified). */
+export const OWNER_ANSWER_TTL_MS = 10_000;
+const MAX_OWNER_ANSWERS = 10_000;
+
+/**
+ * The project's verified sender domains and their DKIM keys. The local copy (fed by
+ * domain.verified / domain.unverified) answers first; when it says "not verified", the owner (the
+ * domains service, over internal HTTP) is asked, so that a domain verified a moment ago is
+ * accepted before its event arrives (read-your-writes). Only the owner's "verified" answers are
+ * kept, briefly; a "no" is never cached, so a domain is usable the moment it is verified.
+ */
 @Injectable()
 export class SenderDomains {
   private readonly keys = new Map<string, { sealed: string; key: DkimKey }>();
+  private readonly ownerAnswers = new Map<string, { domain: VerifiedSenderDomain; until: number }>();
   private readonly passphrase: string;
 
   constructor(
     @InjectDataSource(SENDING) private readonly db: DataSource,
     @Inject(SENDING_SETTINGS) settings: SendingSettings,
     @Inject(HERALD_RUNTIME) runtime: HeraldRuntime,
+    private readonly owner: DomainsClient,
   ) {
     this.passphrase = dkimEncryptionKey(settings.DKIM_ENCRYPTION_KEY, runtime.internalJwtSecret);
   }
 
-  async verified(projectId: string, domain: string): Promise<SenderDomain | null> {
-    return this.db.getRepository(SenderDomain).findOneBy({ projectId, domain: domain.toLowerCase(), verified: true });
+  /**
+   * The verified domain, or null when neither the local copy nor the owner says it is verified.
+   * Throws `unavailable` when the copy says no and the owner cannot be asked.
+   */
+  async verified(projectId: string, domain: string): Promise<VerifiedSenderDomain | null> {
+    const name = domain.toLowerCase();
+    const row = await this.db.getRepository(SenderDomain).findOneBy({ projectId, domain: name, verified: true });
+    if (row) return row;
+    return this.askOwner(projectId, name);
   }
 
-  /** 422 naming the domain when `address` is not on one of the project's verified domains. */
+  /** A field error naming the domain when `address` is not on one of the project's verified domains. */
   async assertVerified(projectId: string, address: string, field: string): Promise<void> {
     const domain = emailDomain(address);
     if (domain && (await this.verified(projectId, domain))) return;
-    throw validationFailed(
-      [{ field, message: `${domain ?? address} is not a verified domain of this project: add it with POST /domains and publish its DNS records`, code: 'domain_not_verified' }],
+    throw invalidInput(
+      [
+        {
+          field,
+          message: `${domain ?? address} is not a verified domain of this project: add it with POST /domains and publish its DNS records`,
+          code: SENDER_DOMAIN_NOT_VERIFIED,
+        },
+      ],
       `The sender domain ${domain ?? address} is not verified`,
     );
   }
@@ -47,12 +83,39 @@ export class SenderDomains {
   /** The DKIM key to sign mail from `address`, or null when its domain is not (or no longer) verified. */
   async signingKey(projectId: string, address: string): Promise<DkimKey | null> {
     const domain = emailDomain(address);
-    const row = domain ? await this.verified(projectId, domain) : null;
-    if (!row?.dkimSelector || !row.dkimPrivateKeySealed) return null;
-    const cached = this.keys.get(row.domainId);
-    if (cached?.sealed === row.dkimPrivateKeySealed) return cached.key;
-    const key = { domainName: row.domain, keySelector: row.dkimSelector, privateKey: createPrivateKey(openSecret(row.dkimPrivateKeySealed, this.passphrase)) };
-    this.keys.set(row.domainId, { sealed: row.dkimPrivateKeySealed, key });
+    const found = domain ? await this.verified(projectId, domain) : null;
+    if (!found?.dkimSelector || !found.dkimPrivateKeySealed) return null;
+    const cached = this.keys.get(found.domainId);
+    if (cached?.sealed === found.dkimPrivateKeySealed) return cached.key;
+    const key = {
+      domainName: found.domain,
+      keySelector: found.dkimSelector,
+      privateKey: createPrivateKey(openSecret(found.dkimPrivateKeySealed, this.passphrase)),
+    };
+    this.keys.set(found.domainId, { sealed: found.dkimPrivateKeySealed, key });
     return key;
+  }
+
+  /** The copy learned that the domain may no longer be used: a kept owner answer must not outlive that. */
+  forget(projectId: string, domain: string): void {
+    this.ownerAnswers.delete(`${projectId}\u0000${domain.toLowerCase()}`);
+  }
+
+  private async askOwner(projectId: string, domain: string): Promise<VerifiedSenderDomain | null> {
+    const id = `${projectId}\u0000${domain}`;
+    const kept = this.ownerAnswers.get(id);
+    if (kept && kept.until > Date.now()) return kept.domain;
+    this.ownerAnswers.delete(id);
+    const answer = await this.owner.senderDomain(projectId, domain);
+    if (!answer.verified) return null;
+    const found: VerifiedSenderDomain = {
+      domainId: answer.domainId,
+      domain: answer.domain,
+      dkimSelector: answer.dkimSelector,
+      dkimPrivateKeySealed: answer.dkimPrivateKeySealed,
+    };
+    if (this.ownerAnswers.size >= MAX_OWNER_ANSWERS) this.ownerAnswers.clear();
+    this.ownerAnswers.set(id, { domain: found, until: Date.now() + OWNER_ANSWER_TTL_MS });
+    return found;
   }
 }

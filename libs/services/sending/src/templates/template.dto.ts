@@ -1,29 +1,44 @@
+import { IsEmailAddress } from '@herald/contracts';
 import { CursorQueryDto } from '@herald/http';
 import { PartialType } from '@nestjs/mapped-types';
-import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 
 const NO_NEWLINE = /^[^\r\n]*$/;
 
 export class CreateTemplateDto {
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   name!: string;
 
-  @IsString() @Length(1, 998) @Matches(NO_NEWLINE, { message: 'subject must not contain line breaks' })
+  @IsString()
+  @Length(1, 998)
+  @Matches(NO_NEWLINE, { message: 'subject must not contain line breaks' })
   subject!: string;
 
-  @IsString() @MinLength(1) @MaxLength(512 * 1024)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(512 * 1024)
   body!: string;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsEmail({}, { message: 'from must be a valid email address' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsEmailAddress({ message: 'from must be a valid email address' })
   from?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @Length(1, 200) @Matches(NO_NEWLINE, { message: 'fromName must not contain line breaks' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @Length(1, 200)
+  @Matches(NO_NEWLINE, { message: 'fromName must not contain line breaks' })
   fromName?: string | null;
 
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsEmail({}, { message: 'replyTo must be a valid email address' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsEmailAddress({ message: 'replyTo must be a valid email address' })
   replyTo?: string | null;
 
-  @IsOptional() @IsIn(['marketing', 'transactional'])
+  @IsOptional()
+  @IsIn(['marketing', 'transactional'])
   type?: 'marketing' | 'transactional';
 }
 
@@ -31,6 +46,7 @@ export class CreateTemplateDto {
 export class UpdateTemplateDto extends PartialType(CreateTemplateDto) {}
 
 export class ListTemplatesQueryDto extends CursorQueryDto {
-  @IsOptional() @IsIn(['marketing', 'transactional'])
+  @IsOptional()
+  @IsIn(['marketing', 'transactional'])
   type?: 'marketing' | 'transactional';
 }

@@ -24,7 +24,11 @@ export class TemplatesController {
   }
 
   @Patch(':id')
-  update(@ProjectId() projectId: string, @Param('id') id: string, @Body() body: UpdateTemplateDto): Promise<TemplateView> {
+  update(
+    @ProjectId() projectId: string,
+    @Param('id') id: string,
+    @Body() body: UpdateTemplateDto,
+  ): Promise<TemplateView> {
     return this.templates.update(projectId, id, body);
   }
 

@@ -1,5 +1,6 @@
-import { newId } from '@herald/core';
-import { keysetPage, notFound, validationFailed, type CursorPage, type FieldError } from '@herald/http';
+import { conflictError, invalidInput, newId, notFoundError, type FieldProblem } from '@herald/core';
+import { keysetPage, type CursorPage } from '@herald/http';
+import { InjectReferences, type ReferenceDirectory } from '@herald/messaging';
 import { tableName } from '@herald/persistence';
 import { validateTemplate } from '@herald/templating';
 import { Injectable } from '@nestjs/common';
@@ -47,6 +48,7 @@ export class TemplatesService {
   constructor(
     @InjectDataSource(SENDING) private readonly db: DataSource,
     private readonly senders: SenderDomains,
+    @InjectReferences(SENDING) private readonly references: ReferenceDirectory,
   ) {}
 
   async create(projectId: string, dto: CreateTemplateDto): Promise<TemplateView> {
@@ -80,10 +82,10 @@ export class TemplatesService {
     return view(await this.find(projectId, id));
   }
 
-  /** The stored template (for /v1/send); 404 when it is not the project's. */
+  /** The stored template (for /v1/send); TEMPLATE_NOT_FOUND when it is not the project's. */
   async find(projectId: string, id: string): Promise<Template> {
     const template = await this.db.getRepository(Template).findOneBy({ projectId, id });
-    if (!template) throw notFound('Template', id);
+    if (!template) throw notFoundError('Template', id);
     return template;
   }
 
@@ -100,14 +102,27 @@ export class TemplatesService {
     return view(await this.db.getRepository(Template).save(template));
   }
 
+  /**
+   * 409 `TEMPLATE_IN_USE` while a SCHEDULED or SENDING campaign or an enabled workflow uses it (their
+   * references say `active`).
+   */
   async delete(projectId: string, id: string): Promise<void> {
+    const active = await this.references.activeUsers(projectId, 'template', id);
+    if (active.length > 0)
+      throw conflictError(
+        'TEMPLATE_IN_USE',
+        `The template is in use by ${active.map((c) => `${c.resourceKind} ${c.name} (${c.id})`).join(', ')}`,
+        'Cancel those campaigns (or wait until they are sent) and disable those workflows first.',
+      );
     const result = await this.db.getRepository(Template).delete({ projectId, id });
-    if (!result.affected) throw notFound('Template', id);
+    if (!result.affected) throw notFoundError('Template', id);
   }
 
   async duplicate(projectId: string, id: string): Promise<{ id: string }> {
     const source = await this.find(projectId, id);
-    const copy = this.db.getRepository(Template).create({ ...source, id: newId('tpl'), name: `${source.name} (copy)`.slice(0, 200) });
+    const copy = this.db
+      .getRepository(Template)
+      .create({ ...source, id: newId('tpl'), name: `${source.name} (copy)`.slice(0, 200) });
     delete (copy as Partial<Template>).createdAt;
     delete (copy as Partial<Template>).updatedAt;
     await this.db.getRepository(Template).save(copy);
@@ -115,25 +130,32 @@ export class TemplatesService {
   }
 
   /**
-   * Campaigns and workflow steps that reference the template. They live in the campaigns and
-   * workflows services, which hold no resources yet; their answer joins here when they do (the
-   * same query path as the contacts service's field usage).
+   * Campaigns and workflow steps that reference the template, from the references the campaigns and
+   * workflows services publish (`resource.references.changed`, kept by ReferencesModule).
    */
   async usage(projectId: string, id: string): Promise<TemplateUsage> {
     await this.find(projectId, id);
-    return { campaigns: [], workflows: [] };
+    const usage = await this.references.usage(projectId, 'template', id);
+    return {
+      campaigns: usage.campaigns.map(({ id, name }) => ({ id, name })),
+      workflows: usage.workflows.map(({ id, name, at }) => ({ id, name, ...(at ? { stepId: at } : {}) })),
+    };
   }
 
   private async check(projectId: string, dto: Partial<CreateTemplateDto>): Promise<void> {
-    const errors: FieldError[] = [];
+    const errors: FieldProblem[] = [];
     for (const field of ['subject', 'body'] as const) {
       const source = dto[field];
       if (typeof source !== 'string') continue;
       for (const problem of validateTemplate(source)) {
-        errors.push({ field, message: `line ${problem.line}, column ${problem.column}: ${problem.message}`, code: 'invalid_template' });
+        errors.push({
+          field,
+          message: `line ${problem.line}, column ${problem.column}: ${problem.message}`,
+          code: 'invalid_template',
+        });
       }
     }
-    if (errors.length > 0) throw validationFailed(errors, 'The template has syntax errors');
+    if (errors.length > 0) throw invalidInput(errors, 'The template has syntax errors');
     if (dto.from) await this.senders.assertVerified(projectId, dto.from, 'from');
   }
 }

@@ -1,5 +1,5 @@
 import { detectImageType } from './image-type.js';
-import { IMAGES, NOT_IMAGES } from './test-images.js';
+import { IMAGES, NOT_IMAGES } from '@herald/testing';
 
 describe('upload image type: judged by content, only PNG, JPEG, GIF and WebP', () => {
   it.each([

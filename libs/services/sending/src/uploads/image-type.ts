@@ -16,7 +16,12 @@ const ALLOWED: Record<string, ImageType> = {
 };
 
 /** Stored file extension → Content-Type it is served with (only names Herald wrote). */
-export const MIME_BY_EXT: Readonly<Record<string, string>> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+export const MIME_BY_EXT: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
 
 export const ALLOWED_IMAGE_FORMATS = 'PNG, JPEG, GIF or WebP';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { S3UploadStorage } from './s3-upload-storage.js';
-import { IMAGES } from './test-images.js';
+import { IMAGES } from '@herald/testing';
 import { UploadImageUseCase } from './upload-image.use-case.js';
 
 interface Received {
@@ -65,7 +65,9 @@ describe('S3 upload storage against a loopback S3-compatible endpoint (the real 
 
   it('stores nothing for a refused file', async () => {
     const before = received.length;
-    await expect(new UploadImageUseCase(storage).execute('prj_s3', Buffer.from('<svg/>'))).rejects.toThrow(/not a PNG, JPEG, GIF or WebP/);
+    await expect(new UploadImageUseCase(storage).execute('prj_s3', Buffer.from('<svg/>'))).rejects.toThrow(
+      /not a PNG, JPEG, GIF or WebP/,
+    );
     expect(received.length).toBe(before);
   });
 

@@ -2,7 +2,16 @@ import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { IMMUTABLE_CACHE_CONTROL, UploadStorage, type StoredFile } from './upload-storage.js';
 import type { UploadsSettings } from './uploads.settings.js';
 
-type S3Settings = Pick<UploadsSettings, 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_FORCE_PATH_STYLE' | 'S3_PUBLIC_URL' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>;
+type S3Settings = Pick<
+  UploadsSettings,
+  | 'S3_BUCKET'
+  | 'S3_ENDPOINT'
+  | 'S3_REGION'
+  | 'S3_FORCE_PATH_STYLE'
+  | 'S3_PUBLIC_URL'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY'
+>;
 
 const encodeKey = (key: string): string => key.split('/').map(encodeURIComponent).join('/');
 
@@ -38,18 +47,25 @@ export function s3ClientConfig(s: S3Settings): S3ClientConfig {
 
 /** Uploads in an S3-compatible bucket; the bucket (or the CDN before it) serves them. The SDK is loaded on first use. */
 export class S3UploadStorage extends UploadStorage {
-  private client?: Promise<{ client: S3Client; PutObjectCommand: typeof import('@aws-sdk/client-s3').PutObjectCommand }>;
+  private client?: Promise<{
+    client: S3Client;
+    PutObjectCommand: typeof import('@aws-sdk/client-s3').PutObjectCommand;
+  }>;
 
   constructor(
     private readonly settings: S3Settings,
     client?: S3Client,
   ) {
     super();
-    if (client) this.client = import('@aws-sdk/client-s3').then(({ PutObjectCommand }) => ({ client, PutObjectCommand }));
+    if (client)
+      this.client = import('@aws-sdk/client-s3').then(({ PutObjectCommand }) => ({ client, PutObjectCommand }));
   }
 
   private sdk() {
-    this.client ??= import('@aws-sdk/client-s3').then(({ S3Client, PutObjectCommand }) => ({ client: new S3Client(s3ClientConfig(this.settings)), PutObjectCommand }));
+    this.client ??= import('@aws-sdk/client-s3').then(({ S3Client, PutObjectCommand }) => ({
+      client: new S3Client(s3ClientConfig(this.settings)),
+      PutObjectCommand,
+    }));
     return this.client;
   }
 

@@ -1,5 +1,4 @@
-import { createLogger } from '@herald/core';
-import { ErrorCode, HeraldException } from '@herald/http';
+import { createLogger, DomainError } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { ALLOWED_IMAGE_FORMATS, detectImageType } from './image-type.js';
 import { newUploadKey, UploadStorage } from './upload-storage.js';
@@ -14,10 +13,21 @@ export class UploadImageUseCase {
   async execute(projectId: string, data: Buffer, filename?: string): Promise<{ url: string }> {
     const type = await detectImageType(data);
     if (!type) {
-      throw new HeraldException(422, ErrorCode.UnsupportedMediaType, `The file is not a ${ALLOWED_IMAGE_FORMATS} image; nothing was stored`, {
-        errors: [{ field: 'file', message: `content must be a ${ALLOWED_IMAGE_FORMATS} image (SVG and other formats are refused)`, code: 'invalid' }],
-        suggestion: `Convert the image to ${ALLOWED_IMAGE_FORMATS}; the type is read from the file's content, not its name.`,
-      });
+      throw new DomainError(
+        'invalid',
+        'UNSUPPORTED_MEDIA_TYPE',
+        `The file is not a ${ALLOWED_IMAGE_FORMATS} image; nothing was stored`,
+        {
+          errors: [
+            {
+              field: 'file',
+              message: `content must be a ${ALLOWED_IMAGE_FORMATS} image (SVG and other formats are refused)`,
+              code: 'invalid',
+            },
+          ],
+          suggestion: `Convert the image to ${ALLOWED_IMAGE_FORMATS}; the type is read from the file's content, not its name.`,
+        },
+      );
     }
     const key = newUploadKey(projectId, type.ext);
     await this.storage.put(key, data, type.mime);

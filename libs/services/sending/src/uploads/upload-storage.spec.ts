@@ -64,8 +64,12 @@ describe('S3 upload URLs (no server needed: URL and client configuration only)',
   const key = `prj_1/${NAME}`;
 
   it('is S3_PUBLIC_URL + key when set, whatever its trailing slash', () => {
-    expect(s3PublicUrl({ ...base, S3_PUBLIC_URL: 'https://cdn.example.com/media/' }, key)).toBe(`https://cdn.example.com/media/${key}`);
-    expect(s3PublicUrl({ ...base, S3_PUBLIC_URL: 'https://cdn.example.com' }, key)).toBe(`https://cdn.example.com/${key}`);
+    expect(s3PublicUrl({ ...base, S3_PUBLIC_URL: 'https://cdn.example.com/media/' }, key)).toBe(
+      `https://cdn.example.com/media/${key}`,
+    );
+    expect(s3PublicUrl({ ...base, S3_PUBLIC_URL: 'https://cdn.example.com' }, key)).toBe(
+      `https://cdn.example.com/${key}`,
+    );
   });
 
   it('is the virtual-hosted AWS address without an endpoint', () => {
@@ -73,11 +77,15 @@ describe('S3 upload URLs (no server needed: URL and client configuration only)',
   });
 
   it('is endpoint/bucket/key with path-style addressing (MinIO)', () => {
-    expect(s3PublicUrl({ ...base, S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: true }, key)).toBe(`http://127.0.0.1:9000/herald-media/${key}`);
+    expect(s3PublicUrl({ ...base, S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: true }, key)).toBe(
+      `http://127.0.0.1:9000/herald-media/${key}`,
+    );
   });
 
   it('puts the bucket in the host on a custom endpoint without path style', () => {
-    expect(s3PublicUrl({ ...base, S3_ENDPOINT: 'https://storage.example.net' }, key)).toBe(`https://herald-media.storage.example.net/${key}`);
+    expect(s3PublicUrl({ ...base, S3_ENDPOINT: 'https://storage.example.net' }, key)).toBe(
+      `https://herald-media.storage.example.net/${key}`,
+    );
   });
 
   it('passes static credentials only when both parts are set', () => {

@@ -14,14 +14,18 @@ export const FILE_NAME = /^[A-Za-z0-9_-]{16,64}\.(png|jpg|gif|webp)$/;
 
 /** A fresh, unguessable key for a project's upload: `<projectId>/<22 random base64url chars>.<ext>`. */
 export function newUploadKey(projectId: string, ext: string): string {
-  if (!PROJECT_SEGMENT.test(projectId)) throw new Error(`Refusing an upload key for project id ${JSON.stringify(projectId)}`);
+  if (!PROJECT_SEGMENT.test(projectId))
+    throw new Error(`Refusing an upload key for project id ${JSON.stringify(projectId)}`);
   const name = `${randomBytes(16).toString('base64url')}.${ext}`;
   if (!FILE_NAME.test(name)) throw new Error(`Refusing upload extension ${JSON.stringify(ext)}`);
   return `${projectId}/${name}`;
 }
 
 /** Splits a key into its two checked parts, or undefined when it is not a key Herald could have made. */
-export function parseUploadKey(projectId: string, name: string): { projectId: string; name: string; ext: string } | undefined {
+export function parseUploadKey(
+  projectId: string,
+  name: string,
+): { projectId: string; name: string; ext: string } | undefined {
   if (!PROJECT_SEGMENT.test(projectId) || !FILE_NAME.test(name)) return undefined;
   return { projectId, name, ext: name.slice(name.lastIndexOf('.') + 1) };
 }

@@ -1,5 +1,13 @@
 import { ProjectId } from '@herald/auth';
-import { ErrorCode, HeraldException, notFound, Public, validationFailed } from '@herald/http';
+import {
+  ErrorCode,
+  FilePartTooLargeError,
+  HeraldException,
+  notFound,
+  Public,
+  readFilePart,
+  validationFailed,
+} from '@herald/http';
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ALLOWED_IMAGE_FORMATS } from './image-type.js';
@@ -22,32 +30,49 @@ export class UploadsController {
   @HttpCode(201)
   async upload(@ProjectId() projectId: string, @Req() req: FastifyRequest): Promise<{ url: string }> {
     if (!req.isMultipart()) {
-      throw new HeraldException(415, ErrorCode.UnsupportedMediaType, 'Send the image as multipart/form-data with a file part', {
-        suggestion: 'curl -F file=@logo.png …/uploads/image',
-      });
+      throw new HeraldException(
+        415,
+        ErrorCode.UnsupportedMediaType,
+        'Send the image as multipart/form-data with a file part',
+        {
+          suggestion: 'curl -F file=@logo.png …/uploads/image',
+        },
+      );
     }
     const max = this.settings.UPLOAD_MAX_BYTES;
     const part = await req.file({ limits: { fileSize: max, files: 1 } });
     if (!part) throw validationFailed([{ field: 'file', message: 'a file part is required', code: 'required' }]);
     let data: Buffer;
     try {
-      data = await part.toBuffer();
+      data = await readFilePart(part);
     } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw new HeraldException(413, ErrorCode.PayloadTooLarge, `The image is larger than ${mib(max)}; nothing was stored`, {
-          suggestion: `Resize or compress the image to at most ${mib(max)}.`,
-        });
+      if (err instanceof FilePartTooLargeError) {
+        throw new HeraldException(
+          413,
+          ErrorCode.PayloadTooLarge,
+          `The image is larger than ${mib(max)}; nothing was stored`,
+          {
+            suggestion: `Resize or compress the image to at most ${mib(max)}.`,
+          },
+        );
       }
       throw err;
     }
-    if (data.length === 0) throw validationFailed([{ field: 'file', message: `the file is empty; send a ${ALLOWED_IMAGE_FORMATS} image`, code: 'required' }]);
+    if (data.length === 0)
+      throw validationFailed([
+        { field: 'file', message: `the file is empty; send a ${ALLOWED_IMAGE_FORMATS} image`, code: 'required' },
+      ]);
     return this.uploadImage.execute(projectId, data, part.filename);
   }
 
   /** Serves a local-disk upload to anyone (emails embed these URLs): immutable, never sniffed. */
   @Public()
   @Get('files/:projectId/:name')
-  async serve(@Param('projectId') projectId: string, @Param('name') name: string, @Res() reply: FastifyReply): Promise<void> {
+  async serve(
+    @Param('projectId') projectId: string,
+    @Param('name') name: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const file = await this.storage.open(projectId, name);
     if (!file) throw notFound('Upload');
     await reply

@@ -5,11 +5,10 @@ import { verifyPrincipal } from '@herald/auth';
 import { PRINCIPAL_HEADER } from '@herald/contracts';
 import { CoreModule } from '@herald/core';
 import { createHttpApp, HttpPlatformModule, IS_PUBLIC, unauthorized } from '@herald/http';
-import { principalHeaders, TEST_INTERNAL_SECRET } from '@herald/testing';
+import { principalHeaders, TEST_INTERNAL_SECRET, IMAGES, NOT_IMAGES } from '@herald/testing';
 import { Injectable, Module, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { APP_GUARD, Reflector } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { IMAGES, NOT_IMAGES } from './test-images.js';
 import { UploadsModule } from './uploads.module.js';
 
 const PUBLIC_BASE = 'https://herald.example.test';
@@ -30,7 +29,10 @@ class TestPrincipalGuard implements CanActivate {
 }
 
 /** The answer of POST /uploads/image: {url}, or the standard error body. */
-type Answer = { url: string; error: { code: string; message: string; errors: { field: string; message: string; code: string }[] } };
+type Answer = {
+  url: string;
+  error: { code: string; message: string; errors: { field: string; message: string; code: string }[] };
+};
 
 /** Every file below `dir`, relative paths. */
 async function storedFiles(dir: string): Promise<string[]> {
@@ -50,7 +52,13 @@ describe('POST /uploads/image and GET /uploads/files (local disk storage)', () =
     delete process.env.S3_BUCKET;
     @Module({
       imports: [
-        CoreModule.forRoot({ mode: 'standalone', databaseUrl: 'postgres://unused', databasePoolSize: 1, internalJwtSecret: TEST_INTERNAL_SECRET, jobLeaseMs: 30_000 }),
+        CoreModule.forRoot({
+          mode: 'standalone',
+          databaseUrl: 'postgres://unused',
+          databasePoolSize: 1,
+          internalJwtSecret: TEST_INTERNAL_SECRET,
+          jobLeaseMs: 30_000,
+        }),
         HttpPlatformModule,
         UploadsModule,
       ],
@@ -70,34 +78,51 @@ describe('POST /uploads/image and GET /uploads/files (local disk storage)', () =
 
   const auth = (projectId = PROJECT) => ({ [PRINCIPAL_HEADER]: principalHeaders(projectId)[PRINCIPAL_HEADER]! });
 
-  const upload = async (data: Buffer | null, opts: { filename?: string; type?: string; headers?: Record<string, string> } = {}) => {
+  const upload = async (
+    data: Buffer | null,
+    opts: { filename?: string; type?: string; headers?: Record<string, string> } = {},
+  ) => {
     const form = new FormData();
     form.append('purpose', 'template');
-    if (data) form.append('file', new Blob([data], { type: opts.type ?? 'application/octet-stream' }), opts.filename ?? 'image.bin');
-    const res = await fetch(`${baseUrl}/uploads/image`, { method: 'POST', body: form, headers: opts.headers ?? auth() });
+    if (data)
+      form.append(
+        'file',
+        new Blob([data], { type: opts.type ?? 'application/octet-stream' }),
+        opts.filename ?? 'image.bin',
+      );
+    const res = await fetch(`${baseUrl}/uploads/image`, {
+      method: 'POST',
+      body: form,
+      headers: opts.headers ?? auth(),
+    });
     return { status: res.status, body: (await res.json()) as Answer };
   };
 
   /** The URL Herald answered, fetched from the test server instead of the public host. */
   const local = (url: string) => url.replace(PUBLIC_BASE, baseUrl);
 
-  it.each(['png', 'jpg', 'gif', 'webp'] as const)('stores a %s image and serves the same bytes at the URL it answers', async (kind) => {
-    const res = await upload(IMAGES[kind], { filename: `logo.${kind}` });
-    expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['url']);
-    expect(res.body.url).toMatch(new RegExp(`^${PUBLIC_BASE}/uploads/files/${PROJECT}/[A-Za-z0-9_-]{22}\\.${kind}$`));
+  it.each(['png', 'jpg', 'gif', 'webp'] as const)(
+    'stores a %s image and serves the same bytes at the URL it answers',
+    async (kind) => {
+      const res = await upload(IMAGES[kind], { filename: `logo.${kind}` });
+      expect(res.status).toBe(201);
+      expect(Object.keys(res.body)).toEqual(['url']);
+      expect(res.body.url).toMatch(new RegExp(`^${PUBLIC_BASE}/uploads/files/${PROJECT}/[A-Za-z0-9_-]{22}\\.${kind}$`));
 
-    const served = await fetch(local(res.body.url));
-    expect(served.status).toBe(200);
-    expect(Buffer.from(await served.arrayBuffer())).toEqual(IMAGES[kind]);
-    expect(served.headers.get('content-type')).toBe({ png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' }[kind]);
-    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(served.headers.get('content-length')).toBe(String(IMAGES[kind].length));
+      const served = await fetch(local(res.body.url));
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(IMAGES[kind]);
+      expect(served.headers.get('content-type')).toBe(
+        { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' }[kind],
+      );
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(served.headers.get('content-length')).toBe(String(IMAGES[kind].length));
 
-    const onDisk = new URL(res.body.url).pathname.replace('/uploads/files/', '');
-    expect(await readFile(path.join(dir, onDisk))).toEqual(IMAGES[kind]);
-  });
+      const onDisk = new URL(res.body.url).pathname.replace('/uploads/files/', '');
+      expect(await readFile(path.join(dir, onDisk))).toEqual(IMAGES[kind]);
+    },
+  );
 
   it('names the file by its content, not by the name or type the client declared', async () => {
     const res = await upload(IMAGES.gif, { filename: 'photo.png', type: 'image/png' });
@@ -105,15 +130,18 @@ describe('POST /uploads/image and GET /uploads/files (local disk storage)', () =
     expect(res.body.url).toMatch(/\.gif$/);
   });
 
-  it.each(Object.keys(NOT_IMAGES) as (keyof typeof NOT_IMAGES)[])('refuses %s content with 422 and stores nothing', async (kind) => {
-    const before = await storedFiles(dir);
-    const res = await upload(NOT_IMAGES[kind], { filename: 'innocent.png', type: 'image/png' });
-    expect(res.status).toBe(422);
-    expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    expect(res.body.error.message).toMatch(/PNG, JPEG, GIF or WebP/);
-    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'file', code: 'invalid' })]);
-    expect(await storedFiles(dir)).toEqual(before);
-  });
+  it.each(Object.keys(NOT_IMAGES) as (keyof typeof NOT_IMAGES)[])(
+    'refuses %s content with 422 and stores nothing',
+    async (kind) => {
+      const before = await storedFiles(dir);
+      const res = await upload(NOT_IMAGES[kind], { filename: 'innocent.png', type: 'image/png' });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(res.body.error.message).toMatch(/PNG, JPEG, GIF or WebP/);
+      expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'file', code: 'invalid' })]);
+      expect(await storedFiles(dir)).toEqual(before);
+    },
+  );
 
   it('refuses an image larger than UPLOAD_MAX_BYTES with 413 and stores nothing', async () => {
     const before = await storedFiles(dir);
@@ -153,7 +181,11 @@ describe('POST /uploads/image and GET /uploads/files (local disk storage)', () =
   });
 
   it('answers 415 when the body is not multipart', async () => {
-    const res = await fetch(`${baseUrl}/uploads/image`, { method: 'POST', body: IMAGES.png, headers: { ...auth(), 'content-type': 'image/png' } });
+    const res = await fetch(`${baseUrl}/uploads/image`, {
+      method: 'POST',
+      body: IMAGES.png,
+      headers: { ...auth(), 'content-type': 'image/png' },
+    });
     expect(res.status).toBe(415);
   });
 

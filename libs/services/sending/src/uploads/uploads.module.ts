@@ -15,7 +15,9 @@ const log = createLogger('sending.uploads');
 export function createUploadStorage(settings: UploadsSettings, runtime?: HeraldRuntime): UploadStorage {
   if (settings.S3_BUCKET) return new S3UploadStorage(settings);
   if (runtime?.mode === 'distributed') {
-    log.warn('uploads are kept on this process\'s local disk: set S3_BUCKET (or share UPLOADS_DIR between replicas)', { dir: uploadsDir(settings) });
+    log.warn("uploads are kept on this process's local disk: set S3_BUCKET (or share UPLOADS_DIR between replicas)", {
+      dir: uploadsDir(settings),
+    });
   }
   return new LocalUploadStorage(uploadsDir(settings), settings.APP_URL);
 }
@@ -25,7 +27,11 @@ export function createUploadStorage(settings: UploadsSettings, runtime?: HeraldR
   controllers: [UploadsController],
   providers: [
     { provide: UPLOADS_SETTINGS, useFactory: () => loadConfig(UploadsSettings) },
-    { provide: UploadStorage, useFactory: createUploadStorage, inject: [UPLOADS_SETTINGS, { token: HERALD_RUNTIME, optional: true }] },
+    {
+      provide: UploadStorage,
+      useFactory: createUploadStorage,
+      inject: [UPLOADS_SETTINGS, { token: HERALD_RUNTIME, optional: true }],
+    },
     UploadImageUseCase,
   ],
 })

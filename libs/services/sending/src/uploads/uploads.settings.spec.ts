@@ -10,11 +10,22 @@ describe('upload settings (validated at boot, naming the bad variable)', () => {
   });
 
   it('needs both S3 credentials or neither', () => {
-    expect(() => loadConfig(UploadsSettings, { S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/S3_SECRET_ACCESS_KEY/);
-    expect(loadConfig(UploadsSettings, { S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'true' })).toMatchObject({ S3_FORCE_PATH_STYLE: true });
+    expect(() => loadConfig(UploadsSettings, { S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(
+      /S3_SECRET_ACCESS_KEY/,
+    );
+    expect(
+      loadConfig(UploadsSettings, {
+        S3_BUCKET: 'media',
+        S3_ACCESS_KEY_ID: 'AKIA',
+        S3_SECRET_ACCESS_KEY: 's',
+        S3_FORCE_PATH_STYLE: 'true',
+      }),
+    ).toMatchObject({ S3_FORCE_PATH_STYLE: true });
   });
 
   it('refuses UPLOAD_MAX_BYTES above 50 MiB', () => {
-    expect(() => loadConfig(UploadsSettings, { UPLOAD_MAX_BYTES: String(51 * 1024 * 1024) })).toThrow(/UPLOAD_MAX_BYTES/);
+    expect(() => loadConfig(UploadsSettings, { UPLOAD_MAX_BYTES: String(51 * 1024 * 1024) })).toThrow(
+      /UPLOAD_MAX_BYTES/,
+    );
   });
 });

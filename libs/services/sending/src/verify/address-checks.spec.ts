@@ -16,20 +16,34 @@ const parsed = (address: string): ParsedAddress => {
 };
 
 describe('syntax: one definition of a valid address (isValidEmail of @herald/contact-data)', () => {
-  it.each(['not an email', 'alice@', '@example.com', 'alice@localhost', 'alice@example', 'a..b@example.com', 'alice@exa_mple.com', ' alice@example.com'])(
-    'rejects %p',
-    (address) => {
-      expect(parseAddress(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    'not an email',
+    'alice@',
+    '@example.com',
+    'alice@localhost',
+    'alice@example',
+    'a..b@example.com',
+    'alice@exa_mple.com',
+    ' alice@example.com',
+  ])('rejects %p', (address) => {
+    expect(parseAddress(address)).toBeUndefined();
+  });
 
   it('a lone surrogate is not an address (and does not reach isEmail, which would throw)', () => {
     expect(parseAddress('\uD800a@example.com')).toBeUndefined();
   });
 
   it('splits at the last @ and gives the ASCII (punycode) domain for DNS', () => {
-    expect(parseAddress('müller@bücher.de')).toEqual({ address: 'müller@bücher.de', local: 'müller', domain: 'bücher.de', asciiDomain: 'xn--bcher-kva.de' });
-    expect(parseAddress('"a@b"@example.com')).toMatchObject({ local: '"a@b"', domain: 'example.com' });
+    expect(parseAddress('müller@bücher.de')).toEqual({
+      address: 'müller@bücher.de',
+      local: 'müller',
+      domain: 'bücher.de',
+      asciiDomain: 'xn--bcher-kva.de',
+    });
+    expect(parseAddress('"a+b"@example.com')).toMatchObject({ local: '"a+b"', domain: 'example.com' });
+    // the one email rule (edge and event contracts): one @ and no whitespace, even quoted
+    expect(parseAddress('"a@b"@example.com')).toBeUndefined();
+    expect(parseAddress('"a b"@example.com')).toBeUndefined();
   });
 });
 
@@ -57,7 +71,10 @@ describe('isAlias: another spelling of a canonical mailbox at its provider', () 
   });
 
   it('drops dots in a Gmail local part, also after an alias domain', () => {
-    expect(canonicalMailbox(parsed('a.l.i.c.e@gmail.com'))).toEqual({ address: 'alice@gmail.com', rules: ['gmail.com ignores dots in the local part'] });
+    expect(canonicalMailbox(parsed('a.l.i.c.e@gmail.com'))).toEqual({
+      address: 'alice@gmail.com',
+      rules: ['gmail.com ignores dots in the local part'],
+    });
     expect(canonicalMailbox(parsed('a.lice@googlemail.com')).rules).toHaveLength(2);
     expect(canonicalMailbox(parsed('a.lice@googlemail.com')).address).toBe('alice@gmail.com');
   });
@@ -68,7 +85,10 @@ describe('isAlias: another spelling of a canonical mailbox at its provider', () 
 
   it('plus-addressing alone is not an alias, but the canonical address drops the tag', () => {
     expect(canonicalMailbox(parsed('alice+x@gmail.com'))).toEqual({ address: 'alice@gmail.com', rules: [] });
-    expect(canonicalMailbox(parsed('a.lice+x@gmail.com'))).toEqual({ address: 'alice@gmail.com', rules: ['gmail.com ignores dots in the local part'] });
+    expect(canonicalMailbox(parsed('a.lice+x@gmail.com'))).toEqual({
+      address: 'alice@gmail.com',
+      rules: ['gmail.com ignores dots in the local part'],
+    });
   });
 });
 
@@ -85,9 +105,12 @@ describe('isDisposable: the domain or a parent domain is on the disposable list'
 });
 
 describe('isPersonalEmail: the domain is a free mailbox provider (email-providers all.json)', () => {
-  it.each(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.co.uk', 'yahoo.com', 'icloud.com', 'gmx.de'])('%s is personal', (domain) => {
-    expect(isPersonalProviderDomain(domain)).toBe(true);
-  });
+  it.each(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.co.uk', 'yahoo.com', 'icloud.com', 'gmx.de'])(
+    '%s is personal',
+    (domain) => {
+      expect(isPersonalProviderDomain(domain)).toBe(true);
+    },
+  );
 
   it('a company domain, a provider subdomain and the RFC 2606 example.com are not', () => {
     expect(isPersonalProviderDomain('herald-mail.dev')).toBe(false);

@@ -99,7 +99,10 @@ export function canonicalMailbox(parsed: ParsedAddress): CanonicalMailbox {
  * The listed disposable domain `asciiDomain` belongs to: itself, or the nearest listed parent
  * (`x.mailinator.com` → `mailinator.com`). A bare TLD is never matched.
  */
-export function disposableDomainOf(asciiDomain: string, list: ReadonlySet<string> = disposableDomains): string | undefined {
+export function disposableDomainOf(
+  asciiDomain: string,
+  list: ReadonlySet<string> = disposableDomains,
+): string | undefined {
   const labels = asciiDomain.split('.');
   for (let i = 0; i < labels.length - 1; i++) {
     const candidate = labels.slice(i).join('.');
@@ -113,12 +116,15 @@ export function disposableDomainOf(asciiDomain: string, list: ReadonlySet<string
  * transpositions of adjacent characters (gmial → gmail is 1).
  */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }
@@ -151,7 +157,10 @@ const NOT_A_TYPO_TARGET = new Set(['mail.com']);
  *   nor dog.com to aol.com), or the written domain is one label that the suggestion completes;
  * - the corrected address is valid.
  */
-export function suggestCorrection(address: string, known: ReadonlySet<string> = wellKnownProviderDomains): string | undefined {
+export function suggestCorrection(
+  address: string,
+  known: ReadonlySet<string> = wellKnownProviderDomains,
+): string | undefined {
   if (address.length > MAX_EMAIL_LENGTH || LONE_SURROGATE.test(address)) return undefined;
   const at = address.lastIndexOf('@');
   if (at <= 0 || at === address.length - 1) return undefined;
@@ -174,6 +183,9 @@ export function suggestCorrection(address: string, known: ReadonlySet<string> = 
  * in `email-providers` all.json. The caller excludes disposable domains and domains reported as
  * misspellings, which that list also contains (mailinator.com, gamil.com).
  */
-export function isPersonalProviderDomain(asciiDomain: string, list: ReadonlySet<string> = personalProviderDomains): boolean {
+export function isPersonalProviderDomain(
+  asciiDomain: string,
+  list: ReadonlySet<string> = personalProviderDomains,
+): boolean {
   return list.has(asciiDomain);
 }

@@ -1,11 +1,20 @@
 import type { MxRecord } from 'node:dns';
-import { assessDomainDns, classifyDnsError, isNullMx, lookUpDomain, type DnsResolver, type DomainDns, type LookupOutcome } from './domain-dns.js';
+import {
+  assessDomainDns,
+  classifyDnsError,
+  isNullMx,
+  lookUpDomain,
+  type DnsResolver,
+  type DomainDns,
+  type LookupOutcome,
+} from './domain-dns.js';
 
 const found = <T>(records: T): LookupOutcome<T> => ({ status: 'found', records });
 const nodata = { status: 'nodata' } as const;
 const nxdomain = { status: 'nxdomain' } as const;
 const timeout = { status: 'timeout' } as const;
-const mx = (...exchanges: string[]): LookupOutcome<MxRecord[]> => found(exchanges.map((exchange, i) => ({ priority: 10 * (i + 1), exchange })));
+const mx = (...exchanges: string[]): LookupOutcome<MxRecord[]> =>
+  found(exchanges.map((exchange, i) => ({ priority: 10 * (i + 1), exchange })));
 
 /** Answers for a domain that has everything; override per test. */
 const dns = (overrides: Partial<DomainDns> = {}): DomainDns => ({
@@ -30,7 +39,10 @@ describe('classifyDnsError: what a failed lookup means', () => {
   });
 
   it('keeps the code of an unknown failure for the reason', () => {
-    expect(classifyDnsError(Object.assign(new Error('x'), { code: 'EREFUSED' }))).toEqual({ status: 'error', code: 'EREFUSED' });
+    expect(classifyDnsError(Object.assign(new Error('x'), { code: 'EREFUSED' }))).toEqual({
+      status: 'error',
+      code: 'EREFUSED',
+    });
     expect(classifyDnsError(new Error('no code'))).toEqual({ status: 'error', code: 'UNKNOWN' });
   });
 });
@@ -40,17 +52,30 @@ describe('null MX (RFC 7505)', () => {
     expect(isNullMx([{ priority: 0, exchange: '' }])).toBe(true);
     expect(isNullMx([{ priority: 0, exchange: '.' }])).toBe(true);
     expect(isNullMx([{ priority: 10, exchange: 'mx.example.test' }])).toBe(false);
-    expect(isNullMx([{ priority: 0, exchange: '' }, { priority: 10, exchange: 'mx.example.test' }])).toBe(false);
+    expect(
+      isNullMx([
+        { priority: 0, exchange: '' },
+        { priority: 10, exchange: 'mx.example.test' },
+      ]),
+    ).toBe(false);
   });
 });
 
 describe('assessDomainDns', () => {
   it('MX records: the domain exists, has MX and accepts mail, without negative reasons', () => {
-    expect(assessDomainDns('example.test', dns(), 3000)).toEqual({ domainExists: true, hasMxRecords: true, hasWebsite: true, acceptsMail: true, reasons: [] });
+    expect(assessDomainDns('example.test', dns(), 3000)).toEqual({
+      domainExists: true,
+      hasMxRecords: true,
+      hasWebsite: true,
+      acceptsMail: true,
+      reasons: [],
+    });
   });
 
   it('hasWebsite is A or AAAA of the domain', () => {
-    expect(assessDomainDns('example.test', dns({ A: nodata, AAAA: found(['2001:db8::1']) }), 3000).hasWebsite).toBe(true);
+    expect(assessDomainDns('example.test', dns({ A: nodata, AAAA: found(['2001:db8::1']) }), 3000).hasWebsite).toBe(
+      true,
+    );
     const none = assessDomainDns('example.test', dns({ A: nodata, AAAA: nodata }), 3000);
     expect(none.hasWebsite).toBe(false);
     expect(none.acceptsMail).toBe(true);
@@ -76,8 +101,18 @@ describe('assessDomainDns', () => {
   });
 
   it('NXDOMAIN: the domain does not exist, every flag false, one reason', () => {
-    const r = assessDomainDns('nowhere.test', { MX: nxdomain, A: nxdomain, AAAA: nxdomain, NS: nxdomain, SOA: nxdomain }, 3000);
-    expect(r).toEqual({ domainExists: false, hasMxRecords: false, hasWebsite: false, acceptsMail: false, reasons: ['The domain nowhere.test does not exist (NXDOMAIN).'] });
+    const r = assessDomainDns(
+      'nowhere.test',
+      { MX: nxdomain, A: nxdomain, AAAA: nxdomain, NS: nxdomain, SOA: nxdomain },
+      3000,
+    );
+    expect(r).toEqual({
+      domainExists: false,
+      hasMxRecords: false,
+      hasWebsite: false,
+      acceptsMail: false,
+      reasons: ['The domain nowhere.test does not exist (NXDOMAIN).'],
+    });
   });
 
   it('a NODATA answer alone proves the name exists (RFC 2308)', () => {
@@ -97,13 +132,18 @@ describe('assessDomainDns', () => {
   it('MX timed out while A answered: mail acceptance is unknown, so not accepted', () => {
     const r = assessDomainDns('example.test', dns({ MX: timeout }), 3000);
     expect(r).toMatchObject({ domainExists: true, hasMxRecords: false, hasWebsite: true, acceptsMail: false });
-    expect(r.reasons).toEqual([expect.stringMatching(/MX records for example.test timed out/), 'Whether example.test can receive email is unknown: its MX lookup did not complete.']);
+    expect(r.reasons).toEqual([
+      expect.stringMatching(/MX records for example.test timed out/),
+      'Whether example.test can receive email is unknown: its MX lookup did not complete.',
+    ]);
   });
 
   it('a failed lookup is unknown and named with its code', () => {
     const r = assessDomainDns('example.test', dns({ A: { status: 'error', code: 'ESERVFAIL' }, AAAA: nodata }), 3000);
     expect(r.hasWebsite).toBe(false);
-    expect(r.reasons).toEqual(['The DNS lookup of A records for example.test failed (ESERVFAIL); the result is unknown and counts as false.']);
+    expect(r.reasons).toEqual([
+      'The DNS lookup of A records for example.test failed (ESERVFAIL); the result is unknown and counts as false.',
+    ]);
   });
 });
 
@@ -147,6 +187,12 @@ describe('lookUpDomain: parallel lookups under one deadline', () => {
     const started = Date.now();
     const result = await lookUpDomain(resolver, 'example.test', 5000);
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(result).toEqual({ MX: mx('mx.example.test'), A: nodata, AAAA: nodata, NS: { status: 'error', code: 'ESERVFAIL' }, SOA: nxdomain });
+    expect(result).toEqual({
+      MX: mx('mx.example.test'),
+      A: nodata,
+      AAAA: nodata,
+      NS: { status: 'error', code: 'ESERVFAIL' },
+      SOA: nxdomain,
+    });
   });
 });

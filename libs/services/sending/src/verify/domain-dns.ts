@@ -111,11 +111,16 @@ export function assessDomainDns(domain: string, dns: DomainDns, deadlineMs: numb
 
   const timedOut = RECORD_TYPES.filter((type) => dns[type].status === 'timeout');
   if (timedOut.length > 0) {
-    reasons.push(`The DNS lookup of ${timedOut.join(', ')} records for ${domain} timed out (deadline ${deadlineMs} ms); those results are unknown and count as false.`);
+    reasons.push(
+      `The DNS lookup of ${timedOut.join(', ')} records for ${domain} timed out (deadline ${deadlineMs} ms); those results are unknown and count as false.`,
+    );
   }
   for (const type of RECORD_TYPES) {
     const o = dns[type];
-    if (o.status === 'error') reasons.push(`The DNS lookup of ${type} records for ${domain} failed (${o.code}); the result is unknown and counts as false.`);
+    if (o.status === 'error')
+      reasons.push(
+        `The DNS lookup of ${type} records for ${domain} failed (${o.code}); the result is unknown and counts as false.`,
+      );
   }
 
   const domainExists = outcomes.some((o) => o.status === 'found' || o.status === 'nodata');
@@ -144,7 +149,9 @@ export function assessDomainDns(domain: string, dns: DomainDns, deadlineMs: numb
     acceptsMail = true;
     reasons.push(`${domain} has no MX records; mail is delivered to its A/AAAA address (implicit MX, RFC 5321).`);
   } else if (websiteUnknown) {
-    reasons.push(`${domain} has no MX records and its A/AAAA lookups did not complete, so whether it can receive email is unknown.`);
+    reasons.push(
+      `${domain} has no MX records and its A/AAAA lookups did not complete, so whether it can receive email is unknown.`,
+    );
   } else {
     reasons.push(`${domain} has no MX, A or AAAA records, so it cannot receive email.`);
   }

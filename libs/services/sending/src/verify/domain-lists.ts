@@ -34,7 +34,9 @@ export const personalProviderDomains: ReadonlySet<string> = new Set(
  * does not, so it is the list of domains never reported as misspellings.
  */
 export const commonProviderDomains: ReadonlySet<string> = new Set(
-  (require('email-providers/common.json') as string[]).map((d) => d.toLowerCase()).filter((d) => !RESERVED_DOMAINS.has(d)),
+  (require('email-providers/common.json') as string[])
+    .map((d) => d.toLowerCase())
+    .filter((d) => !RESERVED_DOMAINS.has(d)),
 );
 
 /** `@zootools/email-spell-checker`: suggests a popular domain for a misspelt one (gmial.com → gmail.com). */

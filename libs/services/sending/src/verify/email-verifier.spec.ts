@@ -17,7 +17,14 @@ function zoneResolver(zone: Zone, asked: string[] = []): DnsResolver {
       const answer = type === 'MX' || type === 'A' || type === 'AAAA' ? records[type] : undefined;
       return answer ? (Promise.resolve(answer) as Promise<never>) : fail('ENODATA');
     };
-  return { resolveMx: lookup('MX'), resolve4: lookup('A'), resolve6: lookup('AAAA'), resolveNs: lookup('NS'), resolveSoa: lookup('SOA'), cancel: () => {} } as unknown as DnsResolver;
+  return {
+    resolveMx: lookup('MX'),
+    resolve4: lookup('A'),
+    resolve6: lookup('AAAA'),
+    resolveNs: lookup('NS'),
+    resolveSoa: lookup('SOA'),
+    cancel: () => {},
+  } as unknown as DnsResolver;
 }
 
 const mailDomain = { MX: [{ priority: 10, exchange: 'mx.example.test' }], A: ['192.0.2.1'] };
@@ -54,7 +61,13 @@ describe('EmailVerifier', () => {
   it('a syntactically invalid address is not valid, asks no DNS and says why', async () => {
     const asked: string[] = [];
     const result = await verifier(asked).verify('alice at company.test');
-    expect(result).toMatchObject({ valid: false, domainExists: false, hasMxRecords: false, hasWebsite: false, isTypo: false });
+    expect(result).toMatchObject({
+      valid: false,
+      domainExists: false,
+      hasMxRecords: false,
+      hasWebsite: false,
+      isTypo: false,
+    });
     expect(result.reasons).toEqual(['The address is not a syntactically valid email address.']);
     expect(asked).toEqual([]);
   });
@@ -85,7 +98,13 @@ describe('EmailVerifier', () => {
 
   it('plus-addressing and aliases are reported with the base and canonical addresses', async () => {
     const result = await verifier().verify('Al.ice+News@googlemail.com');
-    expect(result).toMatchObject({ email: 'al.ice+news@googlemail.com', isPlusAddressed: true, isAlias: true, isPersonalEmail: true, valid: true });
+    expect(result).toMatchObject({
+      email: 'al.ice+news@googlemail.com',
+      isPlusAddressed: true,
+      isAlias: true,
+      isPersonalEmail: true,
+      valid: true,
+    });
     expect(result.reasons).toEqual([
       'The address uses plus-addressing (tag "news"); the base address is al.ice@googlemail.com.',
       'The address is an alias of the mailbox alice@gmail.com (googlemail.com is an alias domain of gmail.com; gmail.com ignores dots in the local part).',
@@ -110,6 +129,9 @@ describe('EmailVerifier', () => {
 describe('EmailVerifier on hostile input', () => {
   it('malformed Unicode and oversized strings are answered as invalid, not thrown', async () => {
     await expect(verifier().verify('\uD800a@gmial.com')).resolves.toMatchObject({ valid: false, isTypo: false });
-    await expect(verifier().verify(`${'a'.repeat(5000)}@gmial.com`)).resolves.toMatchObject({ valid: false, isTypo: false });
+    await expect(verifier().verify(`${'a'.repeat(5000)}@gmial.com`)).resolves.toMatchObject({
+      valid: false,
+      isTypo: false,
+    });
   });
 });

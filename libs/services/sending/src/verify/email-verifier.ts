@@ -9,7 +9,12 @@ import {
   suggestCorrection,
 } from './address-checks.js';
 import { assessDomainDns, lookUpDomain } from './domain-dns.js';
-import { DNS_RESOLVER_FACTORY, VERIFY_SETTINGS, type DnsResolverFactory, type VerifySettings } from './verify.settings.js';
+import {
+  DNS_RESOLVER_FACTORY,
+  VERIFY_SETTINGS,
+  type DnsResolverFactory,
+  type VerifySettings,
+} from './verify.settings.js';
 
 /** The data of POST /v1/verify (spec: "Email verification result"). */
 export interface EmailVerification {

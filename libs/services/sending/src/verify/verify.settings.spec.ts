@@ -16,7 +16,9 @@ describe('VerifySettings', () => {
 
   it('refuses at boot a DNS_SERVERS entry the resolver cannot use (host names, garbage)', () => {
     expect(() => loadConfig(VerifySettings, { DNS_SERVERS: 'dns.google' })).toThrow(ConfigError);
-    expect(() => loadConfig(VerifySettings, { DNS_SERVERS: '127.0.0.1,nonsense' })).toThrow(/DNS_SERVERS \(got "127.0.0.1,nonsense"\)/);
+    expect(() => loadConfig(VerifySettings, { DNS_SERVERS: '127.0.0.1,nonsense' })).toThrow(
+      /DNS_SERVERS \(got "127.0.0.1,nonsense"\)/,
+    );
     expect(isDnsServerList(' , ')).toBe(false);
   });
 

@@ -3,15 +3,20 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { DnsResolver } from './domain-dns.js';
 
-
 /** Settings of POST /v1/verify, read from the environment at boot (`loadConfig(VerifySettings)`). */
 export class VerifySettings {
   /** Resolvers for the MX/A/AAAA/NS/SOA lookups; unset: the system's resolvers (/etc/resolv.conf). */
-  @IsOptional() @IsString() @IsDnsServerList()
+  @IsOptional()
+  @IsString()
+  @IsDnsServerList()
   DNS_SERVERS?: string;
 
   /** Overall deadline of one verification's DNS lookups; a lookup still running then counts as timed out. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(30_000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(30_000)
   VERIFY_TIMEOUT_MS: number = 3000;
 }
 

@@ -7,7 +7,16 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DeliveryNotificationSink } from '../delivery/delivery-notification.js';
 import { signGenericWebhook } from './generic/generic-signature.js';
 import { NodeHttpsClient, SnsHttpClient } from './ses/sns-https-client.js';
-import { generateKeyPair, RecordingSink, SES, signSns, snsNotification, snsSubscriptionConfirmation, TOPIC_ARN, type TestKeyPair } from './ses/sns-test-kit.js';
+import {
+  generateKeyPair,
+  RecordingSink,
+  SES,
+  signSns,
+  snsNotification,
+  snsSubscriptionConfirmation,
+  TOPIC_ARN,
+  type TestKeyPair,
+} from './ses/sns.spec-support.js';
 import { WebhooksModule } from './webhooks.module.js';
 
 const SECRET = 'whsec_integration_0123456789';
@@ -39,9 +48,12 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
     // The stand-in for sns.<region>.amazonaws.com: serves the signing certificate and takes confirmations.
     sns = createServer({ key: pair.keyPem, cert: pair.certPem }, (req, res) => {
       snsHits.push(req.url!);
-      if (req.url === '/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem') return res.writeHead(200).end(pair.certPem);
-      if (req.url!.includes('Token=expired')) return res.writeHead(400, { 'content-type': 'text/xml' }).end('<Error><Code>InvalidParameter</Code></Error>');
-      if (req.url!.startsWith('/?Action=ConfirmSubscription&')) return res.writeHead(200, { 'content-type': 'text/xml' }).end('<ConfirmSubscriptionResponse/>');
+      if (req.url === '/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem')
+        return res.writeHead(200).end(pair.certPem);
+      if (req.url!.includes('Token=expired'))
+        return res.writeHead(400, { 'content-type': 'text/xml' }).end('<Error><Code>InvalidParameter</Code></Error>');
+      if (req.url!.startsWith('/?Action=ConfirmSubscription&'))
+        return res.writeHead(200, { 'content-type': 'text/xml' }).end('<ConfirmSubscriptionResponse/>');
       res.writeHead(404).end();
     });
     await new Promise<void>((r) => sns.listen(0, '127.0.0.1', r));
@@ -57,7 +69,13 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
 
     const moduleRef = await Test.createTestingModule({
       imports: [
-        CoreModule.forRoot({ mode: 'standalone', databaseUrl: 'postgres://unused', databasePoolSize: 1, internalJwtSecret: 'x'.repeat(32), jobLeaseMs: 30_000 }),
+        CoreModule.forRoot({
+          mode: 'standalone',
+          databaseUrl: 'postgres://unused',
+          databasePoolSize: 1,
+          internalJwtSecret: 'x'.repeat(32),
+          jobLeaseMs: 30_000,
+        }),
         HttpPlatformModule,
         WebhooksModule.register({ sink: { provide: DeliveryNotificationSink, useValue: sink } }),
       ],
@@ -95,9 +113,19 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
 
   describe('SES through SNS', () => {
     it('records a signed permanent bounce posted as text/plain and answers {received, duplicate:false}', async () => {
-      const res = await postSns(signSns(snsNotification(SES.permanentBounce, 'sns-bounce-1'), pair.keyPem, certUrl(), '1'));
+      const res = await postSns(
+        signSns(snsNotification(SES.permanentBounce, 'sns-bounce-1'), pair.keyPem, certUrl(), '1'),
+      );
       expect(res).toEqual({ status: 200, body: { received: true, duplicate: false } });
-      expect(sink.calls).toEqual([expect.objectContaining({ notificationId: 'sns-bounce-1', source: 'ses', type: 'bounce', bounceType: 'permanent', recipients: ['jane@example.org'] })]);
+      expect(sink.calls).toEqual([
+        expect.objectContaining({
+          notificationId: 'sns-bounce-1',
+          source: 'ses',
+          type: 'bounce',
+          bounceType: 'permanent',
+          recipients: ['jane@example.org'],
+        }),
+      ]);
     });
 
     it('answers duplicate:true when SNS redelivers the same message', async () => {
@@ -107,14 +135,26 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
     });
 
     it('records complaints and deliveries (also when a proxy re-labels the body application/json)', async () => {
-      expect((await postSns(signSns(snsNotification(SES.complaint, 'sns-complaint-1'), pair.keyPem, certUrl(), '2'))).status).toBe(200);
-      expect((await postSns(signSns(snsNotification(SES.delivery, 'sns-delivery-1'), pair.keyPem, certUrl(), '2'), 'application/json')).status).toBe(200);
+      expect(
+        (await postSns(signSns(snsNotification(SES.complaint, 'sns-complaint-1'), pair.keyPem, certUrl(), '2'))).status,
+      ).toBe(200);
+      expect(
+        (
+          await postSns(
+            signSns(snsNotification(SES.delivery, 'sns-delivery-1'), pair.keyPem, certUrl(), '2'),
+            'application/json',
+          )
+        ).status,
+      ).toBe(200);
       expect(sink.calls.map((c) => c.type)).toEqual(['complaint', 'delivery']);
     });
 
     it('answers 403 to an invalid signature and records nothing', async () => {
       const forged = { ...signSns(snsNotification(SES.permanentBounce, 'sns-forged'), pair.keyPem, certUrl(), '1') };
-      forged.Message = JSON.stringify({ ...SES.permanentBounce, bounce: { ...SES.permanentBounce.bounce, bouncedRecipients: [{ emailAddress: 'victim@example.com' }] } });
+      forged.Message = JSON.stringify({
+        ...SES.permanentBounce,
+        bounce: { ...SES.permanentBounce.bounce, bouncedRecipients: [{ emailAddress: 'victim@example.com' }] },
+      });
       const res = await postSns(forged);
       expect(res.status).toBe(403);
       expect(res.body.error.message).toMatch(/signature does not verify/);
@@ -122,7 +162,9 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
     });
 
     it('answers 403 to a message signed by another key, even with an allowed certificate URL', async () => {
-      expect((await postSns(signSns(snsNotification(SES.permanentBounce), stranger.keyPem, certUrl(), '2'))).status).toBe(403);
+      expect(
+        (await postSns(signSns(snsNotification(SES.permanentBounce), stranger.keyPem, certUrl(), '2'))).status,
+      ).toBe(403);
       expect(sink.calls).toEqual([]);
     });
 
@@ -150,7 +192,14 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
     });
 
     it('refuses (403) to confirm a SubscribeURL on a host that is not SNS, and never calls it', async () => {
-      const res = await postSns(signSns(snsSubscriptionConfirmation(`${snsBase}/steal?Action=ConfirmSubscription&Token=1`), pair.keyPem, certUrl(), '2'));
+      const res = await postSns(
+        signSns(
+          snsSubscriptionConfirmation(`${snsBase}/steal?Action=ConfirmSubscription&Token=1`),
+          pair.keyPem,
+          certUrl(),
+          '2',
+        ),
+      );
       expect(res.status).toBe(403);
       expect(snsHits.filter((h) => h.startsWith('/steal'))).toEqual([]);
     });
@@ -171,7 +220,11 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
     });
 
     it('answers 400 to a body that is not an SNS message', async () => {
-      const res = await fetch(`${baseUrl}/webhooks/ses`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
+      const res = await fetch(`${baseUrl}/webhooks/ses`, {
+        method: 'POST',
+        body: 'hello',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(res.status).toBe(400);
     });
   });
@@ -182,13 +235,25 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
       const res = await fetch(`${baseUrl}/webhooks/generic`, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'x-herald-signature': sig }), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          ...(sig === null ? {} : { 'x-herald-signature': sig }),
+          ...headers,
+        },
       });
       return { status: res.status, body: (await res.json()) as Answer };
     };
 
     it('records a signed bounce and answers {received, duplicate}', async () => {
-      const body = JSON.stringify({ id: 'relay-1', type: 'bounce', email: 'jane@example.org', bounceType: 'permanent', messageId: '<m1@mail.example.com>', reason: '550 5.1.1 no such user', occurredAt: '2026-05-04T10:00:00Z' });
+      const body = JSON.stringify({
+        id: 'relay-1',
+        type: 'bounce',
+        email: 'jane@example.org',
+        bounceType: 'permanent',
+        messageId: '<m1@mail.example.com>',
+        reason: '550 5.1.1 no such user',
+        occurredAt: '2026-05-04T10:00:00Z',
+      });
       expect(await post(body)).toEqual({ status: 200, body: { received: true, duplicate: false } });
       expect(sink.calls).toEqual([
         {
@@ -217,7 +282,17 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
         { id: 'b-2', type: 'bounce', email: 'b@example.org', bounceType: 'transient' },
       ]);
       const res = await post(body);
-      expect(res).toEqual({ status: 200, body: { received: true, duplicate: false, results: [{ id: 'b-1', duplicate: false }, { id: 'b-2', duplicate: false }] } });
+      expect(res).toEqual({
+        status: 200,
+        body: {
+          received: true,
+          duplicate: false,
+          results: [
+            { id: 'b-1', duplicate: false },
+            { id: 'b-2', duplicate: false },
+          ],
+        },
+      });
       expect(sink.calls.map((c) => c.notificationId)).toEqual(['b-1', 'b-2']);
       expect(sink.calls[0]).toMatchObject({ emailId: 'em_1', type: 'delivery' });
     });
@@ -225,7 +300,14 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
     it.each([
       ['no signature', null],
       ['a signature made with another secret', signGenericWebhook('not-the-secret-at-all', '{}')],
-      ['a stale signature', signGenericWebhook(SECRET, JSON.stringify({ id: 'x', type: 'delivery', email: 'a@example.org' }), Math.floor(Date.now() / 1000) - 600)],
+      [
+        'a stale signature',
+        signGenericWebhook(
+          SECRET,
+          JSON.stringify({ id: 'x', type: 'delivery', email: 'a@example.org' }),
+          Math.floor(Date.now() / 1000) - 600,
+        ),
+      ],
     ])('answers 401 to %s and records nothing', async (_, signature) => {
       const res = await post(JSON.stringify({ id: 'x', type: 'delivery', email: 'a@example.org' }), signature);
       expect(res.status).toBe(401);

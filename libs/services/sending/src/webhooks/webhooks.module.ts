@@ -34,7 +34,8 @@ export interface WebhooksModuleOptions {
 @Module({})
 export class WebhooksModule {
   static register(options: WebhooksModuleOptions): DynamicModule {
-    const sink: Provider = typeof options.sink === 'function' ? { provide: DeliveryNotificationSink, useClass: options.sink } : options.sink;
+    const sink: Provider =
+      typeof options.sink === 'function' ? { provide: DeliveryNotificationSink, useClass: options.sink } : options.sink;
     return {
       module: WebhooksModule,
       imports: options.imports ?? [],

@@ -10,11 +10,16 @@ describe('webhook settings (validated at boot, naming the bad variable)', () => 
   });
 
   it('reads SES_SNS_TOPIC_ARNS as a comma-separated list', () => {
-    expect(loadConfig(WebhooksSettings, { SES_SNS_TOPIC_ARNS: 'arn:a, arn:b,,' }).SES_SNS_TOPIC_ARNS).toEqual(['arn:a', 'arn:b']);
+    expect(loadConfig(WebhooksSettings, { SES_SNS_TOPIC_ARNS: 'arn:a, arn:b,,' }).SES_SNS_TOPIC_ARNS).toEqual([
+      'arn:a',
+      'arn:b',
+    ]);
   });
 
   it('refuses a pattern that is not a regular expression', () => {
-    expect(() => loadConfig(WebhooksSettings, { SNS_CERT_URL_PATTERN: '^https://(' })).toThrow(/SNS_CERT_URL_PATTERN .*valid regular expression/);
+    expect(() => loadConfig(WebhooksSettings, { SNS_CERT_URL_PATTERN: '^https://(' })).toThrow(
+      /SNS_CERT_URL_PATTERN .*valid regular expression/,
+    );
   });
 
   it('refuses a short WEBHOOK_SIGNING_SECRET', () => {

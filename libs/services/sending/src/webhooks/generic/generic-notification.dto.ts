@@ -1,10 +1,22 @@
 import { Transform } from 'class-transformer';
-import { IsDefined, IsEmail, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsDefined,
+  IsEmail,
+  IsIn,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 
 /** One notification in the generic webhook format (see docs/webhooks.md). */
 export class GenericNotificationDto {
   /** Unique at the relay: a repeat of the same id changes nothing. */
-  @IsString() @MinLength(1) @MaxLength(200)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
   id!: string;
 
   @IsIn(['bounce', 'complaint', 'delivery'])
@@ -22,18 +34,25 @@ export class GenericNotificationDto {
   bounceType?: 'permanent' | 'transient';
 
   /** Message-ID header of the original email, with or without angle brackets. */
-  @IsOptional() @IsString() @MaxLength(998)
+  @IsOptional()
+  @IsString()
+  @MaxLength(998)
   messageId?: string;
 
   /** Herald's email id, when the relay knows it. */
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   emailId?: string;
 
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
   reason?: string;
 
   /** ISO 8601; default: when Herald received it. */
-  @IsOptional() @IsISO8601({ strict: true })
+  @IsOptional()
+  @IsISO8601({ strict: true })
   occurredAt?: string;
 }
 

@@ -8,7 +8,9 @@ const BODY = Buffer.from('{"id":"evt_1","type":"bounce","email":"jane@example.or
 describe('generic webhook signature: X-Herald-Signature t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">', () => {
   it('is the HMAC-SHA256 of "<t>.<body>" in hex (matches an independent computation)', () => {
     // printf '%s' '1780000000.{"id":"evt_1",...}' | openssl dgst -sha256 -hmac "$SECRET"
-    const expected = execFileSync('openssl', ['dgst', '-sha256', '-hmac', SECRET, '-r'], { input: Buffer.concat([Buffer.from(`${NOW}.`), BODY]) })
+    const expected = execFileSync('openssl', ['dgst', '-sha256', '-hmac', SECRET, '-r'], {
+      input: Buffer.concat([Buffer.from(`${NOW}.`), BODY]),
+    })
       .toString()
       .split(' ')[0];
     expect(genericSignature(SECRET, NOW, BODY)).toBe(expected);
@@ -45,7 +47,9 @@ describe('generic webhook signature: X-Herald-Signature t=<unix>,v1=<hex HMAC-SH
 
   it('refuses a body re-serialised with different whitespace (the raw bytes are signed)', () => {
     const header = signGenericWebhook(SECRET, BODY, NOW);
-    expect(verifyGenericSignature(SECRET, header, Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 1)), NOW).ok).toBe(false);
+    expect(
+      verifyGenericSignature(SECRET, header, Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 1)), NOW).ok,
+    ).toBe(false);
   });
 
   it('refuses a signature whose timestamp was changed after signing', () => {
@@ -53,12 +57,18 @@ describe('generic webhook signature: X-Herald-Signature t=<unix>,v1=<hex HMAC-SH
     expect(verifyGenericSignature(SECRET, `t=${NOW},v1=${v1}`, BODY, NOW).ok).toBe(false);
   });
 
-  it.each([undefined, '', 'v1=abc', `t=${NOW}`, 'garbage', `t=abc,v1=${'0'.repeat(64)}`, `t=${NOW},v1=xyz`, `t=${NOW},v1=${'0'.repeat(63)}`])(
-    'refuses the header %j',
-    (header) => {
-      expect(verifyGenericSignature(SECRET, header, BODY, NOW).ok).toBe(false);
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    'v1=abc',
+    `t=${NOW}`,
+    'garbage',
+    `t=abc,v1=${'0'.repeat(64)}`,
+    `t=${NOW},v1=xyz`,
+    `t=${NOW},v1=${'0'.repeat(63)}`,
+  ])('refuses the header %j', (header) => {
+    expect(verifyGenericSignature(SECRET, header, BODY, NOW).ok).toBe(false);
+  });
 
   it('accepts when any of several v1 values matches (secret rotation), with spaces after commas', () => {
     const good = genericSignature(SECRET, NOW, BODY);
@@ -66,7 +76,9 @@ describe('generic webhook signature: X-Herald-Signature t=<unix>,v1=<hex HMAC-SH
   });
 
   it('accepts upper-case hex', () => {
-    expect(verifyGenericSignature(SECRET, `t=${NOW},v1=${genericSignature(SECRET, NOW, BODY).toUpperCase()}`, BODY, NOW).ok).toBe(true);
+    expect(
+      verifyGenericSignature(SECRET, `t=${NOW},v1=${genericSignature(SECRET, NOW, BODY).toUpperCase()}`, BODY, NOW).ok,
+    ).toBe(true);
   });
 });
 

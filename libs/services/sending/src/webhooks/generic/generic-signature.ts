@@ -10,7 +10,11 @@ export function genericSignature(secret: string, timestamp: number, rawBody: Buf
 }
 
 /** The header value for a body signed at `timestamp` (unix seconds): `t=<timestamp>,v1=<hex>`. */
-export function signGenericWebhook(secret: string, rawBody: Buffer | string, timestamp = Math.floor(Date.now() / 1000)): string {
+export function signGenericWebhook(
+  secret: string,
+  rawBody: Buffer | string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
   return `t=${timestamp},v1=${genericSignature(secret, timestamp, rawBody)}`;
 }
 
@@ -21,7 +25,12 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: string };
  * within {@link SIGNATURE_TOLERANCE_SECONDS} of now, and any `v1` (several may be sent while a
  * relay rotates secrets) equal, compared in constant time, to the HMAC of `"<t>.<raw body>"`.
  */
-export function verifyGenericSignature(secret: string, header: string | undefined, rawBody: Buffer, nowSeconds = Math.floor(Date.now() / 1000)): SignatureCheck {
+export function verifyGenericSignature(
+  secret: string,
+  header: string | undefined,
+  rawBody: Buffer,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): SignatureCheck {
   if (!header) return { ok: false, reason: 'The X-Herald-Signature header is missing' };
   let timestamp: number | undefined;
   const candidates: string[] = [];
@@ -37,12 +46,17 @@ export function verifyGenericSignature(secret: string, header: string | undefine
     return { ok: false, reason: 'X-Herald-Signature must be t=<unix seconds>,v1=<hex HMAC-SHA256>' };
   }
   if (Math.abs(nowSeconds - timestamp) > SIGNATURE_TOLERANCE_SECONDS) {
-    return { ok: false, reason: `The signature timestamp is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from now: check the relay's clock, and sign each request when it is sent` };
+    return {
+      ok: false,
+      reason: `The signature timestamp is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from now: check the relay's clock, and sign each request when it is sent`,
+    };
   }
   const expected = Buffer.from(genericSignature(secret, timestamp, rawBody), 'hex');
   const matches = candidates.some((c) => {
     if (!/^[0-9a-fA-F]{64}$/.test(c)) return false;
     return timingSafeEqual(Buffer.from(c, 'hex'), expected);
   });
-  return matches ? { ok: true } : { ok: false, reason: 'The signature does not match the body: sign "<t>.<raw body>" with WEBHOOK_SIGNING_SECRET' };
+  return matches
+    ? { ok: true }
+    : { ok: false, reason: 'The signature does not match the body: sign "<t>.<raw body>" with WEBHOOK_SIGNING_SECRET' };
 }

@@ -15,7 +15,10 @@ export class GenericWebhookController {
   @Post('generic')
   @HttpCode(200)
   @KeepRawBody()
-  receive(@Headers(SIGNATURE_HEADER) signature: string | undefined, @RawBody() rawBody: Buffer): Promise<WebhookReceipt> {
+  receive(
+    @Headers(SIGNATURE_HEADER) signature: string | undefined,
+    @RawBody() rawBody: Buffer,
+  ): Promise<WebhookReceipt> {
     return this.generic.receive(signature, rawBody);
   }
 }

@@ -1,5 +1,5 @@
-import { createLogger } from '@herald/core';
-import { ErrorCode, HeraldException, toFieldErrors, validationFailed, type FieldError } from '@herald/http';
+import { createLogger, DomainError, invalidInput, type FieldProblem } from '@herald/core';
+import { toFieldErrors } from '@herald/http';
 import { Inject, Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -27,15 +27,22 @@ export class GenericWebhookService {
   async receive(signature: string | undefined, rawBody: Buffer): Promise<WebhookReceipt | GenericBatchReceipt> {
     const secret = this.settings.WEBHOOK_SIGNING_SECRET;
     if (!secret) {
-      throw new HeraldException(503, ErrorCode.ServiceUnavailable, 'The generic webhook is not enabled on this Herald: WEBHOOK_SIGNING_SECRET is not set', {
-        suggestion: 'Set WEBHOOK_SIGNING_SECRET (at least 16 characters) and sign requests with it; see docs/webhooks.md.',
-      });
+      throw new DomainError(
+        'unavailable',
+        'SERVICE_UNAVAILABLE',
+        'The generic webhook is not enabled on this Herald: WEBHOOK_SIGNING_SECRET is not set',
+        {
+          suggestion:
+            'Set WEBHOOK_SIGNING_SECRET (at least 16 characters) and sign requests with it; see docs/webhooks.md.',
+        },
+      );
     }
     const check = verifyGenericSignature(secret, signature, rawBody);
     if (!check.ok) {
       log.warn('generic webhook signature refused', { reason: check.reason });
-      throw new HeraldException(401, ErrorCode.Unauthorized, check.reason, {
-        suggestion: 'Send X-Herald-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; see docs/webhooks.md.',
+      throw new DomainError('unauthenticated', 'UNAUTHORIZED', check.reason, {
+        suggestion:
+          'Send X-Herald-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; see docs/webhooks.md.',
       });
     }
     const body = parseJson(rawBody);
@@ -51,11 +58,16 @@ export class GenericWebhookService {
   }
 
   private async validate(raw: unknown[], batch: boolean): Promise<GenericNotificationDto[]> {
-    if (raw.length === 0) throw validationFailed([{ field: 'body', message: 'send one notification or a non-empty array of them', code: 'too_small' }]);
+    if (raw.length === 0)
+      throw invalidInput([
+        { field: 'body', message: 'send one notification or a non-empty array of them', code: 'too_small' },
+      ]);
     if (raw.length > MAX_GENERIC_BATCH) {
-      throw validationFailed([{ field: 'body', message: `at most ${MAX_GENERIC_BATCH} notifications per request`, code: 'too_big' }]);
+      throw invalidInput([
+        { field: 'body', message: `at most ${MAX_GENERIC_BATCH} notifications per request`, code: 'too_big' },
+      ]);
     }
-    const errors: FieldError[] = [];
+    const errors: FieldProblem[] = [];
     const items: GenericNotificationDto[] = [];
     for (const [i, value] of raw.entries()) {
       const prefix = batch ? `[${i}]` : '';
@@ -68,7 +80,7 @@ export class GenericWebhookService {
       errors.push(...toFieldErrors(found, prefix));
       items.push(dto);
     }
-    if (errors.length > 0) throw validationFailed(errors);
+    if (errors.length > 0) throw invalidInput(errors);
     return items;
   }
 }
@@ -77,7 +89,7 @@ function parseJson(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
-    throw new HeraldException(400, ErrorCode.MalformedJson, 'The request body is not valid JSON', {
+    throw new DomainError('bad_request', 'MALFORMED_JSON', 'The request body is not valid JSON', {
       suggestion: 'Send one notification object or an array of them; see docs/webhooks.md.',
     });
   }

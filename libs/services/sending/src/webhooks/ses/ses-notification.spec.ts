@@ -1,5 +1,5 @@
 import { SesNotificationError, sesDeliveryNotification } from './ses-notification.js';
-import { SES } from './sns-test-kit.js';
+import { SES } from './sns.spec-support.js';
 
 const SNS_ID = 'b1f0c2d4-0000-4000-8000-000000000001';
 const SNS_TIME = '2026-05-04T10:00:05.000Z';
@@ -21,7 +21,12 @@ describe('SES notifications (through SNS) normalised to delivery notifications',
   });
 
   it('reads a Transient bounce as transient', () => {
-    expect(read(SES.transientBounce)).toMatchObject({ type: 'bounce', bounceType: 'transient', recipients: ['bob@example.net'], reason: 'Transient/MailboxFull; smtp; 452 4.2.2 mailbox full' });
+    expect(read(SES.transientBounce)).toMatchObject({
+      type: 'bounce',
+      bounceType: 'transient',
+      recipients: ['bob@example.net'],
+      reason: 'Transient/MailboxFull; smtp; 452 4.2.2 mailbox full',
+    });
   });
 
   it('reads an Undetermined bounce as transient (never suppresses on a guess)', () => {
@@ -39,16 +44,27 @@ describe('SES notifications (through SNS) normalised to delivery notifications',
   });
 
   it('reads a delivery with the SMTP response', () => {
-    expect(read(SES.delivery)).toMatchObject({ type: 'delivery', recipients: ['jane@example.org'], reason: '250 ok:  Message 64111812 accepted' });
+    expect(read(SES.delivery)).toMatchObject({
+      type: 'delivery',
+      recipients: ['jane@example.org'],
+      reason: '250 ok:  Message 64111812 accepted',
+    });
   });
 
   it('reads the event-publishing form (eventType) the same way', () => {
-    expect(read(SES.eventPublishingBounce)).toMatchObject({ type: 'bounce', bounceType: 'permanent', recipients: ['jane@example.org'] });
+    expect(read(SES.eventPublishingBounce)).toMatchObject({
+      type: 'bounce',
+      bounceType: 'permanent',
+      recipients: ['jane@example.org'],
+    });
   });
 
   it('reports every bounced recipient of a multi-recipient bounce, once each', () => {
     const bounce = structuredClone(SES.permanentBounce);
-    bounce.bounce.bouncedRecipients.push({ ...bounce.bounce.bouncedRecipients[0]!, emailAddress: 'bob@example.net' }, { ...bounce.bounce.bouncedRecipients[0]! });
+    bounce.bounce.bouncedRecipients.push(
+      { ...bounce.bounce.bouncedRecipients[0]!, emailAddress: 'bob@example.net' },
+      { ...bounce.bounce.bouncedRecipients[0]! },
+    );
     expect(read(bounce)!.recipients).toEqual(['jane@example.org', 'bob@example.net']);
   });
 
@@ -76,8 +92,18 @@ describe('SES notifications (through SNS) normalised to delivery notifications',
     ['a Message that is not JSON', 'plain text'],
     ['a Message that is not an object', '[1,2]'],
     ['a bounce without its bounce object', JSON.stringify({ notificationType: 'Bounce', mail: {} })],
-    ['a bounce naming no recipients', JSON.stringify({ notificationType: 'Bounce', bounce: { bounceType: 'Permanent', bouncedRecipients: [] }, mail: {} })],
-    ['a delivery naming no recipients', JSON.stringify({ notificationType: 'Delivery', delivery: { recipients: [] }, mail: {} })],
+    [
+      'a bounce naming no recipients',
+      JSON.stringify({
+        notificationType: 'Bounce',
+        bounce: { bounceType: 'Permanent', bouncedRecipients: [] },
+        mail: {},
+      }),
+    ],
+    [
+      'a delivery naming no recipients',
+      JSON.stringify({ notificationType: 'Delivery', delivery: { recipients: [] }, mail: {} }),
+    ],
   ])('refuses %s', (_, message) => {
     expect(() => sesDeliveryNotification(SNS_ID, message, SNS_TIME)).toThrow(SesNotificationError);
   });

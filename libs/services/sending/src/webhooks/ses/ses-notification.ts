@@ -18,7 +18,11 @@ export const EMAIL_ID_HEADER = 'X-Herald-Email-Id';
  * Click…) answer null: received and ignored.
  * https://docs.aws.amazon.com/ses/latest/dg/notification-contents.html
  */
-export function sesDeliveryNotification(snsMessageId: string, message: string, snsTimestamp: string): DeliveryNotification | null {
+export function sesDeliveryNotification(
+  snsMessageId: string,
+  message: string,
+  snsTimestamp: string,
+): DeliveryNotification | null {
   let body: unknown;
   try {
     body = JSON.parse(message);
@@ -59,12 +63,18 @@ export function sesDeliveryNotification(snsMessageId: string, message: string, s
       ...base,
       type: 'complaint',
       recipients: addresses(complaint.complainedRecipients, (r) => r.emailAddress),
-      reason: reason([str(complaint.complaintFeedbackType) ?? 'complaint', str(complaint.complaintSubType), str(complaint.userAgent)]),
+      reason: reason([
+        str(complaint.complaintFeedbackType) ?? 'complaint',
+        str(complaint.complaintSubType),
+        str(complaint.userAgent),
+      ]),
       occurredAt: when(complaint.timestamp, snsTimestamp),
     };
   }
   const delivery = objectField(body, 'delivery');
-  const recipients = Array.isArray(delivery.recipients) ? delivery.recipients.map(str).filter((r): r is string => r !== undefined) : [];
+  const recipients = Array.isArray(delivery.recipients)
+    ? delivery.recipients.map(str).filter((r): r is string => r !== undefined)
+    : [];
   if (recipients.length === 0) throw new SesNotificationError('The SES Delivery notification names no recipients');
   return {
     ...base,

@@ -1,5 +1,4 @@
-import { createLogger } from '@herald/core';
-import { ErrorCode, HeraldException, validationFailed } from '@herald/http';
+import { createLogger, DomainError, forbiddenError, invalidInput } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { DeliveryNotificationSink } from '../../delivery/delivery-notification.js';
 import { WEBHOOKS_SETTINGS, type WebhooksSettings } from '../webhooks.settings.js';
@@ -20,7 +19,7 @@ export interface WebhookReceipt {
 }
 
 const forbidden = (message: string) =>
-  new HeraldException(403, ErrorCode.Forbidden, message, { suggestion: 'Only Amazon SNS, with a valid signature, may post to /webhooks/ses.' });
+  forbiddenError('FORBIDDEN', message, 'Only Amazon SNS, with a valid signature, may post to /webhooks/ses.');
 
 /** POST /webhooks/ses: Amazon SES notifications delivered by Amazon SNS, verified, then recorded. */
 @Injectable()
@@ -44,18 +43,26 @@ export class SesWebhookService {
     try {
       message = parseSnsMessage(body);
     } catch (err) {
-      if (err instanceof SnsMessageError) throw new HeraldException(400, ErrorCode.BadRequest, `Not an Amazon SNS message: ${err.message}`);
+      if (err instanceof SnsMessageError)
+        throw new DomainError('bad_request', 'BAD_REQUEST', `Not an Amazon SNS message: ${err.message}`);
       throw err;
     }
     if (this.topics && !this.topics.has(message.TopicArn)) {
-      log.warn('SNS message from a topic not in SES_SNS_TOPIC_ARNS refused', { topicArn: message.TopicArn, type: message.Type });
+      log.warn('SNS message from a topic not in SES_SNS_TOPIC_ARNS refused', {
+        topicArn: message.TopicArn,
+        type: message.Type,
+      });
       throw forbidden(`Topic ${message.TopicArn} is not accepted here (SES_SNS_TOPIC_ARNS)`);
     }
     try {
       await this.verifier.verify(message);
     } catch (err) {
       if (!(err instanceof SnsVerificationError)) throw err;
-      log.warn('SNS message refused', { reason: err.message, topicArn: message.TopicArn, messageId: message.MessageId });
+      log.warn('SNS message refused', {
+        reason: err.message,
+        topicArn: message.TopicArn,
+        messageId: message.MessageId,
+      });
       throw forbidden(err.message);
     }
 
@@ -64,7 +71,9 @@ export class SesWebhookService {
         await this.confirm(message);
         return { received: true, duplicate: false, confirmed: true };
       case 'UnsubscribeConfirmation':
-        log.warn('SNS topic unsubscribed this endpoint; bounces and complaints will stop arriving', { topicArn: message.TopicArn });
+        log.warn('SNS topic unsubscribed this endpoint; bounces and complaints will stop arriving', {
+          topicArn: message.TopicArn,
+        });
         return { received: true, duplicate: false, ignored: 'UnsubscribeConfirmation' };
       case 'Notification':
         return this.record(message.MessageId, message.Message, message.Timestamp);
@@ -78,9 +87,13 @@ export class SesWebhookService {
     } catch (err) {
       if (!(err instanceof SesNotificationError)) throw err;
       log.warn('unreadable SES notification', { reason: err.message, messageId });
-      throw validationFailed([{ field: 'Message', message: err.message, code: 'invalid' }], 'The SNS Message is not a readable SES notification');
+      throw invalidInput(
+        [{ field: 'Message', message: err.message, code: 'invalid' }],
+        'The SNS Message is not a readable SES notification',
+      );
     }
-    if (!notification) return { received: true, duplicate: false, ignored: 'not a Bounce, Complaint or Delivery notification' };
+    if (!notification)
+      return { received: true, duplicate: false, ignored: 'not a Bounce, Complaint or Delivery notification' };
     const { duplicate } = await this.sink.record(notification);
     return { received: true, duplicate };
   }
@@ -99,9 +112,12 @@ export class SesWebhookService {
       log.warn('SNS subscription confirmation failed', { topicArn: m.TopicArn, error: (err as Error).message });
     }
     if (status < 200 || status >= 300) {
-      throw new HeraldException(503, ErrorCode.ServiceUnavailable, `Confirming the subscription to ${m.TopicArn} failed${status ? ` (SNS answered ${status})` : ''}`, {
-        suggestion: 'SNS retries the confirmation; or confirm it in the AWS console.',
-      });
+      throw new DomainError(
+        'unavailable',
+        'SERVICE_UNAVAILABLE',
+        `Confirming the subscription to ${m.TopicArn} failed${status ? ` (SNS answered ${status})` : ''}`,
+        { suggestion: 'SNS retries the confirmation; or confirm it in the AWS console.' },
+      );
     }
     log.info('SNS subscription confirmed', { topicArn: m.TopicArn });
   }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { NodeHttpsClient } from './sns-https-client.js';
-import { generateKeyPair, type TestKeyPair } from './sns-test-kit.js';
+import { generateKeyPair, type TestKeyPair } from './sns.spec-support.js';
 
 describe('SNS HTTPS client (loopback TLS server with a self-signed certificate)', () => {
   let pair: TestKeyPair;
@@ -27,7 +27,10 @@ describe('SNS HTTPS client (loopback TLS server with a self-signed certificate)'
   });
 
   it('fetches over TLS from a server it trusts', async () => {
-    expect(await new NodeHttpsClient({ ca: pair.certPem }).get(`${base}/cert.pem`)).toEqual({ status: 200, body: pair.certPem });
+    expect(await new NodeHttpsClient({ ca: pair.certPem }).get(`${base}/cert.pem`)).toEqual({
+      status: 200,
+      body: pair.certPem,
+    });
   });
 
   it('refuses a server whose certificate it does not trust', async () => {
@@ -47,6 +50,8 @@ describe('SNS HTTPS client (loopback TLS server with a self-signed certificate)'
   });
 
   it('gives up after its deadline', async () => {
-    await expect(new NodeHttpsClient({ ca: pair.certPem, timeoutMs: 200 }).get(`${base}/slow`)).rejects.toThrow(/timed out/);
+    await expect(new NodeHttpsClient({ ca: pair.certPem, timeoutMs: 200 }).get(`${base}/slow`)).rejects.toThrow(
+      /timed out/,
+    );
   });
 });

@@ -41,15 +41,19 @@ export function parseSnsMessage(body: unknown): SnsMessage {
       throw new SnsMessageError('The body is not JSON');
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SnsMessageError('The body is not an SNS message object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new SnsMessageError('The body is not an SNS message object');
   const m = value as Record<string, unknown>;
-  if (typeof m.Type !== 'string' || !TYPES.includes(m.Type)) throw new SnsMessageError(`Unknown SNS message Type ${JSON.stringify(m.Type)}`);
+  if (typeof m.Type !== 'string' || !TYPES.includes(m.Type))
+    throw new SnsMessageError(`Unknown SNS message Type ${JSON.stringify(m.Type)}`);
   const required = ['MessageId', 'TopicArn', 'Message', 'Timestamp', 'SignatureVersion', 'Signature', 'SigningCertURL'];
   if (m.Type !== 'Notification') required.push('SubscribeURL', 'Token');
   const missing = required.filter((k) => typeof m[k] !== 'string' || m[k] === '');
   if (missing.length > 0) throw new SnsMessageError(`The SNS message lacks ${missing.join(', ')}`);
-  if (m.Subject !== undefined && m.Subject !== null && typeof m.Subject !== 'string') throw new SnsMessageError('Subject must be a string');
-  if (m.SignatureVersion !== '1' && m.SignatureVersion !== '2') throw new SnsMessageError(`Unsupported SignatureVersion ${JSON.stringify(m.SignatureVersion)}`);
+  if (m.Subject !== undefined && m.Subject !== null && typeof m.Subject !== 'string')
+    throw new SnsMessageError('Subject must be a string');
+  if (m.SignatureVersion !== '1' && m.SignatureVersion !== '2')
+    throw new SnsMessageError(`Unsupported SignatureVersion ${JSON.stringify(m.SignatureVersion)}`);
   const message = { ...m };
   if (message.Subject === null) delete message.Subject;
   return message as unknown as SnsMessage;

@@ -1,0 +1,297 @@
+/**
+ * A campaign end to end: `npm run bench -- campaigns` (BENCH_RECIPIENTS, default 100 000).
+ * Standalone mode (one process) on a project with a sender domain verified over a loopback DNS
+ * server; mail goes to a loopback SMTP sink in this process that only counts messages (and notes when
+ * the /v1/send probes arrive).
+ *
+ *  1. the audience: BENCH_RECIPIENTS subscribed contacts written straight into segments' read model
+ *     (`segments.segment_contacts`, what the campaign's audience is read from; importing them through
+ *     contacts would measure the import, bench/contacts-import does), each with a name and a city;
+ *  2. a campaign to ALL with a ~10 KB HTML body personalised per recipient (name, email, city, the
+ *     unsubscribe link, 20 tracked links), DKIM-signed by sending: time from `POST /send` to SENT
+ *     (the ledger complete), emails/s, Herald's peak RSS (VmHWM of its process), and meanwhile one
+ *     `/v1/send` every 200 ms whose time to reach the sink is measured (p50/p99);
+ *  3. raw nodemailer (pooled, 5 connections, 100 in flight, DKIM with an RSA-2048 key) sends the same
+ *     rendered messages (read back from sending.emails, 1 000 at a time) to the same sink: the limit
+ *     the campaign's rate is compared with.
+ *
+ * Targets (issue 22): ≤ 5 min for 100 000 (≥ 350 emails/s), ≥ 50% of raw nodemailer, peak RSS ≤ 600 MB
+ * in standalone mode, and the /v1/send p99 while the campaign runs.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import nodemailer from 'nodemailer';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { accountWithProject, bearer, startDnsServer } from '@herald/testing';
+import { benchDatabase, ms, num, printTable, sleep, startStandalone, summarise } from './support.js';
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** The counting sink: every message counted at its final dot; a probe's arrival time kept by recipient. */
+async function startSink() {
+  let count = 0;
+  let firstAt = 0;
+  let lastAt = 0;
+  const probes = new Map<string, number>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    disableReverseLookup: true,
+    logger: false,
+    socketTimeout: 60_000,
+    onData(stream, session, callback) {
+      stream.on('data', () => undefined);
+      stream.once('end', () => {
+        const t = now();
+        if (count === 0) firstAt = t;
+        lastAt = t;
+        count++;
+        const to = session.envelope.rcptTo[0]?.address ?? '';
+        if (to.startsWith('probe-')) probes.set(to, t);
+        callback(null, 'OK');
+      });
+    },
+  });
+  server.on('error', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    probes,
+    read: () => ({ count, firstAt, lastAt }),
+    reset: () => {
+      count = 0;
+      firstAt = 0;
+      lastAt = 0;
+    },
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** VmRSS and VmHWM (peak) of a process, in MB. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** A ~10 KB body: 20 sections, each personalised and with a tracked link. */
+function body(): string {
+  const section = (i: number) =>
+    `<h2>Story ${i} for {{name ?? "reader"}}</h2><p>Hello {{name ?? "reader"}} in {{city ?? "your city"}}: ` +
+    `this week's story ${i} is about what happened near you. `.repeat(5) +
+    `Read <a href="https://www.example.com/articles/${i}?utm_source=campaign&amp;who={{email}}">the full story</a>.</p>`;
+  return (
+    '<html><body><h1>The weekly</h1>' +
+    Array.from({ length: 20 }, (_, i) => section(i + 1)).join('') +
+    '<p><a href="{{unsubscribeUrl}}">Unsubscribe</a> · <a href="{{manageUrl}}">Preferences</a></p></body></html>'
+  );
+}
+
+async function main(): Promise<void> {
+  const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
+  const run = Date.now().toString(36);
+  const domain = `bench-${run}.example.test`;
+  const db = await benchDatabase('campaigns');
+  const admin = new pg.Pool({ connectionString: db.url, max: 2 });
+  const dns = await startDnsServer();
+  const sink = await startSink();
+  let herald: Awaited<ReturnType<typeof startStandalone>> | undefined;
+  try {
+    herald = await startStandalone(db, {
+      DNS_SERVERS: dns.address,
+      APP_URL: 'http://127.0.0.1:3000',
+      SMTP_URL: sink.url,
+    });
+    const pid = (herald as unknown as { child: { pid: number } }).child.pid;
+    const project = await accountWithProject(herald.url);
+    const headers = bearer(project.secretKey);
+    const api = async <T>(method: string, path: string, payload?: unknown): Promise<T> => {
+      const res = await fetch(`${herald!.url}${path}`, {
+        method,
+        headers,
+        body: payload === undefined ? undefined : JSON.stringify(payload),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+      return JSON.parse(text) as T;
+    };
+    const created = await api<{ id: string; projectId?: string; records: { name: string; value: string }[] }>(
+      'POST',
+      '/domains',
+      { domain },
+    );
+    for (const r of created.records) dns.set(r.name, 'TXT', r.value);
+    await api('GET', `/domains/${created.id}/verify`);
+    const projectId = (
+      await admin.query<{ project_id: string }>(`SELECT project_id FROM domains.domains WHERE id = $1`, [created.id])
+    ).rows[0]!.project_id;
+    for (let i = 0; ; i++) {
+      const r = await admin.query(`SELECT verified FROM sending.sender_domains WHERE domain_id = $1`, [created.id]);
+      if (r.rows[0]?.verified) break;
+      if (i > 300) throw new Error('the sending service never learned of the verified domain');
+      await sleep(50);
+    }
+
+    // ---- 1. the audience ----------------------------------------------------------------------
+    const cities = ['Lisbon', 'Oslo', 'Lyon', 'Porto', 'Turin'];
+    const seeded = performance.now();
+    await admin.query(
+      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
+       SELECT $1, 'cnt_' || lpad(g::text, 9, '0'), 'reader-' || g || '@bench.test', true,
+              jsonb_build_object('name', 'Reader ' || g, 'city', ($3::text[])[1 + g % 5]), now(), now()
+         FROM generate_series(1, $2::int) g`,
+      [projectId, N, cities],
+    );
+    const seedMs = performance.now() - seeded;
+
+    // ---- 2. the campaign ----------------------------------------------------------------------
+    const campaign = await api<{ data: { id: string } }>('POST', '/campaigns', {
+      name: 'Bench',
+      subject: 'The weekly for {{name ?? "you"}}',
+      body: body(),
+      from: `news@${domain}`,
+      fromName: 'Bench News',
+      audienceType: 'ALL',
+    });
+    const id = campaign.data.id;
+    const before = memoryOf(pid);
+    sink.reset();
+    const started = now();
+    await api('POST', `/campaigns/${id}/send`, {});
+    let peakSampled = 0;
+    const probeStarts = new Map<string, number>();
+    let probeSeq = 0;
+    let status = 'SENDING';
+    let lastProbe = 0;
+    while (status !== 'SENT') {
+      if (now() - started > 30 * 60_000) throw new Error('the campaign did not finish within 30 minutes');
+      peakSampled = Math.max(peakSampled, memoryOf(pid).rss);
+      if (now() - lastProbe >= 200) {
+        lastProbe = now();
+        const to = `probe-${probeSeq++}@bench.test`;
+        probeStarts.set(to, now());
+        void api('POST', '/v1/send', { to, from: `alerts@${domain}`, subject: 'Your code', body: '<p>123456</p>' });
+      }
+      status = (await api<{ status: string }>('GET', `/campaigns/${id}`)).status;
+      await sleep(100);
+    }
+    const doneAt = now();
+    const reading = sink.read();
+    const memory = memoryOf(pid);
+    const stats = await api<Record<string, number>>('GET', `/campaigns/${id}/stats`);
+    await sleep(3000); // the last probes
+    const probeLatencies = [...probeStarts].flatMap(([to, t]) => {
+      const at = sink.probes.get(to);
+      return at === undefined ? [] : [at - t];
+    });
+    const lost = probeStarts.size - probeLatencies.length;
+    const probe = summarise(probeLatencies);
+
+    // ---- 3. raw nodemailer on the same messages ---------------------------------------------------
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'der' },
+    });
+    const transport = nodemailer.createTransport({
+      url: sink.url,
+      pool: true,
+      maxConnections: 5,
+      maxMessages: 1000,
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    });
+    const dkim = { domainName: domain, keySelector: 'bench', privateKey: privateKey as string };
+    sink.reset();
+    const rawStarted = now();
+    let after = '';
+    let raw = 0;
+    for (;;) {
+      const { rows } = await admin.query<{
+        id: string;
+        message_id: string;
+        from_email: string;
+        to_email: string;
+        subject: string;
+        html: string;
+        text: string;
+      }>(
+        `SELECT id, message_id, from_email, to_email, subject, html, text FROM sending.emails
+          WHERE campaign_id = $1 AND id > $2 ORDER BY id LIMIT 1000`,
+        [id, after],
+      );
+      if (rows.length === 0) break;
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 100 }, async () => {
+          while (next < rows.length) {
+            const m = rows[next++]!;
+            await transport.sendMail({
+              messageId: `<${m.message_id}>`,
+              from: { name: 'Bench News', address: m.from_email },
+              to: m.to_email,
+              subject: m.subject,
+              html: m.html,
+              text: m.text,
+              dkim,
+            });
+            raw++;
+          }
+        }),
+      );
+      after = rows[rows.length - 1]!.id;
+    }
+    const rawDone = now();
+    transport.close();
+
+    const seconds = (doneAt - started) / 1000;
+    const rate = N / seconds;
+    const rawRate = raw / ((rawDone - rawStarted) / 1000);
+    console.log(`bench campaigns — Node ${process.version}, ${num(N)} recipients, body ${body().length} bytes\n`);
+    printTable([
+      ['figure', 'measured', 'limit / target'],
+      ['audience seeded into the read model', ms(seedMs), '—'],
+      ['POST /send → SENT (ledger complete)', `${seconds.toFixed(1)} s`, `≤ ${((N / 350) | 0).toString()} s (350/s)`],
+      ['emails/s (recipients / that time)', num(rate), '≥ 350'],
+      [
+        'emails/s at the sink, first to last',
+        num((reading.count - 1) / ((reading.lastAt - reading.firstAt) / 1000)),
+        '—',
+      ],
+      ['raw nodemailer, same messages, same sink', `${num(rawRate)} /s (${num(raw)} msgs)`, 'the limit'],
+      ['campaign / raw nodemailer', `${((rate / rawRate) * 100).toFixed(0)}%`, '≥ 50%'],
+      ['Herald peak RSS (VmHWM)', `${num(memory.peak)} MB`, '≤ 600 MB'],
+      ['Herald RSS sampled max / at the end', `${num(peakSampled)} / ${num(memory.rss)} MB`, '—'],
+      [
+        'Herald RSS / peak before the campaign (booted, audience seeded)',
+        `${num(before.rss)} / ${num(before.peak)} MB`,
+        '—',
+      ],
+      [
+        `/v1/send → sink during the campaign (${probeLatencies.length} probes, ${lost} not arrived)`,
+        `p50 ${ms(probe.p50)}, p99 ${ms(probe.p99)}, max ${ms(probe.max)}`,
+        'p99 ≤ 2 s',
+      ],
+      [
+        'ledger',
+        JSON.stringify({
+          recipients: stats.recipients,
+          sent: stats.sent,
+          skipped: stats.skipped,
+          failed: stats.failed,
+        }),
+        'adds up',
+      ],
+    ]);
+  } finally {
+    await herald?.stop();
+    await sink.stop();
+    await dns.stop();
+    await admin.end();
+    await db.close();
+  }
+}
+
+await main();

@@ -1,0 +1,184 @@
+/**
+ * /v1/track with the segments read model fed: `npm run bench -- segments-track` (issue 21, bench/segments).
+ *
+ * Two standalone processes on two fresh databases, each with BENCH_CONTACTS (100,000) contacts seeded in
+ * contacts with SQL (as bench/contacts-track) and a project of 20 tracked segments (`event.e<k>`
+ * triggered, k = 0..19):
+ * - capacity: a closed loop of BENCH_CONCURRENCY (64) /v1/track requests for BENCH_SECONDS (20), after a
+ *   warm-up, events `e<k>` of existing contacts (half) and new ones (half) — once with every service
+ *   (segments' read model fed by contact.* and event.tracked, 20 tracked segments re-evaluated per
+ *   event), once without the segments service (bench/standalone-without-segments): the raw limit.
+ *   Target: ratio ≥ 0.75.
+ * - entry latency: an open loop offering BENCH_RATE (1,000) events/s for BENCH_SECONDS, each a new
+ *   contact's event `e<k>` (so each enters one tracked segment); the latency of an entry is from the
+ *   request's scheduled start to the commit of its `segment.entered` in segments' outbox (PostgreSQL's
+ *   clock, the same host). Target: p99 < 1 s. Beside it, the /v1/track answer latency of the same run.
+ */
+import os from 'node:os';
+import pg from 'pg';
+import { accountWithProject, bearer, freePort, ServiceProcess, type TestProject } from '@herald/testing';
+import {
+  benchDatabase,
+  closedLoop,
+  httpClient,
+  ms,
+  num,
+  openLoop,
+  printTable,
+  sleep,
+  sqlContactId,
+  START_NODE_OPTIONS,
+  startStandalone,
+  summarise,
+  waitOutboxDrained,
+  type LoadResult,
+} from './support.js';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const SEGMENTS = 20;
+const run = Date.now().toString(36);
+
+async function seed(admin: pg.Pool, project: TestProject): Promise<void> {
+  await admin.query(
+    `INSERT INTO contacts.contacts (id, project_id, email, subscribed, data, created_at, updated_at)
+     SELECT ${sqlContactId('i')}, $1, 'seed-' || i || '@example.com', true,
+            jsonb_build_object('plan', (ARRAY['free','pro','team'])[1 + i % 3]), now(), now()
+       FROM generate_series(1, $2::int) AS i`,
+    [project.projectId, CONTACTS],
+  );
+  await admin.query(
+    `INSERT INTO contacts.contact_fields (project_id, path, type) VALUES ($1, 'data.plan', 'string') ON CONFLICT DO NOTHING`,
+    [project.projectId],
+  );
+  await admin.query('ANALYZE contacts.contacts');
+}
+
+interface Measured {
+  capacity: LoadResult;
+  entry?: { latencies: number[]; answers: LoadResult; missing: number };
+}
+
+async function measure(withSegments: boolean): Promise<Measured> {
+  const db = await benchDatabase(withSegments ? 'segtrack' : 'segtrack_ref');
+  const admin = new pg.Pool({ connectionString: db.url, max: 2 });
+  let herald: ServiceProcess;
+  if (withSegments) herald = await startStandalone(db);
+  else {
+    herald = new ServiceProcess('../bench/standalone-without-segments', await freePort(), {
+      DATABASE_URL: db.url,
+      HERALD_DATA_DIR: `${db.dir}/standalone`,
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      LOG_LEVEL: 'warn',
+      NODE_OPTIONS: START_NODE_OPTIONS,
+    });
+    await herald.start({ timeoutMs: 90_000 });
+  }
+  try {
+    const project = await accountWithProject(herald.url);
+    await seed(admin, project);
+    const headers = bearer(project.secretKey);
+    if (withSegments)
+      for (let k = 0; k < SEGMENTS; k++) {
+        const res = await fetch(`${herald.url}/segments`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            name: `tracked ${k}`,
+            filters: { operator: 'AND', conditions: [{ field: `event.e${k}`, operator: 'triggered' }] },
+            trackMembership: true,
+          }),
+        });
+        if (res.status !== 201) throw new Error(`segment ${k}: ${res.status} ${await res.text()}`);
+      }
+    let fresh = 0;
+    const event = (email: string) => ({ email, event: `e${Math.floor(Math.random() * SEGMENTS)}` });
+    const client = httpClient(herald.url, CONCURRENCY);
+    const track = async () => {
+      const email =
+        Math.random() < 0.5
+          ? `new-${run}-${fresh++}@bench.test`
+          : `seed-${1 + Math.floor(Math.random() * CONTACTS)}@example.com`;
+      const res = await client.request('POST', '/v1/track', headers, JSON.stringify(event(email)));
+      if (res.status !== 200) throw new Error(`/v1/track answered ${res.status}: ${res.body.slice(0, 200)}`);
+    };
+    await closedLoop(CONCURRENCY, 5000, track);
+    await waitOutboxDrained(admin, 120_000);
+    const capacity = await closedLoop(CONCURRENCY, SECONDS * 1000, track);
+    await waitOutboxDrained(admin, 300_000);
+    client.close();
+    if (!withSegments) return { capacity };
+
+    // entry latency at RATE events/s: each a new contact entering one tracked segment
+    const open = httpClient(herald.url, 256);
+    const scheduled = new Map<string, number>();
+    const t0 = Date.now() - performance.now(); // performance.now() → wall clock
+    const started = performance.now();
+    const answers = await openLoop(RATE, SECONDS * 1000, async (n) => {
+      const email = `entry-${run}-${n}@bench.test`;
+      scheduled.set(email, t0 + started + (n * 1000) / RATE);
+      const res = await open.request('POST', '/v1/track', headers, JSON.stringify(event(email)));
+      if (res.status !== 200) throw new Error(`/v1/track answered ${res.status}`);
+    });
+    open.close();
+    await waitOutboxDrained(admin, 300_000);
+    // the read model follows contacts' outbox: wait until every entry is in, or nothing more comes
+    const entries = () =>
+      admin.query<{ email: string; at: Date }>(
+        `SELECT envelope->'payload'->>'email' AS email, created_at AS at FROM segments.outbox
+          WHERE topic = 'segment.entered' AND envelope->'payload'->>'email' LIKE $1`,
+        [`entry-${run}-%`],
+      );
+    let rows = (await entries()).rows;
+    // up to 5 minutes, while entries keep coming (none for 15 s: the rest never will)
+    for (let idle = 0, waited = 0; rows.length < scheduled.size && idle < 15 && waited < 300; waited++) {
+      const before = rows.length;
+      await sleep(1000);
+      rows = (await entries()).rows;
+      idle = rows.length === before ? idle + 1 : 0;
+    }
+    const latencies = rows
+      .map((r) => r.at.getTime() - (scheduled.get(r.email) ?? NaN))
+      .filter((x) => Number.isFinite(x));
+    return { capacity, entry: { latencies, answers, missing: scheduled.size - latencies.length } };
+  } finally {
+    await herald.stop();
+    await admin.end();
+    await db.close();
+  }
+}
+
+const without = await measure(false);
+const withRm = await measure(true);
+const rate = (r: LoadResult) => (r.ok / r.elapsedMs) * 1000;
+console.log(
+  `\n/v1/track with the segments read model fed (${SEGMENTS} tracked segments) vs without the segments service; ` +
+    `${num(CONTACTS)} seeded contacts; ${CONCURRENCY} in flight for ${SECONDS} s; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}; Node ${process.version}`,
+);
+printTable([
+  ['capacity', 'events/s', 'p50', 'p99', 'errors'],
+  ...[
+    ['without segments (raw limit)', without.capacity],
+    ['with the read model fed', withRm.capacity],
+  ].map(([label, r]) => {
+    const l = r as LoadResult;
+    const s = summarise(l.latencies);
+    return [label as string, num(rate(l)), ms(s.p50), ms(s.p99), String(l.errors)];
+  }),
+]);
+console.log(`ratio: ${(rate(withRm.capacity) / rate(without.capacity)).toFixed(2)} (target ≥ 0.75)`);
+if (withRm.entry) {
+  const e = summarise(withRm.entry.latencies);
+  const a = summarise(withRm.entry.answers.latencies);
+  console.log(
+    `\nentry latency at ${num(RATE)} events/s offered (${num(rate(withRm.entry.answers))}/s served), target p99 < 1 s`,
+  );
+  printTable([
+    ['', 'n', 'p50', 'p90', 'p99', 'max'],
+    ['segment.entered committed', num(e.count), ms(e.p50), ms(e.p90), ms(e.p99), ms(e.max)],
+    ['/v1/track answered (same run)', num(a.count), ms(a.p50), ms(a.p90), ms(a.p99), ms(a.max)],
+  ]);
+  if (withRm.entry.missing > 0) console.log(`${withRm.entry.missing} events have no entry in the outbox`);
+}

@@ -1,0 +1,34 @@
+import { Transform, Type } from 'class-transformer';
+import { ArrayMinSize, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ChartQueryDto } from '../activity/activity.dto.js';
+import { METRICS, type Metric } from '../projection/activity-item.js';
+import { TOP_CAMPAIGN_METRICS, type TopCampaignMetric } from './campaign-analytics.js';
+
+export class TimeseriesQueryDto extends ChartQueryDto {
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()),
+  )
+  @ArrayMinSize(1)
+  @IsIn(METRICS, { each: true, message: `metrics must be among ${METRICS.join(', ')}` })
+  metrics: Metric[] = [...METRICS];
+}
+
+export class TopCampaignsQueryDto {
+  @IsOptional()
+  @IsIn(TOP_CAMPAIGN_METRICS, { message: `metric must be one of ${TOP_CAMPAIGN_METRICS.join(', ')}` })
+  metric: TopCampaignMetric = 'opens';
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit: number = 10;
+}
+
+export class CampaignStatsQueryDto {
+  /** One rule, so a missing id is one field error. */
+  @Matches(/^[^\s]{1,64}$/, { message: 'campaignId is required: a campaign id of at most 64 characters' })
+  campaignId!: string;
+}

@@ -1,0 +1,177 @@
+import {
+  ContactSubscribed,
+  ContactUnsubscribed,
+  EmailBounced,
+  EmailClicked,
+  EmailOpened,
+  EmailSent,
+  EventTracked,
+  SegmentEntered,
+  SegmentExited,
+  type EventEnvelope,
+} from '@herald/contracts';
+import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
+import { createTestDatabase, type TestDatabase } from '@herald/testing';
+import type { DataSource } from 'typeorm';
+import { contactsSchema } from '../contacts.module.js';
+import { TimelineProjection } from './timeline.projection.js';
+
+/** The projection of Herald's own topics into contacts' timelines, on real PostgreSQL. */
+describe('TimelineProjection (PostgreSQL)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  const timeline = new TimelineProjection();
+  const projectId = 'prj_timeline_int';
+  const contactId = 'cnt_timeline_ada';
+  const email = { emailId: 'eml_1', contactId, email: 'ada@example.com', subject: 'Welcome', origin: 'api' as const };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await createServiceDataSource(contactsSchema, db.url, 2).initialize();
+    await migrateServiceSchema(ds);
+    await ds.query(`INSERT INTO contacts.contacts (id, project_id, email) VALUES ($1, $2, 'ada@example.com')`, [
+      contactId,
+      projectId,
+    ]);
+  });
+  beforeEach(() => ds.query(`DELETE FROM contacts.tracked_events`));
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+
+  const project = (events: EventEnvelope[]) => ds.transaction((m) => timeline.project(m, events));
+  const entries = async () =>
+    (await ds.query(
+      `SELECT contact_id, name, data, system, created_at FROM contacts.tracked_events WHERE project_id = $1 ORDER BY created_at, name`,
+      [projectId],
+    )) as { contact_id: string; name: string; data: Record<string, unknown>; system: boolean; created_at: Date }[];
+  const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s));
+
+  it('records subscription changes with their cause and email events with the email id and subject, as system events at the time they happened', async () => {
+    await project([
+      EmailSent.create({ projectId, source: 'sending', occurredAt: at(1), payload: { ...email, messageId: 'm@x' } }),
+      EmailOpened.create({ projectId, source: 'sending', occurredAt: at(2), payload: email }),
+      EmailClicked.create({ projectId, source: 'sending', occurredAt: at(3), payload: { ...email, url: 'https://x' } }),
+      ContactUnsubscribed.create({
+        projectId,
+        source: 'contacts',
+        occurredAt: at(4),
+        payload: { contactId, email: 'ada@example.com', reason: 'unsubscribe-link' },
+      }),
+    ]);
+    expect(await entries()).toEqual([
+      {
+        contact_id: contactId,
+        name: 'email.sent',
+        data: { emailId: 'eml_1', subject: 'Welcome', origin: 'api', messageId: 'm@x' },
+        system: true,
+        created_at: at(1),
+      },
+      {
+        contact_id: contactId,
+        name: 'email.opened',
+        data: { emailId: 'eml_1', subject: 'Welcome', origin: 'api' },
+        system: true,
+        created_at: at(2),
+      },
+      {
+        contact_id: contactId,
+        name: 'email.clicked',
+        data: { emailId: 'eml_1', subject: 'Welcome', origin: 'api', url: 'https://x' },
+        system: true,
+        created_at: at(3),
+      },
+      {
+        contact_id: contactId,
+        name: 'contact.unsubscribed',
+        data: { reason: 'unsubscribe-link' },
+        system: true,
+        created_at: at(4),
+      },
+    ]);
+  });
+
+  it('finds the contact by address when the event names no contact (a relay notice), case-insensitively', async () => {
+    await project([
+      EmailBounced.create({
+        projectId,
+        source: 'sending',
+        payload: { email: 'Ada@Example.com', bounceType: 'permanent', reason: '550 No such user' },
+      }),
+    ]);
+    expect(await entries()).toMatchObject([
+      { contact_id: contactId, name: 'email.bounced', data: { bounceType: 'permanent', reason: '550 No such user' } },
+    ]);
+  });
+
+  it('adds nothing when the same events are projected again (a replayed topic, past the inbox)', async () => {
+    const events = [
+      EmailSent.create({ projectId, source: 'sending', payload: email }),
+      ContactSubscribed.create({
+        projectId,
+        source: 'contacts',
+        payload: { contactId, email: email.email, reason: 'api' },
+      }),
+    ];
+    expect(await project(events)).toBe(2);
+    expect(await project(events)).toBe(0);
+    expect(await project([events[1]!])).toBe(0);
+    expect((await entries()).map((e) => e.name).sort()).toEqual(['contact.subscribed', 'email.sent']);
+  });
+
+  it('drops events of a contact that does not exist (deleted, or an address that is no contact), and ignores other topics', async () => {
+    const inserted = await project([
+      EmailOpened.create({
+        projectId,
+        source: 'sending',
+        payload: { ...email, contactId: 'cnt_gone', email: 'gone@example.com' },
+      }),
+      EmailOpened.create({ projectId: 'prj_other', source: 'sending', payload: email }),
+      EventTracked.create({
+        projectId,
+        source: 'contacts',
+        payload: { eventRecordId: 'evt_1', contactId, email: email.email, name: 'signup', data: {} },
+      }),
+    ]);
+    expect(inserted).toBe(0);
+    expect(await entries()).toEqual([]);
+  });
+
+  it('shows segment entries and exits as segment.<slug>.entry / .exit system events, with the segment and the reason', async () => {
+    const membership = { segmentId: 'seg_1', contactId, email: 'ada@example.com' };
+    await project([
+      SegmentEntered.create({
+        projectId,
+        source: 'segments',
+        occurredAt: at(5),
+        payload: { ...membership, segmentName: 'Power Users (EU) — Café', at: at(5).toISOString(), reason: 'change' },
+      }),
+      SegmentExited.create({
+        projectId,
+        source: 'segments',
+        occurredAt: at(6),
+        payload: { ...membership, segmentName: 'Power Users (EU) — Café', at: at(6).toISOString(), reason: 'sweep' },
+      }),
+      SegmentEntered.create({
+        projectId,
+        source: 'segments',
+        occurredAt: at(7),
+        payload: { ...membership, segmentId: 'seg_2', segmentName: '🚀', at: at(7).toISOString(), reason: 'compute' },
+      }),
+    ]);
+    expect((await entries()).map(({ name, data, system }) => ({ name, data, system }))).toEqual([
+      {
+        name: 'segment.power-users-eu-cafe.entry',
+        data: { segmentId: 'seg_1', segmentName: 'Power Users (EU) — Café', reason: 'change' },
+        system: true,
+      },
+      {
+        name: 'segment.power-users-eu-cafe.exit',
+        data: { segmentId: 'seg_1', segmentName: 'Power Users (EU) — Café', reason: 'sweep' },
+        system: true,
+      },
+      { name: 'segment.seg_2.entry', data: { segmentId: 'seg_2', segmentName: '🚀', reason: 'compute' }, system: true },
+    ]);
+  });
+});

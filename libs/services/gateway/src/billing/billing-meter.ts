@@ -1,0 +1,183 @@
+import { BillingLimitReached, type BillingCategory, type EmailLifecycleV1 } from '@herald/contracts';
+import { InjectOutbox, type Outbox } from '@herald/messaging';
+import { tableName } from '@herald/persistence';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AccountMail } from '../accounts/account-mail.js';
+import { GATEWAY } from '../consumer.js';
+import { BillingAccount, BillingLimits, BillingUsage, MeteredEmail } from './billing.entities.js';
+import {
+  billingPeriod,
+  categoryOfOrigin,
+  crossedLevels,
+  GAUGE_PERIOD_START,
+  type Metered,
+  type NoticeLevel,
+  type Period,
+} from './billing-rules.js';
+
+export interface MeteredEvent {
+  projectId: string;
+  payload: EmailLifecycleV1;
+  at: Date;
+}
+
+const GAUGE_PERIOD: Period = { start: GAUGE_PERIOD_START, end: new Date(Date.UTC(9999, 11, 31)) };
+
+/**
+ * Projects consumption from events, inside the transaction of the idempotent inbox (`ctx.manager`):
+ * an email is counted once, by its first `email.sent` or `email.bounced` (its `metered_emails` row
+ * is the natural key), in the period its event happened in. Crossing 80% and 100% of a cap emails the
+ * owners once per period; reaching 100% also publishes `billing.limit.reached` through the outbox.
+ */
+@Injectable()
+export class BillingMeter {
+  constructor(
+    @InjectOutbox(GATEWAY) private readonly outbox: Outbox,
+    private readonly mail: AccountMail,
+  ) {}
+
+  /** One email's `email.sent` / `email.bounced` (`bounced`): counts it if it is new; a bounce marks it. */
+  email(m: EntityManager, projectId: string, p: EmailLifecycleV1, at: Date, bounced: boolean): Promise<void> {
+    return this.emails(m, [{ projectId, payload: p, at }], bounced);
+  }
+
+  /**
+   * A run of `email.sent` (or `email.bounced`) events with a few statements: one multi-row insert of
+   * the emails (new ones are counted, known ones only marked bounced), then one counter update per
+   * project, category and period.
+   */
+  async emails(m: EntityManager, events: MeteredEvent[], bounced: boolean): Promise<void> {
+    const byId = new Map<string, MeteredEvent>();
+    for (const e of events) if (e.payload.emailId && !byId.has(e.payload.emailId)) byId.set(e.payload.emailId, e);
+    if (byId.size === 0) return; // relay notices that matched no email of Herald's: nothing was sent by us
+    const list = [...byId.values()];
+    const table = tableName(m, MeteredEmail);
+    const rows: { email_id: string }[] = await m.query(
+      `INSERT INTO ${table} (email_id, project_id, category, sent_at, sender_domain, bounced_at)
+       SELECT id, project, category, at, domain, CASE WHEN $5::boolean THEN at END
+         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $6::varchar[]) AS x(id, project, category, at, domain)
+       ON CONFLICT (email_id) DO UPDATE SET bounced_at = COALESCE(${table}.bounced_at, EXCLUDED.bounced_at),
+         sender_domain = COALESCE(${table}.sender_domain, EXCLUDED.sender_domain)
+       RETURNING email_id, (xmax = 0) AS inserted`,
+      [
+        list.map((e) => e.payload.emailId),
+        list.map((e) => e.projectId),
+        list.map((e) => categoryOfOrigin(e.payload.origin)),
+        list.map((e) => e.at),
+        bounced,
+        list.map((e) => e.payload.fromDomain?.toLowerCase() ?? null),
+      ],
+    );
+    const counted = (rows as { email_id: string; inserted: boolean }[]).filter((r) => r.inserted);
+    const groups = new Map<string, { projectId: string; category: BillingCategory; n: number; at: Date }>();
+    for (const r of counted) {
+      const e = byId.get(r.email_id)!;
+      const category = categoryOfOrigin(e.payload.origin);
+      // one group per project, category and month; the provider's period is resolved in add()
+      const key = `${e.projectId}|${category}|${e.at.getUTCFullYear()}-${e.at.getUTCMonth()}`;
+      const g = groups.get(key) ?? { projectId: e.projectId, category, n: 0, at: e.at };
+      g.n += 1;
+      groups.set(key, g);
+    }
+    for (const g of [...groups.values()].sort((x, y) => x.projectId.localeCompare(y.projectId)))
+      await this.add(m, g.projectId, g.category, g.n, g.at);
+  }
+
+  /** `email.complained`: marks the email (reputation); an email Herald never counted is recorded, not billed. */
+  async complaint(m: EntityManager, projectId: string, p: EmailLifecycleV1, at: Date): Promise<void> {
+    if (!p.emailId) return;
+    const table = tableName(m, MeteredEmail);
+    await m.query(
+      `INSERT INTO ${table} (email_id, project_id, category, sent_at, sender_domain, complained_at) VALUES ($1, $2, $3, $4, $5, $4)
+       ON CONFLICT (email_id) DO UPDATE SET complained_at = COALESCE(${table}.complained_at, EXCLUDED.complained_at)`,
+      [p.emailId, projectId, categoryOfOrigin(p.origin), at, p.fromDomain?.toLowerCase() ?? null],
+    );
+  }
+
+  /** `event.tracked`: tracked events, each in the period it happened in. */
+  async trackedEvents(m: EntityManager, projectId: string, times: Date[]): Promise<void> {
+    const account = await m.findOneBy(BillingAccount, { projectId });
+    const perPeriod = new Map<number, { period: Period; n: number }>();
+    for (const at of times) {
+      const period = billingPeriod(at, account && { start: account.periodStart, end: account.periodEnd });
+      const entry = perPeriod.get(period.start.getTime()) ?? { period, n: 0 };
+      entry.n += 1;
+      perPeriod.set(period.start.getTime(), entry);
+    }
+    for (const { period, n } of perPeriod.values()) await this.bump(m, projectId, 'events', n, period);
+  }
+
+  /** `contact.created` (+n) / `contact.deleted` (-n): the stored-contacts gauge. */
+  async contacts(m: EntityManager, projectId: string, delta: number): Promise<void> {
+    await this.bump(m, projectId, 'contacts', delta, GAUGE_PERIOD);
+  }
+
+  private async add(m: EntityManager, projectId: string, metered: BillingCategory, n: number, at: Date): Promise<void> {
+    const account = await m.findOneBy(BillingAccount, { projectId });
+    const period = billingPeriod(at, account && { start: account.periodStart, end: account.periodEnd });
+    const used = await this.bump(m, projectId, metered, n, period);
+    const limits = await m.findOneBy(BillingLimits, { projectId });
+    const cap = limits?.[metered] ?? null;
+    for (const level of crossedLevels(used - n, used, cap))
+      await this.notice(m, projectId, metered, level, cap!, used, period);
+  }
+
+  private async bump(
+    m: EntityManager,
+    projectId: string,
+    metered: Metered,
+    n: number,
+    period: Period,
+  ): Promise<number> {
+    const table = tableName(m, BillingUsage);
+    const rows: { used: number }[] = await m.query(
+      `INSERT INTO ${table} (project_id, category, period_start, period_end, used) VALUES ($1, $2, $3, $4, GREATEST($5::int, 0))
+       ON CONFLICT (project_id, category, period_start) DO UPDATE SET used = GREATEST(${table}.used + $5::int, 0)
+       RETURNING used`,
+      [projectId, metered, period.start, period.end, n],
+    );
+    return rows[0]!.used;
+  }
+
+  /** Once per project, category, period and level: the row's notice column is the guard. */
+  private async notice(
+    m: EntityManager,
+    projectId: string,
+    category: BillingCategory,
+    level: NoticeLevel,
+    cap: number,
+    used: number,
+    period: Period,
+  ): Promise<void> {
+    const column = level === 100 ? 'notice_100_at' : 'notice_80_at';
+    const [, affected] = (await m.query(
+      `UPDATE ${tableName(m, BillingUsage)} SET ${column} = now()
+        WHERE project_id = $1 AND category = $2 AND period_start = $3 AND ${column} IS NULL`,
+      [projectId, category, period.start],
+    )) as [unknown, number];
+    if (!affected) return;
+    const resets = period.end.toISOString();
+    await this.mail.notifyOwners(
+      m,
+      projectId,
+      level === 100
+        ? `Herald: the ${category} email cap is reached`
+        : `Herald: ${level}% of the ${category} email cap is used`,
+      `Your project ${projectId} has used ${used} of its ${cap} ${category} emails this billing period (${level}%).\n\n` +
+        (level === 100
+          ? `New ${category} sends are refused until the period resets at ${resets}, and sending campaigns pause.`
+          : `At 100% new ${category} sends are refused until the period resets at ${resets}.`) +
+        `\n\nRaise the cap in the project's billing settings if you need more.`,
+    );
+    if (level === 100)
+      await this.outbox.add(
+        m,
+        BillingLimitReached.create({
+          projectId,
+          source: GATEWAY,
+          payload: { category, cap, used, periodStart: period.start.toISOString(), periodEnd: resets },
+        }),
+      );
+  }
+}

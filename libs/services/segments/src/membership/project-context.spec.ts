@@ -1,0 +1,53 @@
+import { parseFilter } from '@herald/filters';
+import type { Segment } from '../segments/segment.entity.js';
+import { ProjectContext } from './project-context.js';
+
+const segment = (id: string, filters: unknown, extra: Partial<Segment> = {}): Segment =>
+  ({ id, projectId: 'p', name: id, type: 'DYNAMIC', trackMembership: false, filters, ...extra }) as Segment;
+const where = (field: string, operator: string, value?: unknown, extra: Record<string, unknown> = {}) => ({
+  operator: 'AND',
+  conditions: [{ field, operator, ...(value === undefined ? {} : { value }), ...extra }],
+});
+
+describe('ProjectContext', () => {
+  const ctx = new ProjectContext(
+    'p',
+    new Map([
+      ['seg_recent', segment('seg_recent', where('createdAt', 'within', 7, { unit: 'days' }))],
+      ['seg_plan', segment('seg_plan', where('data.plan', 'equals', 'pro'))],
+      ['seg_tracked_recent', segment('seg_tracked_recent', where('createdAt', 'within', 7), { trackMembership: true })],
+      ['seg_static', segment('seg_static', null, { type: 'STATIC' })],
+    ]),
+    {},
+  );
+  const timeDependent = (raw: unknown) => ctx.isTimeDependent(parseFilter(raw));
+
+  it.each([
+    ['within on a date', where('data.seenAt', 'within', 3, { unit: 'hours' }), true],
+    ['olderThan', where('createdAt', 'olderThan', 30), true],
+    ['triggeredWithin', where('event.login', 'triggeredWithin', 7), true],
+    ['notTriggeredWithin', where('email.opened', 'notTriggeredWithin', 7), true],
+    ['a count in a window', where('event.buy', 'countGreaterThan', 2, { within: { amount: 1, unit: 'months' } }), true],
+    ['an untracked dynamic segment with a window, inlined', where('segment.seg_recent', 'isMember'), true],
+    ['equality', where('data.plan', 'equals', 'pro'), false],
+    ['a date comparison with a fixed instant', where('createdAt', 'gt', '2024-01-01'), false],
+    ['triggered ever', where('event.login', 'triggered'), false],
+    ['an all-time count', where('event.buy', 'countGreaterThan', 2), false],
+    [
+      'a tracked segment with a window (its sweep moves its members)',
+      where('segment.seg_tracked_recent', 'isMember'),
+      true,
+    ],
+    ['a static segment', where('segment.seg_static', 'isMember'), false],
+    ['an untracked segment without a window', where('segment.seg_plan', 'isMember'), false],
+  ])('the sweep re-evaluates a filter with %s: %s', (_name, raw, expected) => {
+    expect(timeDependent(raw)).toBe(expected);
+  });
+
+  it('resolves stored segments to their memberships and untracked dynamic ones to their filter', () => {
+    expect(ctx.resolver('seg_static')).toEqual({ kind: 'stored' });
+    expect(ctx.resolver('seg_tracked_recent')).toEqual({ kind: 'stored' });
+    expect(ctx.resolver('seg_plan')?.kind).toBe('dynamic');
+    expect(ctx.resolver('seg_other_project')).toBeUndefined();
+  });
+});

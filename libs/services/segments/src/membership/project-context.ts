@@ -1,0 +1,94 @@
+import {
+  DEFAULT_FILTER_SQL_SCHEMA,
+  parseFilter,
+  type FieldTypes,
+  type Filter,
+  type FilterNode,
+  type FilterSqlSchema,
+  type SegmentResolver,
+} from '@herald/filters';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SegmentContact, SegmentContactEmail, SegmentContactEvent } from '../read-model/read-model.entities.js';
+import type { ReadModelWriter } from '../read-model/read-model.writer.js';
+import { Segment, SegmentMembership } from '../segments/segment.entity.js';
+
+/** Whether membership of `s` is stored (static members, or the tracked members of a dynamic segment). */
+export const isStored = (s: Pick<Segment, 'type' | 'trackMembership'>): boolean =>
+  s.type === 'STATIC' || s.trackMembership;
+
+/**
+ * What evaluating a project's filters needs: its segments (to resolve `segment.<id>`), the field
+ * types of its custom fields, and the filters parsed once.
+ */
+export class ProjectContext {
+  private readonly parsed = new Map<string, Filter>();
+
+  constructor(
+    readonly projectId: string,
+    readonly segments: Map<string, Segment>,
+    readonly fieldTypes: FieldTypes,
+  ) {}
+
+  static async load(m: EntityManager, projectId: string, readModel: ReadModelWriter): Promise<ProjectContext> {
+    const segments = await m.find(Segment, { where: { projectId }, order: { id: 'ASC' } });
+    return new ProjectContext(
+      projectId,
+      new Map(segments.map((s) => [s.id, s])),
+      await readModel.fieldTypes(m, projectId),
+    );
+  }
+
+  /** The segment's filter, parsed (it was validated when saved); undefined for a static segment. */
+  filterOf(segment: Segment): Filter | undefined {
+    if (!segment.filters) return undefined;
+    let f = this.parsed.get(segment.id);
+    if (!f) this.parsed.set(segment.id, (f = parseFilter(segment.filters, 'filters')));
+    return f;
+  }
+
+  /** `segment.<id>`: a stored segment reads its memberships, an untracked dynamic one is inlined. */
+  readonly resolver: SegmentResolver = (id) => {
+    const s = this.segments.get(id);
+    if (!s) return undefined;
+    if (isStored(s)) return { kind: 'stored' };
+    const filter = this.filterOf(s);
+    return filter ? { kind: 'dynamic', filter } : { kind: 'stored' };
+  };
+
+  /** Whether the filter (with the dynamic segments it references) depends on the time alone. */
+  isTimeDependent(filter: FilterNode, seen = new Set<string>()): boolean {
+    switch (filter.kind) {
+      case 'group':
+        return filter.conditions.some((c) => this.isTimeDependent(c, seen));
+      case 'standard':
+      case 'data':
+        return filter.operator === 'within' || filter.operator === 'olderThan';
+      case 'activity':
+        return filter.operator === 'triggeredWithin' || filter.operator === 'notTriggeredWithin' || !!filter.within;
+      case 'segment': {
+        // inlined or tracked, a dynamic segment with a window changes with time; so does the
+        // membership of a tracked one (its own sweep moves it), which this filter reads
+        const s = this.segments.get(filter.segmentId);
+        const referenced = s && this.filterOf(s);
+        if (seen.has(filter.segmentId) || !referenced) return false;
+        seen.add(filter.segmentId);
+        return this.isTimeDependent(referenced, seen);
+      }
+    }
+  }
+}
+
+/** The read model's tables under the service's schema, for `compileFilter`. */
+export function filterSqlSchema(db: DataSource | EntityManager): FilterSqlSchema {
+  const ds = 'connection' in db ? db.connection : db;
+  const name = (entity: object) => {
+    const meta = ds.getMetadata(entity as never);
+    return meta.schema ? `${meta.schema}.${meta.tableName}` : meta.tableName;
+  };
+  return {
+    contacts: { ...DEFAULT_FILTER_SQL_SCHEMA.contacts, table: name(SegmentContact) },
+    events: { ...DEFAULT_FILTER_SQL_SCHEMA.events, table: name(SegmentContactEvent) },
+    emails: { ...DEFAULT_FILTER_SQL_SCHEMA.emails, table: name(SegmentContactEmail) },
+    memberships: { ...DEFAULT_FILTER_SQL_SCHEMA.memberships, table: name(SegmentMembership) },
+  };
+}

@@ -1,0 +1,112 @@
+import { createLogger } from '@herald/core';
+import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
+import { tableName } from '@herald/persistence';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SEGMENTS } from '../consumer.js';
+import { ReadModelWriter } from '../read-model/read-model.writer.js';
+import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
+import { Segment, SweepState } from '../segments/segment.entity.js';
+import { MembershipEngine } from './membership-engine.js';
+import { ProjectContext } from './project-context.js';
+
+export const SWEEP_QUEUE = 'segments.sweep';
+const MAX_ATTEMPTS = 100;
+const log = createLogger('segments.sweep');
+
+export const sweepJobId = (seq: number): string => `segsweep_${seq}`;
+
+/**
+ * The periodic sweep: conditions that change with time alone (`within`, `olderThan`,
+ * `triggeredWithin`, counts in a window) are re-evaluated every SEGMENTS_SWEEP_INTERVAL_MS for the
+ * tracked dynamic segments that hold one, publishing entries and exits with reason `sweep`.
+ *
+ * One durable chain of jobs (libs/jobs), like the domains checks: a link runs the sweep, then in one
+ * transaction advances `sweep_state.seq` and enqueues the next link. Only the link carrying the
+ * current number acts, so a link run twice or a duplicate started by another replica's repair does
+ * nothing. At start, a replica starts the chain again when it has no queued or running link.
+ */
+@Injectable()
+export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
+  constructor(
+    @InjectDataSource(SEGMENTS) private readonly db: DataSource,
+    @InjectJobQueue(SEGMENTS) private readonly jobs: JobQueue,
+    private readonly membership: MembershipEngine,
+    private readonly readModel: ReadModelWriter,
+    @Inject(SEGMENTS_SETTINGS) private readonly settings: SegmentsSettings,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(SWEEP_QUEUE, (ctx) => this.run(ctx));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const live = await this.jobs.liveValues(SWEEP_QUEUE, 'seq');
+    if (live.size > 0) return;
+    await this.db.transaction(async (m) => {
+      const seq = await this.advance(m);
+      await this.enqueue(m, seq, new Date(Date.now() + this.settings.SEGMENTS_SWEEP_INTERVAL_MS));
+    });
+    log.info('started the segments sweep chain');
+  }
+
+  async run({ job }: Pick<JobContext, 'job'>): Promise<void> {
+    const seq = Number((job.payload as { seq: string }).seq);
+    const current = await this.db.getRepository(SweepState).findOneBy({ id: 1 });
+    if (current?.seq !== seq) return;
+    await this.sweep();
+    await this.db.transaction(async (m) => {
+      const [locked] = await m.query<{ seq: number }[]>(
+        `SELECT seq FROM ${tableName(m, SweepState)} WHERE id = 1 FOR UPDATE`,
+      );
+      if (locked?.seq !== seq) return;
+      const next = await this.advance(m);
+      await this.enqueue(m, next, new Date(Date.now() + this.settings.SEGMENTS_SWEEP_INTERVAL_MS));
+      await this.jobs.forget(m, [sweepJobId(seq - 1)]);
+    });
+  }
+
+  /** One pass over every tracked dynamic segment whose filter depends on time. Returns how many were swept. */
+  async sweep(): Promise<number> {
+    const tracked = await this.db.getRepository(Segment).find({
+      where: { type: 'DYNAMIC', trackMembership: true },
+      select: { id: true, projectId: true },
+      order: { projectId: 'ASC', id: 'ASC' },
+    });
+    let swept = 0;
+    for (const { id, projectId } of tracked) {
+      try {
+        const timeDependent = await this.db.transaction(async (m) => {
+          const ctx = await ProjectContext.load(m, projectId, this.readModel);
+          const s = ctx.segments.get(id);
+          const filter = s && ctx.filterOf(s);
+          return filter ? ctx.isTimeDependent(filter) : false;
+        });
+        if (!timeDependent) continue;
+        await this.membership.compute(projectId, id, { fire: true, reason: 'sweep' });
+        swept++;
+      } catch (err) {
+        log.error('could not sweep a segment', { segmentId: id, err: String(err) });
+      }
+    }
+    return swept;
+  }
+
+  private async advance(m: EntityManager): Promise<number> {
+    const rows = await m.query<{ seq: number }[]>(
+      `WITH up AS (INSERT INTO ${tableName(m, SweepState)} AS s (id, seq) VALUES (1, 1)
+         ON CONFLICT (id) DO UPDATE SET seq = s.seq + 1 RETURNING seq) SELECT seq FROM up`,
+    );
+    return rows[0]!.seq;
+  }
+
+  private enqueue(m: EntityManager, seq: number, runAt: Date): Promise<string> {
+    return this.jobs.enqueue(
+      m,
+      SWEEP_QUEUE,
+      { seq: String(seq) },
+      { id: sweepJobId(seq), runAt, maxAttempts: MAX_ATTEMPTS },
+    );
+  }
+}

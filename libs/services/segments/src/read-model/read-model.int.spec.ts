@@ -1,0 +1,189 @@
+import { Outbox } from '@herald/messaging';
+import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
+import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SEGMENTS } from '../consumer.js';
+import { MembershipEngine } from '../membership/membership-engine.js';
+import { segmentsSchema } from '../segments.module.js';
+import { Segment } from '../segments/segment.entity.js';
+import { ReadModelWriter } from './read-model.writer.js';
+
+/**
+ * The read model on PostgreSQL: contact events applied out of order leave the newest state (a late
+ * older update, an update after the deletion, a late creation), and a compute over more contacts
+ * than one batch writes and publishes each entry once; two events of one contact applied at once
+ * (each in its transaction, neither seeing the other's write) still end in the membership both imply.
+ */
+describe('segments read model and membership (PostgreSQL)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let writer: ReadModelWriter;
+  let engine: MembershipEngine;
+  const project = 'prj_rm_int';
+  const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await createServiceDataSource(segmentsSchema, db.url, 4).initialize();
+    await migrateServiceSchema(ds);
+    writer = new ReadModelWriter();
+    engine = new MembershipEngine(ds, new Outbox(SEGMENTS, ds), writer);
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+
+  const row = async (contactId: string) =>
+    (
+      await ds.query(
+        `SELECT email, subscribed, data, created_at, updated_at FROM segments.segment_contacts WHERE project_id = $1 AND contact_id = $2`,
+        [project, contactId],
+      )
+    )[0] as { email: string; data: Record<string, unknown>; created_at: Date; updated_at: Date } | undefined;
+  const apply = (contactId: string, data: Record<string, unknown>, at: Date, created = false) =>
+    ds.transaction((m) =>
+      writer.upsertContact(
+        m,
+        project,
+        { contactId, email: `${contactId}@example.com`, subscribed: true, data },
+        at,
+        created,
+      ),
+    );
+
+  it('keeps the newest state: an older update delivered late changes nothing', async () => {
+    expect(await apply('c1', { plan: 'a' }, t(1), true)).toBe(true);
+    expect(await apply('c1', { plan: 'c' }, t(3))).toBe(true);
+    expect(await apply('c1', { plan: 'b' }, t(2))).toBe(false);
+    expect((await row('c1'))!.data).toEqual({ plan: 'c' });
+  });
+
+  it('a late contact.created fixes the creation time and keeps the newer data', async () => {
+    await apply('c2', { plan: 'new' }, t(5));
+    await apply('c2', { plan: 'old' }, t(4), true);
+    const r = (await row('c2'))!;
+    expect([r.data, r.created_at.toISOString(), r.updated_at.toISOString()]).toEqual([
+      { plan: 'new' },
+      t(4).toISOString(),
+      t(5).toISOString(),
+    ]);
+  });
+
+  it('an update delivered after the deletion does not bring the contact back', async () => {
+    await apply('c3', { plan: 'a' }, t(1), true);
+    await ds.transaction((m) => writer.deleteContact(m, project, 'c3', t(3)));
+    expect(await apply('c3', { plan: 'b' }, t(2))).toBe(false);
+    expect(await row('c3')).toBeUndefined();
+  });
+
+  it('the first non-null value of a key fixes its type', async () => {
+    await apply('c4', { score: null, since: '2024-01-02', n: 1 }, t(1), true);
+    await apply('c5', { score: 'high', n: 'one' }, t(1), true);
+    expect(Object.fromEntries(await writer.fieldTypes(ds.manager, project))).toMatchObject({
+      'data.score': 'string',
+      'data.since': 'date',
+      'data.n': 'number',
+    });
+  });
+
+  it('a compute over more contacts than one batch writes and publishes each entry once', async () => {
+    const p = 'prj_compute_int';
+    await ds.query(
+      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
+       SELECT $1, 'cnt_' || lpad(i::text, 6, '0'), 'c' || i || '@example.com', true, jsonb_build_object('even', i % 2 = 0), now(), now()
+         FROM generate_series(1, 12001) i`,
+      [p],
+    );
+    await ds.getRepository(Segment).save(
+      ds.getRepository(Segment).create({
+        id: 'seg_even',
+        projectId: p,
+        name: 'even',
+        description: null,
+        type: 'DYNAMIC',
+        filters: { operator: 'AND', conditions: [{ field: 'data.even', operator: 'equals', value: true }] },
+        trackMembership: true,
+        memberCount: 0,
+      }),
+    );
+    expect(await engine.compute(p, 'seg_even', { fire: true, reason: 'compute' })).toEqual({
+      added: 6000,
+      removed: 0,
+      total: 6000,
+    });
+    const [{ n }] = await ds.query(
+      `SELECT count(DISTINCT envelope->'payload'->>'contactId')::int AS n FROM segments.outbox WHERE topic = 'segment.entered' AND envelope->'payload'->>'segmentId' = 'seg_even'`,
+    );
+    expect(n).toBe(6000);
+    expect(await engine.compute(p, 'seg_even', { fire: true, reason: 'compute' })).toEqual({
+      added: 0,
+      removed: 0,
+      total: 6000,
+    });
+  });
+  it.each([
+    ['the contact first, its event while the contact is uncommitted', 'contact'],
+    ['the event first, the contact while the event is uncommitted', 'event'],
+  ] as const)(
+    'a contact and its tracked event applied at once enter the segment both imply (%s)',
+    async (_label, first) => {
+      const p = `prj_race_${first}`;
+      const contactId = `cnt_race_${first}`;
+      await ds.getRepository(Segment).save(
+        ds.getRepository(Segment).create({
+          id: `seg_signed_${first}`,
+          projectId: p,
+          name: 'signed up',
+          description: null,
+          type: 'DYNAMIC',
+          filters: { operator: 'AND', conditions: [{ field: 'event.signup', operator: 'triggered' }] },
+          trackMembership: true,
+          memberCount: 0,
+        }),
+      );
+      const at = new Date(Date.now() - 1000);
+      const applyContact = async (m: EntityManager) => {
+        await writer.upsertContact(
+          m,
+          p,
+          { contactId, email: `${contactId}@example.com`, subscribed: true, data: {} },
+          at,
+          true,
+        );
+        await engine.onContactChanged(m, p, contactId, {});
+      };
+      const applyEvent = async (m: EntityManager) => {
+        await writer.addEvent(m, p, contactId, 'signup', at);
+        await engine.onContactChanged(m, p, contactId, {});
+      };
+      const [early, late] = first === 'contact' ? [applyContact, applyEvent] : [applyEvent, applyContact];
+      const open = ds.createQueryRunner();
+      await open.connect();
+      await open.startTransaction();
+      try {
+        await early(open.manager);
+        const second = ds.transaction(late);
+        await eventually(
+          async () =>
+            (
+              await ds.query<{ n: number }[]>(
+                `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+              )
+            )[0]!.n === 1,
+          { timeoutMs: 10_000, message: 'the second re-evaluation never waited for the first' },
+        );
+        await open.commitTransaction();
+        await second;
+      } finally {
+        if (open.isTransactionActive) await open.rollbackTransaction();
+        await open.release();
+      }
+      const members = await ds.query(
+        `SELECT contact_id FROM segments.segment_memberships WHERE project_id = $1 AND segment_id = $2`,
+        [p, `seg_signed_${first}`],
+      );
+      expect(members).toEqual([{ contact_id: contactId }]);
+    },
+  );
+});

@@ -1,0 +1,230 @@
+import type { ResourceReference } from '@herald/contracts';
+import { newId } from '@herald/core';
+import { checkFilter, parseFilter, referencesOf, toWire, type Filter } from '@herald/filters';
+import { InjectOutbox, publishReferences, type Outbox } from '@herald/messaging';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SEGMENTS } from '../consumer.js';
+import { MembershipEngine } from '../membership/membership-engine.js';
+import { ProjectContext } from '../membership/project-context.js';
+import { ReadModelWriter } from '../read-model/read-model.writer.js';
+import type { CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
+import { Segment, SegmentMembership } from './segment.entity.js';
+import { SegmentErrors } from './segment.errors.js';
+import { segmentView, type SegmentView } from './segment-view.js';
+import { SegmentDeletionChecks } from './segment-deletion-checks.js';
+
+/** The filter of a create or update body: `filters` or `condition` (one of them), parsed under its own name. */
+function filterOf(body: { filters?: unknown; condition?: unknown }): Filter | undefined {
+  if (body.filters !== undefined && body.condition !== undefined)
+    throw SegmentErrors.field('condition', 'give the filter as filters or as condition, not both');
+  if (body.filters !== undefined) return parseFilter(body.filters, 'filters');
+  if (body.condition !== undefined) return parseFilter(body.condition, 'condition');
+  return undefined;
+}
+
+const referencesOfFilter = (filter: Filter | undefined): ResourceReference[] => {
+  if (!filter) return [];
+  const refs = referencesOf(filter);
+  return [
+    ...refs.fields.map((key) => ({ kind: 'field' as const, key })),
+    ...refs.events.map((key) => ({ kind: 'event' as const, key })),
+    ...refs.segments.map((key) => ({ kind: 'segment' as const, key })),
+  ];
+};
+
+/** Segments: create, read, change, delete, compute and refresh (docs/segments.md). */
+@Injectable()
+export class SegmentsService {
+  constructor(
+    @InjectDataSource(SEGMENTS) private readonly db: DataSource,
+    @InjectOutbox(SEGMENTS) private readonly outbox: Outbox,
+    private readonly readModel: ReadModelWriter,
+    private readonly membership: MembershipEngine,
+    private readonly deletionChecks: SegmentDeletionChecks,
+  ) {}
+
+  async create(projectId: string, body: CreateSegmentDto, requestId?: string): Promise<SegmentView> {
+    const type = body.type ?? 'DYNAMIC';
+    const filter = filterOf(body);
+    if (type === 'DYNAMIC' && !filter)
+      throw SegmentErrors.field('filters', 'a DYNAMIC segment needs filters (or condition)', 'FILTER_REQUIRED');
+    if (type === 'STATIC' && filter)
+      throw SegmentErrors.field(
+        body.filters !== undefined ? 'filters' : 'condition',
+        'a STATIC segment takes no filter: add its members with POST /segments/:id/members',
+        'FILTER_NOT_ALLOWED',
+      );
+    if (type === 'STATIC' && body.trackMembership)
+      throw SegmentErrors.field('trackMembership', 'only a DYNAMIC segment tracks membership');
+    const id = newId('seg');
+    const segment = await this.db.transaction(async (m) => {
+      if (filter) await this.check(m, projectId, filter, id);
+      const s = m.create(Segment, {
+        id,
+        projectId,
+        name: body.name,
+        description: body.description ?? null,
+        type,
+        filters: filter ? toWire(filter) : null,
+        trackMembership: type === 'DYNAMIC' && body.trackMembership === true,
+        memberCount: 0,
+      });
+      const saved = await m.save(s);
+      await this.publishReferences(m, saved, filter, requestId);
+      return saved;
+    });
+    return segmentView(await this.count(segment, 'baseline'));
+  }
+
+  async list(projectId: string): Promise<SegmentView[]> {
+    const rows = await this.db
+      .getRepository(Segment)
+      .find({ where: { projectId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(segmentView);
+  }
+
+  async get(projectId: string, id: string): Promise<SegmentView> {
+    return segmentView(await this.find(this.db.manager, projectId, id));
+  }
+
+  async update(projectId: string, id: string, body: UpdateSegmentDto, requestId?: string): Promise<SegmentView> {
+    const filter = filterOf(body);
+    const { segment, recount } = await this.db.transaction(async (m) => {
+      const s = await this.find(m, projectId, id, true);
+      const wasTracked = s.trackMembership;
+      const before = JSON.stringify(s.filters);
+      if (filter && s.type === 'STATIC')
+        throw SegmentErrors.field(
+          body.filters !== undefined ? 'filters' : 'condition',
+          'a STATIC segment takes no filter: its members are managed with /segments/:id/members',
+          'SEGMENT_TYPE_MISMATCH',
+        );
+      if (body.trackMembership === true && s.type === 'STATIC')
+        throw SegmentErrors.field('trackMembership', 'only a DYNAMIC segment tracks membership');
+      if (body.name !== undefined) s.name = body.name;
+      if (body.description !== undefined) s.description = body.description;
+      if (body.trackMembership !== undefined) s.trackMembership = body.trackMembership;
+      if (filter) {
+        await this.check(m, projectId, filter, id);
+        s.filters = toWire(filter);
+      }
+      const filterChanged = JSON.stringify(s.filters) !== before;
+      if (wasTracked && !s.trackMembership) await m.delete(SegmentMembership, { projectId, segmentId: id }); // no longer maintained
+      const saved = await m.save(s);
+      await this.publishReferences(m, saved, this.parsed(saved), requestId);
+      const recount: 'none' | 'baseline' | 'compute' | 'live' =
+        s.type === 'STATIC'
+          ? 'none'
+          : s.trackMembership && !wasTracked
+            ? 'baseline'
+            : s.trackMembership && filterChanged
+              ? 'compute'
+              : !s.trackMembership && (filterChanged || wasTracked)
+                ? 'live'
+                : 'none';
+      return { segment: saved, recount };
+    });
+    return segmentView(recount === 'none' ? segment : await this.count(segment, recount, requestId));
+  }
+
+  async remove(projectId: string, id: string, requestId?: string): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const s = await this.find(m, projectId, id, true);
+      await this.deletionChecks.assertDeletable(m, s);
+      await m.delete(SegmentMembership, { projectId, segmentId: id });
+      await m.delete(Segment, { projectId, id });
+      await publishReferences(
+        this.outbox,
+        m,
+        SEGMENTS,
+        { projectId, kind: 'segment', id, name: s.name, revision: s.version + 1 },
+        [],
+        requestId ? { correlationId: requestId } : {},
+      );
+    });
+  }
+
+  /** `POST /segments/:id/compute`: a tracked dynamic segment writes and publishes entries and exits. */
+  async compute(projectId: string, id: string, requestId?: string) {
+    const s = await this.find(this.db.manager, projectId, id);
+    if (s.type === 'DYNAMIC' && s.trackMembership) {
+      const r = await this.membership.compute(projectId, id, {
+        fire: true,
+        reason: 'compute',
+        ...(requestId ? { trace: { correlationId: requestId } } : {}),
+      });
+      if (!r) throw SegmentErrors.notFound(id);
+      return r;
+    }
+    const counted = await this.count(s, 'live');
+    return { added: 0, removed: 0, total: counted.memberCount };
+  }
+
+  /** `POST /segments/:id/refresh`: the cached count only (a dynamic segment's live count), no writes of members, no events. */
+  async refresh(projectId: string, id: string): Promise<SegmentView> {
+    const s = await this.find(this.db.manager, projectId, id);
+    return segmentView(await this.count(s, 'live'));
+  }
+
+  async find(m: EntityManager, projectId: string, id: string, lock = false): Promise<Segment> {
+    const s = await m.findOne(Segment, {
+      where: { projectId, id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!s) throw SegmentErrors.notFound(id);
+    return s;
+  }
+
+  /**
+   * Sets the cached count: `live` counts the filter now; `baseline` fills a newly tracked
+   * segment's stored membership silently (no events: these contacts did not enter, they were
+   * there); `compute` recomputes it with events (its condition changed).
+   */
+  private async count(s: Segment, how: 'baseline' | 'compute' | 'live', requestId?: string): Promise<Segment> {
+    if (s.type === 'STATIC') {
+      s.memberCount = await this.membership.recount(this.db.manager, s.projectId, s.id);
+      return s;
+    }
+    if (how !== 'live' && s.trackMembership) {
+      const r = await this.membership.compute(s.projectId, s.id, {
+        fire: how === 'compute',
+        reason: 'compute',
+        ...(requestId ? { trace: { correlationId: requestId } } : {}),
+      });
+      s.memberCount = r?.total ?? s.memberCount;
+      return s;
+    }
+    const n = await this.db.transaction(async (m) => {
+      const ctx = await ProjectContext.load(m, s.projectId, this.readModel);
+      const current = ctx.segments.get(s.id);
+      if (!current) throw SegmentErrors.notFound(s.id);
+      return this.membership.countLive(m, ctx, current);
+    });
+    await this.db.getRepository(Segment).update({ id: s.id }, { memberCount: n, countedAt: new Date() });
+    s.memberCount = n;
+    return s;
+  }
+
+  /** The checks that need the project: registered field types, segment references, cycles. */
+  private async check(m: EntityManager, projectId: string, filter: Filter, selfId: string): Promise<void> {
+    const ctx = await ProjectContext.load(m, projectId, this.readModel);
+    checkFilter(filter, { fieldTypes: ctx.fieldTypes, segments: ctx.resolver, selfId });
+  }
+
+  private parsed(s: Segment): Filter | undefined {
+    return s.filters ? parseFilter(s.filters, 'filters') : undefined;
+  }
+
+  private publishReferences(m: EntityManager, s: Segment, filter: Filter | undefined, requestId?: string) {
+    return publishReferences(
+      this.outbox,
+      m,
+      SEGMENTS,
+      { projectId: s.projectId, kind: 'segment', id: s.id, name: s.name, revision: s.version },
+      referencesOfFilter(filter),
+      requestId ? { correlationId: requestId } : {},
+    );
+  }
+}

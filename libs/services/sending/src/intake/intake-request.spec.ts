@@ -1,0 +1,83 @@
+import { emailEventPayload } from '../delivery/email-events.js';
+import { parseIntakeRequest, type IntakeItem } from './intake-request.js';
+
+const item = (extra: Record<string, unknown> = {}) => ({
+  key: 'campaign:cmp_1:ctc_1',
+  to: 'Ada@Example.com',
+  from: 'News@Brand.test',
+  subject: 'Hi',
+  body: '<p>Hi</p>',
+  category: 'marketing',
+  origin: 'campaign',
+  ...extra,
+});
+const fields = (raw: unknown) => (parseIntakeRequest(raw) as { field: string }[]).map((e) => e.field);
+
+describe('parseIntakeRequest: the body of POST /internal/emails', () => {
+  it('puts campaign mail in the bulk lane and workflow mail in the normal one unless priority says otherwise', () => {
+    const [campaign, workflow, urgent] = parseIntakeRequest({
+      items: [item(), item({ origin: 'workflow' }), item({ priority: 'normal' })],
+    }) as IntakeItem[];
+    expect([campaign!.priority, workflow!.priority, urgent!.priority]).toEqual(['bulk', 'normal', 'normal']);
+    expect(campaign!.from).toBe('news@brand.test');
+  });
+
+  it('names every bad field as items[i].<field>', () => {
+    expect(
+      fields({
+        items: [
+          item(),
+          item({ key: 'x'.repeat(201), category: 'promo', origin: 'api', subject: 'a\nb', from: 'nope' }),
+        ],
+      }),
+    ).toEqual(['items[1].key', 'items[1].from', 'items[1].subject', 'items[1].category', 'items[1].origin']);
+  });
+
+  it('wants subject, body and from unless a template is named', () => {
+    expect(fields({ items: [{ key: 'k', to: 'a@b.test', category: 'transactional', origin: 'workflow' }] })).toEqual([
+      'items[0].subject',
+      'items[0].body',
+      'items[0].from',
+    ]);
+    expect(
+      parseIntakeRequest({
+        items: [{ key: 'k', to: 'a@b.test', templateId: 'tpl_1', category: 'transactional', origin: 'workflow' }],
+      }),
+    ).toEqual([expect.objectContaining({ key: 'k', templateId: 'tpl_1' })]);
+  });
+
+  it('takes 1 to 500 items and keeps an invalid recipient for a skipped answer, not a refusal', () => {
+    expect(fields({ items: [] })).toEqual(['items']);
+    expect(fields({ items: Array.from({ length: 501 }, () => item()) })).toEqual(['items']);
+    expect(fields({})).toEqual(['items']);
+    expect(parseIntakeRequest({ items: [item({ to: 'not an address' })] })).toEqual([
+      expect.objectContaining({ to: 'not an address' }),
+    ]);
+  });
+
+  it('checks the contact snapshot shape', () => {
+    expect(fields({ items: [item({ contact: { id: 'ctc_1', email: 'a@b.test' } })] })).toEqual(['items[0].contact']);
+    const [ok] = parseIntakeRequest({
+      items: [item({ contact: { id: 'ctc_1', email: 'a@b.test', subscribed: true, data: { a: 1 }, locale: 'fr' } })],
+    }) as IntakeItem[];
+    expect(ok!.contact).toEqual({ id: 'ctc_1', email: 'a@b.test', subscribed: true, data: { a: 1 }, locale: 'fr' });
+  });
+});
+
+describe('emailEventPayload', () => {
+  it('carries the origin, campaignId and workflowId of the email so the callers can follow it', () => {
+    const base = { id: 'eml_1', contactId: 'ctc_1', toEmail: 'a@b.test', subject: 'S', templateId: null };
+    expect(emailEventPayload({ ...base, origin: 'campaign', campaignId: 'cmp_1', workflowId: null })).toEqual({
+      emailId: 'eml_1',
+      contactId: 'ctc_1',
+      email: 'a@b.test',
+      subject: 'S',
+      origin: 'campaign',
+      campaignId: 'cmp_1',
+    });
+    expect(emailEventPayload({ ...base, origin: 'workflow', workflowId: 'wfl_1' })).toMatchObject({
+      origin: 'workflow',
+      workflowId: 'wfl_1',
+    });
+  });
+});

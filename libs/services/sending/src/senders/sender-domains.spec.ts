@@ -1,0 +1,80 @@
+import { jest } from '@jest/globals';
+import type { HeraldRuntime } from '@herald/core';
+import type { DataSource } from 'typeorm';
+import { SendingSettings } from '../sending.settings.js';
+import type { DomainsClient, OwnerSenderDomain } from './domains-client.js';
+import type { SenderDomain } from './sender-domain.entity.js';
+import { OWNER_ANSWER_TTL_MS, SenderDomains } from './sender-domains.js';
+
+const runtime = { internalJwtSecret: 'x'.repeat(40) } as HeraldRuntime;
+
+/** SenderDomains over an in-memory copy and a scripted owner, counting the owner's answers. */
+function setup(copy: Partial<SenderDomain>[], owner: (domain: string) => OwnerSenderDomain) {
+  const asked: string[] = [];
+  const db = {
+    getRepository: () => ({
+      findOneBy: async (w: { projectId: string; domain: string }) =>
+        (copy.find((r) => r.projectId === w.projectId && r.domain === w.domain && r.verified) as SenderDomain) ?? null,
+    }),
+  } as unknown as DataSource;
+  const client = {
+    senderDomain: async (_projectId: string, domain: string) => {
+      asked.push(domain);
+      return owner(domain);
+    },
+  } as unknown as DomainsClient;
+  return { senders: new SenderDomains(db, new SendingSettings(), runtime, client), asked };
+}
+
+const verified = (domain: string): OwnerSenderDomain => ({
+  verified: true,
+  domainId: `dom_${domain}`,
+  domain,
+  dkimSelector: 'sel',
+  dkimPrivateKeySealed: 'sealed',
+});
+
+describe('SenderDomains: the copy answers first, the owner when the copy says no', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('does not ask the owner when the copy knows the domain verified', async () => {
+    const { senders, asked } = setup([{ projectId: 'p', domain: 'a.test', verified: true, domainId: 'dom_a' }], () => ({
+      verified: false,
+      domain: 'a.test',
+    }));
+    expect(await senders.verified('p', 'A.test')).toMatchObject({ domainId: 'dom_a' });
+    expect(asked).toEqual([]);
+  });
+
+  it('accepts what the owner says is verified when the copy has not heard yet, and keeps that answer briefly', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const { senders, asked } = setup([], verified);
+    expect(await senders.verified('p', 'b.test')).toMatchObject({ domainId: 'dom_b.test', dkimSelector: 'sel' });
+    expect(await senders.verified('p', 'b.test')).toMatchObject({ domainId: 'dom_b.test' });
+    expect(asked).toEqual(['b.test']);
+    jest.setSystemTime(1_000_000 + OWNER_ANSWER_TTL_MS + 1);
+    await senders.verified('p', 'b.test');
+    expect(asked).toEqual(['b.test', 'b.test']);
+  });
+
+  it('never keeps a "no": the next request asks again, so a domain verified meanwhile is accepted', async () => {
+    let ok = false;
+    const { senders, asked } = setup([], (d) => (ok ? verified(d) : { verified: false, domain: d }));
+    await expect(senders.assertVerified('p', 'x@c.test', 'from')).rejects.toMatchObject({
+      kind: 'invalid',
+      details: { errors: [{ field: 'from', code: 'domain_not_verified' }] },
+    });
+    ok = true;
+    await expect(senders.assertVerified('p', 'x@c.test', 'from')).resolves.toBeUndefined();
+    expect(asked).toEqual(['c.test', 'c.test']);
+  });
+
+  it('drops a kept owner answer when the copy learns the domain was unverified', async () => {
+    let ok = true;
+    const { senders } = setup([], (d) => (ok ? verified(d) : { verified: false, domain: d }));
+    expect(await senders.verified('p', 'd.test')).not.toBeNull();
+    ok = false;
+    senders.forget('p', 'd.test');
+    expect(await senders.verified('p', 'd.test')).toBeNull();
+  });
+});

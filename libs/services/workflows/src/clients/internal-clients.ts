@@ -1,0 +1,107 @@
+import { InternalClient } from '@herald/auth';
+import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { WORKFLOWS } from '../consumer.js';
+import { WORKFLOWS_SETTINGS, type WorkflowsSettings } from '../workflows.settings.js';
+
+/** A contact as the contacts service answers it (the fields workflows use). */
+export interface RemoteContact {
+  id: string;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One item of sending's internal intake (docs: /work/briefs/internal-emails.md). */
+export interface IntakeItem {
+  key: string;
+  to: string;
+  contact?: { id: string; email: string; subscribed: boolean; data: Record<string, unknown> };
+  from?: string;
+  fromName?: string;
+  replyTo?: string;
+  templateId: string;
+  data?: Record<string, unknown>;
+  category: 'marketing' | 'transactional';
+  origin: 'workflow';
+  workflowId: string;
+  executionId: string;
+  priority: 'normal';
+}
+
+export interface IntakeResult {
+  key: string;
+  status: 'queued' | 'duplicate' | 'skipped';
+  emailId?: string;
+  reason?: string;
+}
+
+export interface RemoteTemplate {
+  id: string;
+  name: string;
+  type: 'marketing' | 'transactional';
+  subject: string;
+}
+
+function client(target: 'contacts' | 'sending', runtime: HeraldRuntime, url: () => string | undefined): InternalClient {
+  return new InternalClient(
+    WORKFLOWS,
+    target,
+    () => {
+      const u = runtime.mode === 'standalone' ? runtime.selfUrl : url();
+      if (!u) throw new Error(`${target.toUpperCase()}_URL is not configured`);
+      return u;
+    },
+    runtime.internalJwtSecret,
+  );
+}
+
+/** The contacts service as workflows needs it, answered at once (internal HTTP). */
+@Injectable()
+export class ContactsClient {
+  private readonly client: InternalClient;
+
+  constructor(@Inject(WORKFLOWS_SETTINGS) settings: WorkflowsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
+    this.client = client('contacts', runtime, () => settings.CONTACTS_URL);
+  }
+
+  get(projectId: string, contactId: string): Promise<RemoteContact> {
+    return this.client.post(projectId, '/internal/contacts/get', { contactId });
+  }
+
+  /** UPDATE_CONTACT: the same data rules as every write (an upsert of the contact's address). */
+  update(
+    projectId: string,
+    email: string,
+    change: { data?: Record<string, unknown>; subscribed?: boolean },
+    requestId?: string,
+  ): Promise<{ contact: RemoteContact; changedKeys: string[] }> {
+    return this.client.post(
+      projectId,
+      '/internal/contacts/upsert',
+      { email, ...change, subscribedIfNew: false, reason: 'workflow' },
+      requestId,
+    );
+  }
+}
+
+/** Sending's internal intake (emails by idempotent key) and its template lookup. */
+@Injectable()
+export class SendingClient {
+  private readonly client: InternalClient;
+
+  constructor(@Inject(WORKFLOWS_SETTINGS) settings: WorkflowsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
+    this.client = client('sending', runtime, () => settings.SENDING_URL);
+  }
+
+  async send(projectId: string, items: IntakeItem[]): Promise<IntakeResult[]> {
+    const r = await this.client.post<{ results: IntakeResult[] }>(projectId, '/internal/emails', { items });
+    return r.results;
+  }
+
+  template(projectId: string, id: string): Promise<RemoteTemplate> {
+    return this.client.post(projectId, '/internal/templates/get', { id });
+  }
+}

@@ -1,0 +1,102 @@
+import type { ResourceReference } from '@herald/contracts';
+import { InjectOutbox, publishReferences, type Outbox } from '@herald/messaging';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { WORKFLOWS } from '../consumer.js';
+import { conditionReferences, parseCondition } from './condition-filter.js';
+import { checkEnable, type Graph } from './graph.js';
+import { Workflow, WorkflowStep, WorkflowTransition } from './workflow.entity.js';
+import { WorkflowErrors } from './workflow.errors.js';
+import { toGraph } from './workflow-view.js';
+
+/** What a graph references, for usage (docs/adr/0011): trigger and awaited events, templates, condition and updated fields. */
+export function referencesOfWorkflow(w: Workflow, graph: Graph): ResourceReference[] {
+  const refs: ResourceReference[] = [];
+  if (w.eventName) refs.push({ kind: 'event', key: w.eventName });
+  for (const s of graph.steps) {
+    const c = s.config;
+    if (s.type === 'SEND_EMAIL' && typeof c.templateId === 'string')
+      // an enabled workflow's templates cannot be deleted (sending's 409 TEMPLATE_IN_USE)
+      refs.push({ kind: 'template', key: c.templateId, at: s.id, ...(w.enabled ? { active: true as const } : {}) });
+    if (s.type === 'WAIT_FOR_EVENT' && typeof c.eventName === 'string')
+      refs.push({ kind: 'event', key: c.eventName, at: s.id });
+    if (s.type === 'UPDATE_CONTACT') {
+      for (const k of Object.keys((c.data as Record<string, unknown> | undefined) ?? {}))
+        refs.push({ kind: 'field', key: `data.${k}`, at: s.id });
+      if (c.subscribed !== undefined) refs.push({ kind: 'field', key: 'subscribed', at: s.id });
+    }
+    if (s.type === 'CONDITION') {
+      const r = conditionReferences(parseCondition(c));
+      refs.push(...r.fields.map((key) => ({ kind: 'field' as const, key, at: s.id })));
+      refs.push(...r.events.map((key) => ({ kind: 'event' as const, key, at: s.id })));
+      refs.push(...r.segments.map((key) => ({ kind: 'segment' as const, key, at: s.id })));
+    }
+  }
+  return refs;
+}
+
+/** Loading and locking a workflow and its graph, and what every change of it does (version, references, live checks). */
+@Injectable()
+export class WorkflowStore {
+  constructor(@InjectOutbox(WORKFLOWS) private readonly outbox: Outbox) {}
+
+  async find(m: EntityManager, projectId: string, id: string, lock = false): Promise<Workflow> {
+    const w = await m.findOne(Workflow, {
+      where: { projectId, id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!w) throw WorkflowErrors.notFound(id);
+    return w;
+  }
+
+  async graphRows(
+    m: EntityManager,
+    workflowId: string,
+  ): Promise<{ steps: WorkflowStep[]; transitions: WorkflowTransition[] }> {
+    const [steps, transitions] = await Promise.all([
+      m.find(WorkflowStep, { where: { workflowId }, order: { position: 'ASC', createdAt: 'ASC', id: 'ASC' } }),
+      m.find(WorkflowTransition, { where: { workflowId }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    ]);
+    return { steps, transitions };
+  }
+
+  async graph(m: EntityManager, workflowId: string): Promise<Graph> {
+    const rows = await this.graphRows(m, workflowId);
+    return toGraph(rows.steps, rows.transitions);
+  }
+
+  /**
+   * After a change of the workflow or its graph (in its transaction, the workflow row locked): an
+   * enabled workflow must stay valid (422 naming the step otherwise); the graph version grows when
+   * the graph changed (running executions keep theirs); the references are republished.
+   */
+  async changed(m: EntityManager, w: Workflow, graphChanged: boolean, requestId?: string): Promise<Workflow> {
+    const graph = await this.graph(m, w.id);
+    if (w.enabled) {
+      const problems = checkEnable(graph, w.eventName);
+      if (problems.length) throw WorkflowErrors.invalid(problems, 'The workflow is enabled: its graph must stay valid');
+    }
+    if (graphChanged) w.graphVersion += 1;
+    const saved = await m.save(w);
+    await publishReferences(
+      this.outbox,
+      m,
+      WORKFLOWS,
+      { projectId: w.projectId, kind: 'workflow', id: w.id, name: w.name, revision: saved.version },
+      referencesOfWorkflow(saved, graph),
+      requestId ? { correlationId: requestId } : {},
+    );
+    return saved;
+  }
+
+  async unpublish(m: EntityManager, w: Workflow, requestId?: string): Promise<void> {
+    await publishReferences(
+      this.outbox,
+      m,
+      WORKFLOWS,
+      { projectId: w.projectId, kind: 'workflow', id: w.id, name: w.name, revision: w.version + 1 },
+      [],
+      requestId ? { correlationId: requestId } : {},
+    );
+  }
+}

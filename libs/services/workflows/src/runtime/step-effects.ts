@@ -1,0 +1,310 @@
+import { createLogger, DomainError, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { renderTemplate } from '@herald/templating';
+import { createHmac } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  ContactsClient,
+  SendingClient,
+  type IntakeItem,
+  type IntakeResult,
+  type RemoteContact,
+} from '../clients/internal-clients.js';
+import { evaluateCondition, parseCondition } from '../definitions/condition-filter.js';
+import type { GraphStep } from '../definitions/graph.js';
+import { webhookBackoffMs } from '../definitions/step-config.js';
+import type { WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
+import { WORKFLOWS_SETTINGS, type WorkflowsSettings } from '../workflows.settings.js';
+import { WebhookCaller } from './webhook/webhook-caller.js';
+
+const log = createLogger('workflows.runtime');
+
+/** What running a step decided. */
+export type StepOutcome =
+  | {
+      kind: 'next';
+      branch: string;
+      outcome: string;
+      detail?: Record<string, unknown>;
+      context?: Record<string, unknown>;
+    }
+  | { kind: 'retry'; error: string; delayMs: number; detail?: Record<string, unknown> }
+  | { kind: 'fail'; error: string; detail?: Record<string, unknown> }
+  | { kind: 'exit'; reason: string | null };
+
+export const WEBHOOK_MAX_ATTEMPTS = 5;
+const TRANSIENT_RETRY_MS = 5_000;
+
+export interface StepTask {
+  run: WorkflowStepRun;
+  execution: WorkflowExecution;
+  step: GraphStep;
+  workflowName: string;
+}
+
+/** The variables a step's templates see: the contact, the triggering event, the execution context, the workflow and execution. */
+export function templateVariables(t: StepTask, contact?: RemoteContact): Record<string, unknown> {
+  return {
+    contact: contact ?? { id: t.execution.contactId, email: t.execution.email },
+    ...(contact?.data ?? {}),
+    email: t.execution.email,
+    event: t.execution.event,
+    context: t.execution.context,
+    workflow: { id: t.execution.workflowId, name: t.workflowName },
+    execution: { id: t.execution.id },
+  };
+}
+
+/** The effects of each step type; I/O goes through the contacts and sending clients and the webhook caller. */
+@Injectable()
+export class StepEffects {
+  private readonly webhooks: WebhookCaller;
+  private readonly templateTypes = new Map<string, { type: 'marketing' | 'transactional'; at: number }>();
+
+  constructor(
+    private readonly contacts: ContactsClient,
+    private readonly sending: SendingClient,
+    @Inject(WORKFLOWS_SETTINGS) settings: WorkflowsSettings,
+    @Inject(HERALD_RUNTIME) runtime: HeraldRuntime,
+  ) {
+    const secret =
+      settings.WORKFLOW_WEBHOOK_SECRET ??
+      createHmac('sha256', runtime.internalJwtSecret).update('workflow-webhooks').digest('hex');
+    this.webhooks = new WebhookCaller({
+      secret,
+      ...(settings.WORKFLOW_WEBHOOK_ALLOW ? { allow: settings.WORKFLOW_WEBHOOK_ALLOW } : {}),
+    });
+  }
+
+  /** Runs the claimed tasks of one batch: emails in one intake call per project, the rest concurrently. */
+  async runAll(tasks: StepTask[], m: EntityManager): Promise<Map<string, StepOutcome>> {
+    const out = new Map<string, StepOutcome>();
+    const emails = tasks.filter((t) => t.step.type === 'SEND_EMAIL');
+    const others = tasks.filter((t) => t.step.type !== 'SEND_EMAIL');
+    await Promise.all([
+      this.sendEmails(emails, out),
+      ...others.map(async (t) => {
+        try {
+          out.set(t.run.id, await this.runOne(t, m));
+        } catch (err) {
+          out.set(t.run.id, this.failure(err));
+        }
+      }),
+    ]);
+    return out;
+  }
+
+  private failure(err: unknown): StepOutcome {
+    if (err instanceof DomainError && err.kind !== 'unavailable')
+      return {
+        kind: 'fail',
+        error: `${err.code}: ${err.message}`,
+        ...(err.details.errors ? { detail: { errors: err.details.errors } } : {}),
+      };
+    log.warn('a step failed for a transient reason; retrying', { err: String(err) });
+    return { kind: 'retry', error: String((err as Error).message ?? err), delayMs: TRANSIENT_RETRY_MS };
+  }
+
+  private async runOne(t: StepTask, m: EntityManager): Promise<StepOutcome> {
+    const c = t.step.config;
+    switch (t.step.type) {
+      case 'DELAY':
+        return { kind: 'next', branch: '', outcome: 'delayed' };
+      case 'WAIT_FOR_EVENT':
+        return t.run.resumedWith
+          ? {
+              kind: 'next',
+              branch: 'event',
+              outcome: 'event',
+              context: { ...t.execution.context, ...t.run.resumedWith },
+            }
+          : { kind: 'next', branch: 'timeout', outcome: 'timeout' };
+      case 'EXIT':
+        return { kind: 'exit', reason: (c.reason as string | undefined) ?? null };
+      case 'CONDITION': {
+        const contact = await this.contacts.get(t.execution.projectId, t.execution.contactId);
+        const activity = await m.query<{ source: string; name: string; occurred_at: Date }[]>(
+          `SELECT source, name, occurred_at FROM workflows.workflow_contact_activity WHERE project_id = $1 AND contact_id = $2 ORDER BY id DESC LIMIT 5000`,
+          [t.execution.projectId, t.execution.contactId],
+        );
+        const segments = await m.query<{ segment_id: string }[]>(
+          `SELECT segment_id FROM workflows.workflow_segment_members WHERE project_id = $1 AND contact_id = $2`,
+          [t.execution.projectId, t.execution.contactId],
+        );
+        const { result, values } = evaluateCondition(
+          parseCondition(c),
+          {
+            contact: {
+              id: contact.id,
+              email: contact.email,
+              subscribed: contact.subscribed,
+              createdAt: new Date(contact.createdAt),
+              updatedAt: new Date(contact.updatedAt),
+              data: contact.data ?? {},
+              events: activity
+                .filter((a) => a.source === 'event')
+                .map((a) => ({ name: a.name, occurredAt: a.occurred_at })),
+              emails: activity
+                .filter((a) => a.source === 'email')
+                .map((a) => ({ kind: a.name, occurredAt: a.occurred_at })),
+              segmentIds: new Set(segments.map((s) => s.segment_id)),
+            },
+            event: t.execution.event,
+            context: t.execution.context,
+          },
+          new Date(),
+        );
+        return { kind: 'next', branch: result ? 'yes' : 'no', outcome: result ? 'yes' : 'no', detail: { values } };
+      }
+      case 'UPDATE_CONTACT': {
+        const change = {
+          ...(c.data !== undefined ? { data: c.data as Record<string, unknown> } : {}),
+          ...(c.subscribed !== undefined ? { subscribed: c.subscribed as boolean } : {}),
+        };
+        const r = await this.contacts.update(t.execution.projectId, t.execution.email, change, t.run.id);
+        return { kind: 'next', branch: '', outcome: 'updated', detail: { changedKeys: r.changedKeys } };
+      }
+      case 'WEBHOOK':
+        return this.webhook(t);
+      case 'SEND_EMAIL':
+        throw new Error('SEND_EMAIL runs in sendEmails');
+    }
+  }
+
+  private async webhook(t: StepTask): Promise<StepOutcome> {
+    const c = t.step.config;
+    const vars = templateVariables(t);
+    const url = renderTemplate(c.url as string, vars, { escape: 'none' });
+    const method = (c.method as string | undefined) ?? 'POST';
+    const headers = Object.fromEntries(
+      Object.entries((c.headers as Record<string, string> | undefined) ?? {}).map(([k, v]) => [
+        k,
+        renderTemplate(v, vars, { escape: 'none' }),
+      ]),
+    );
+    let body: string | undefined;
+    if (method !== 'GET') {
+      if (typeof c.body === 'string') body = renderTemplate(c.body, vars, { escape: 'none' });
+      else if (c.body !== undefined) body = renderTemplate(JSON.stringify(c.body), vars, { escape: 'none' });
+      else
+        body = JSON.stringify({
+          contact: { id: t.execution.contactId, email: t.execution.email },
+          workflow: { id: t.execution.workflowId, name: t.workflowName },
+          execution: { id: t.execution.id, context: t.execution.context },
+          event: t.execution.event,
+        });
+    }
+    const answer = await this.webhooks.call({
+      url,
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      idempotencyKey: t.run.id,
+    });
+    const detail = {
+      status: answer.status,
+      response: answer.body.slice(0, 2000),
+      ...(answer.error ? { error: answer.error } : {}),
+      attempt: t.run.attempts + 1,
+    };
+    if (answer.status >= 200 && answer.status < 300) return { kind: 'next', branch: '', outcome: 'called', detail };
+    const error = answer.error ?? `the webhook answered ${answer.status}`;
+    if (answer.permanent || t.run.attempts + 1 >= WEBHOOK_MAX_ATTEMPTS) return { kind: 'fail', error, detail };
+    return { kind: 'retry', error, delayMs: webhookBackoffMs(t.run.attempts + 1), detail };
+  }
+
+  private async category(projectId: string, templateId: string): Promise<'marketing' | 'transactional'> {
+    const key = `${projectId}:${templateId}`;
+    const hit = this.templateTypes.get(key);
+    if (hit && hit.at > Date.now() - 60_000) return hit.type;
+    const t = await this.sending.template(projectId, templateId);
+    this.templateTypes.set(key, { type: t.type, at: Date.now() });
+    return t.type;
+  }
+
+  /**
+   * The intake refuses a whole call for one bad item (422 naming `items[i]`): those items fail their
+   * executions (the error recorded) and the others are sent again without them.
+   */
+  private async sendRefusingBadItems(
+    projectId: string,
+    items: IntakeItem[],
+  ): Promise<{ results: Map<number, IntakeResult>; refused: Map<number, { message: string; errors: unknown[] }> }> {
+    const refused = new Map<number, { message: string; errors: unknown[] }>();
+    let indices = items.map((_, i) => i);
+    for (let round = 0; round < 3 && indices.length; round++) {
+      try {
+        const answer = await this.sending.send(
+          projectId,
+          indices.map((i) => items[i]!),
+        );
+        return { results: new Map(indices.map((i, k) => [i, answer[k]!] as const)), refused };
+      } catch (err) {
+        const problems = err instanceof DomainError && err.kind === 'invalid' ? (err.details.errors ?? []) : [];
+        const bad = new Set<number>();
+        for (const p of problems) {
+          const m = /^items\[(\d+)\]/.exec(p.field);
+          if (m) bad.add(indices[Number(m[1])]!);
+        }
+        if (!bad.size) throw err;
+        for (const i of bad)
+          refused.set(i, {
+            message: `${(err as DomainError).code}: ${problems
+              .filter((p) => p.field.startsWith(`items[${indices.indexOf(i)}]`))
+              .map((p) => p.message)
+              .join('; ')}`,
+            errors: problems.filter((p) => p.field.startsWith(`items[${indices.indexOf(i)}]`)),
+          });
+        indices = indices.filter((i) => !bad.has(i));
+      }
+    }
+    return { results: new Map(), refused };
+  }
+
+  /** One intake call per project; each email's key is `workflow:<executionId>:<stepId>`, so a repeat never sends twice. */
+  private async sendEmails(tasks: StepTask[], out: Map<string, StepOutcome>): Promise<void> {
+    const byProject = new Map<string, StepTask[]>();
+    for (const t of tasks) byProject.set(t.execution.projectId, [...(byProject.get(t.execution.projectId) ?? []), t]);
+    for (const [projectId, list] of byProject) {
+      try {
+        const items: IntakeItem[] = [];
+        for (const t of list) {
+          const c = t.step.config;
+          const vars = templateVariables(t);
+          items.push({
+            key: `workflow:${t.execution.id}:${t.step.id}`,
+            to: c.to ? renderTemplate(c.to as string, vars, { escape: 'none' }).trim() : t.execution.email,
+            ...(c.from ? { from: c.from as string } : {}),
+            ...(c.fromName ? { fromName: c.fromName as string } : {}),
+            ...(c.replyTo ? { replyTo: c.replyTo as string } : {}),
+            templateId: c.templateId as string,
+            data: { event: t.execution.event, context: t.execution.context },
+            category: await this.category(projectId, c.templateId as string),
+            origin: 'workflow',
+            workflowId: t.execution.workflowId,
+            executionId: t.execution.id,
+            priority: 'normal',
+          });
+        }
+        const { results, refused } = await this.sendRefusingBadItems(projectId, items);
+        list.forEach((t, i) => {
+          const bad = refused.get(i);
+          if (bad) return out.set(t.run.id, { kind: 'fail', error: bad.message, detail: { errors: bad.errors } });
+          const r = results.get(i);
+          if (!r) out.set(t.run.id, { kind: 'retry', error: 'no answer for this email', delayMs: TRANSIENT_RETRY_MS });
+          else if (r.status === 'skipped')
+            out.set(t.run.id, { kind: 'next', branch: '', outcome: 'skipped', detail: { reason: r.reason ?? null } });
+          else
+            out.set(t.run.id, {
+              kind: 'next',
+              branch: '',
+              outcome: 'sent',
+              detail: { emailId: r.emailId ?? null, status: r.status },
+            });
+        });
+      } catch (err) {
+        for (const t of list) out.set(t.run.id, this.failure(err));
+      }
+    }
+  }
+}

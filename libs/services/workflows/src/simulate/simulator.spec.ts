@@ -1,0 +1,90 @@
+import type { Graph } from '../definitions/graph.js';
+import { simulate } from './simulator.js';
+
+const graph: Graph = {
+  steps: [
+    { id: 'd', type: 'DELAY', name: 'wait a day', position: 0, config: { amount: 1, unit: 'days' } },
+    {
+      id: 'c',
+      type: 'CONDITION',
+      name: 'pro?',
+      position: 1,
+      config: {
+        operator: 'AND',
+        conditions: [
+          { field: 'event.plan', operator: 'equals', value: 'pro' },
+          { field: 'data.age', operator: 'gte', value: 18 },
+        ],
+      },
+    },
+    { id: 'y', type: 'SEND_EMAIL', name: 'welcome pro', position: 2, config: { templateId: 'tpl_pro' } },
+    { id: 'u', type: 'UPDATE_CONTACT', name: 'mark', position: 3, config: { data: { onboarded: true } } },
+    {
+      id: 'h',
+      type: 'WEBHOOK',
+      name: 'tell crm',
+      position: 4,
+      config: { url: 'https://crm.example/{{ contact.email }}', method: 'POST' },
+    },
+    { id: 'n', type: 'EXIT', name: 'not pro', position: 5, config: { reason: 'free plan' } },
+  ],
+  transitions: [
+    { id: 't1', fromStepId: 'd', toStepId: 'c', branch: '' },
+    { id: 't2', fromStepId: 'c', toStepId: 'y', branch: 'yes' },
+    { id: 't3', fromStepId: 'c', toStepId: 'n', branch: 'no' },
+    { id: 't4', fromStepId: 'y', toStepId: 'u', branch: '' },
+    { id: 't5', fromStepId: 'u', toStepId: 'h', branch: '' },
+  ],
+};
+
+const base = {
+  graph,
+  workflowName: 'Onboarding',
+  contact: {
+    id: null,
+    email: 'ada@example.com',
+    subscribed: true,
+    data: { age: 30 },
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  },
+  context: {},
+  start: new Date('2026-01-01T00:00:00.000Z'),
+  templates: new Map([['tpl_pro', { subject: 'Welcome, {{ email }}', type: 'marketing' as const }]]),
+};
+
+describe('the dry run on a virtual clock', () => {
+  it('takes the yes branch with the condition values, lists the email, update and webhook, and advances the clock by the DELAY', () => {
+    const r = simulate({ ...base, event: { name: 'signup', data: { plan: 'pro' } } });
+    expect(r.path.map((p) => [p.stepId, p.outcome, p.at])).toEqual([
+      ['d', 'delayed', '2026-01-02T00:00:00.000Z'],
+      ['c', 'yes', '2026-01-02T00:00:00.000Z'],
+      ['y', 'sent', '2026-01-02T00:00:00.000Z'],
+      ['u', 'updated', '2026-01-02T00:00:00.000Z'],
+      ['h', 'called', '2026-01-02T00:00:00.000Z'],
+    ]);
+    expect(r.path[1]!.why).toEqual({ values: { 'event.plan': 'pro', 'data.age': 30 } });
+    expect(r.emails).toEqual([
+      { stepId: 'y', to: 'ada@example.com', templateId: 'tpl_pro', subject: 'Welcome, ada@example.com' },
+    ]);
+    expect(r.contactUpdates).toEqual([{ stepId: 'u', data: { onboarded: true } }]);
+    expect(r.webhooks[0]).toMatchObject({ method: 'POST', url: 'https://crm.example/ada@example.com' });
+    expect(r.status).toBe('COMPLETED');
+  });
+
+  it('takes the no branch and ends with the EXIT reason', () => {
+    const r = simulate({ ...base, event: { name: 'signup', data: { plan: 'free' } } });
+    expect(r.path.map((p) => p.outcome)).toEqual(['delayed', 'no', 'exited']);
+    expect(r.status).toBe('EXITED');
+    expect(r.emails).toEqual([]);
+  });
+
+  it('a marketing email to an unsubscribed contact is shown as skipped', () => {
+    const r = simulate({
+      ...base,
+      contact: { ...base.contact, subscribed: false },
+      event: { name: 'signup', data: { plan: 'pro' } },
+    });
+    expect(r.emails[0]).toMatchObject({ skipped: 'unsubscribed' });
+  });
+});

@@ -1,0 +1,58 @@
+import { ServiceConfig, toInt } from '@herald/core';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+const HTTP_URL = /^https?:\/\/[^\s]+$/;
+
+/** The workflows service's settings, in both modes (docs/workflows.md, "Configuration"). */
+export class WorkflowsSettings {
+  /** How often the runtime looks for due step runs when nothing woke it (ms). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(20)
+  @Max(1000)
+  WORKFLOWS_POLL_MS: number = 200;
+
+  /** Step runs claimed per batch (one transaction). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  WORKFLOWS_BATCH: number = 100;
+
+  /** Batches run at once by this process. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  WORKFLOWS_CONCURRENCY: number = 2;
+
+  /** Targets a WEBHOOK step may reach although they are not public (CIDRs, addresses, host names; comma-separated). */
+  @IsOptional()
+  @IsString()
+  WORKFLOW_WEBHOOK_ALLOW?: string;
+
+  /** The key webhook requests are signed with (HMAC-SHA256); derived from the internal secret when unset. */
+  @IsOptional()
+  @IsString()
+  WORKFLOW_WEBHOOK_SECRET?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'CONTACTS_URL must be an http(s) URL' })
+  CONTACTS_URL?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SENDING_URL must be an http(s) URL' })
+  SENDING_URL?: string;
+}
+
+/** What the workflows process needs in distributed mode, validated at boot. */
+export class WorkflowsServiceConfig extends ServiceConfig {
+  @Matches(HTTP_URL, { message: 'CONTACTS_URL must be an http(s) URL' }) CONTACTS_URL!: string;
+  @Matches(HTTP_URL, { message: 'SENDING_URL must be an http(s) URL' }) SENDING_URL!: string;
+}
+
+export const WORKFLOWS_SETTINGS = Symbol('WORKFLOWS_SETTINGS');

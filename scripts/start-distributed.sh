@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `npm run start:distributed`: Herald in distributed mode on one machine — each service its own
+# process over Kafka (the mock broker unless KAFKA_BROKERS is set), PostgreSQL from DATABASE_URL or
+# embedded in HERALD_DATA_DIR (default .herald-distributed/), the gateway on HERALD_BASE_PORT
+# (default 3000) and the others on the next ports. Ctrl-C stops everything. See scripts/start-distributed.ts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
+bash scripts/ensure-node-deps.sh
+bash scripts/build.sh
+# The services run with the same V8 flags as `npm start` (scripts/start.sh).
+defaults="$(cat scripts/node-options)"
+export NODE_OPTIONS="${defaults}${NODE_OPTIONS:+ $NODE_OPTIONS}"
+exec node "${HERALD_DIST:-dist}/scripts/start-distributed.js" "$@"

@@ -1,0 +1,65 @@
+import {
+  createTestDatabase,
+  freePort,
+  ServiceProcess,
+  sessionCookie,
+  startSmtpSink,
+  type SmtpSink,
+  type TestDatabase,
+} from '@herald/testing';
+
+/**
+ * Sign-up while the SMTP relay is down (standalone mode): the account is kept and the verification
+ * email goes out from the gateway's durable job queue once the relay answers again, so the user is
+ * never told "500" about an account that exists, nor "409" when they retry.
+ */
+describe('sign-up with the SMTP relay down', () => {
+  let db: TestDatabase;
+  let smtpPort: number;
+  let smtp: SmtpSink | undefined;
+  let herald: ServiceProcess;
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${herald.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    smtpPort = await freePort(); // nothing listens there yet: the relay is down
+    herald = new ServiceProcess('standalone', await freePort(), {
+      DATABASE_URL: db.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      APP_URL: 'https://herald.example.test',
+      MAIL_FROM: 'Herald <no-reply@herald.example.test>',
+    });
+    await herald.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await herald?.stop();
+    await smtp?.stop();
+    await db?.drop();
+  });
+
+  it('keeps the account (201, then 409 on a retry) and sends the verification email once the relay is back', async () => {
+    const res = await post('/auth/signup', { email: 'relay-down@example.com', password: 'long enough password' });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ email: 'relay-down@example.com', emailVerified: false });
+    const cookie = sessionCookie(res);
+    const me = await fetch(`${herald.url}/users/@me`, { headers: { cookie } });
+    expect(me.status).toBe(200);
+    expect((await post('/auth/signup', { email: 'relay-down@example.com', password: 'another password' })).status).toBe(
+      409,
+    );
+
+    smtp = await startSmtpSink({ port: smtpPort });
+    const [mail] = await smtp.waitFor((m) => m.to.includes('relay-down@example.com'), 30_000);
+    const token = /token=([0-9a-f]{64})/.exec(mail!.text ?? '')?.[1];
+    expect(token).toBeDefined();
+    const verified = await post('/auth/verify-email', { token });
+    expect(verified.status).toBe(200);
+    expect(((await verified.json()) as { emailVerified: boolean }).emailVerified).toBe(true);
+  }, 60_000);
+});

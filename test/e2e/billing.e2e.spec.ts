@@ -1,0 +1,231 @@
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  ServiceProcess,
+  signUp,
+  startDnsServer,
+  startSmtpSink,
+  type SmtpSink,
+  type TestDatabase,
+  type TestDnsServer,
+} from '@herald/testing';
+import { newProject, type ErrorBody, type Json, type Reply, type TestProjectApi } from './contacts-helpers.js';
+import { SendingDb, verifiedDomain } from './sending-helpers.js';
+
+interface ConsumptionBody {
+  periodStart: string;
+  periodEnd: string;
+  categories: Record<string, { used: number; cap: number | null; periodStart: string; periodEnd: string }>;
+}
+
+interface SecurityBody {
+  status: 'active' | 'warning' | 'suspended';
+  rates: { last7Days: { sends: number; bounces: number; bounceRate: number }; last1000Sends: { sends: number } };
+  domains: { domain: string; sends: number; bounces: number }[];
+  thresholds: { bounceSuspend: number; complaintSuspend: number; minSends: number };
+  suspension: { id: string; reason: string; bounceRate: number } | null;
+  recentSuspensions: { id: string; liftedAt: string | null; liftedBy: string | null }[];
+}
+
+/**
+ * Caps, consumption and sender reputation through the public API of one standalone process: sends
+ * into a loopback SMTP sink (which can answer 550), the owners' notices in the same sink
+ * (issue 25; docs/billing.md).
+ */
+describe('billing caps, consumption and sender reputation (standalone)', () => {
+  let db: TestDatabase;
+  let dns: TestDnsServer;
+  let smtp: SmtpSink;
+  let herald: ServiceProcess;
+  let sending: SendingDb;
+  let seq = 0;
+
+  const session = async (cookie: string, method: string, path: string, body?: unknown): Promise<Reply> => {
+    const res = await fetch(`${herald.url}${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Json) : undefined };
+  };
+
+  /** A fresh account (its own owner address) with a project and a verified sender domain. */
+  const project = async (): Promise<TestProjectApi & { from: string; ownerEmail: string }> => {
+    const ownerEmail = `owner-${++seq}-${Date.now().toString(36)}@owners.example.test`;
+    const { cookie } = await signUp(herald.url, ownerEmail);
+    const api = await newProject(herald.url, cookie);
+    const domain = `b${seq}-${Date.now().toString(36)}.example.test`;
+    await verifiedDomain(api, dns, sending, domain);
+    return Object.assign(api, { from: `hello@${domain}`, ownerEmail });
+  };
+
+  const send = (api: TestProjectApi & { from: string }, to: string) =>
+    api.post<ErrorBody>('/v1/send', { to, from: api.from, subject: 'Hello', body: '<p>Hello</p>' });
+
+  const consumption = async (api: TestProjectApi) =>
+    (await session(api.cookie, 'GET', `/users/@me/projects/${api.projectId}/billing-consumption`))
+      .body as ConsumptionBody;
+
+  const security = async (api: TestProjectApi, path = `/projects/${api.projectId}/security`) =>
+    (await session(api.cookie, 'GET', path)).body as SecurityBody;
+
+  /** A second account, added to the project as a MEMBER. */
+  const member = async (api: TestProjectApi): Promise<string> => {
+    const email = `member-${++seq}@example.com`;
+    const { cookie } = await signUp(herald.url, email);
+    const added = await session(api.cookie, 'POST', `/projects/${api.projectId}/members`, { email, role: 'MEMBER' });
+    expect(added.status).toBe(201);
+    return cookie;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dns = await startDnsServer();
+    smtp = await startSmtpSink();
+    const port = await freePort();
+    herald = new ServiceProcess('standalone', port, {
+      DATABASE_URL: db.url,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      DNS_SERVERS: dns.address,
+      SMTP_URL: smtp.url,
+      APP_URL: `http://127.0.0.1:${port}`,
+      REPUTATION_MIN_SENDS: '5',
+    });
+    await herald.start();
+    sending = new SendingDb(db.url);
+  }, 90_000);
+
+  afterAll(async () => {
+    await sending?.end();
+    await herald?.stop();
+    await smtp?.stop();
+    await dns?.stop();
+    await db?.drop();
+  }, 60_000);
+
+  it('meters sends, tracked events and stored contacts in the current calendar month', async () => {
+    const api = await project();
+    expect((await send(api, 'one@example.com')).status).toBe(200);
+    expect((await api.post('/v1/track', { email: 'two@example.com', event: 'signup' })).status).toBeLessThan(300);
+    await eventually(async () => {
+      const c = await consumption(api);
+      return c.categories.transactional!.used === 1 &&
+        c.categories.events!.used === 1 &&
+        c.categories.contacts!.used === 2
+        ? c
+        : undefined;
+    });
+    const c = await consumption(api);
+    const now = new Date();
+    expect(c.periodStart).toBe(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString());
+    expect(c.categories.campaign).toMatchObject({ used: 0, cap: null });
+  });
+
+  it('a cap refuses the next send with 429 BILLING_LIMIT_EXCEEDED naming the category and the reset; the owners are emailed at 80% and 100%; raising it works at once', async () => {
+    const api = await project();
+    const limits = `/users/@me/projects/${api.projectId}/billing-limits`;
+    const put = await session(api.cookie, 'PUT', limits, { transactional: 2 });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ transactional: 2, campaign: null, workflow: null });
+    expect((await session(api.cookie, 'GET', limits)).body).toMatchObject({ transactional: 2 });
+
+    expect((await send(api, 'a@example.com')).status).toBe(200);
+    expect((await send(api, 'b@example.com')).status).toBe(200);
+    await eventually(async () => ((await consumption(api)).categories.transactional!.used === 2 ? true : undefined));
+    const refused = await send(api, 'c@example.com');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('BILLING_LIMIT_EXCEEDED');
+    const { periodEnd } = await consumption(api);
+    expect(refused.body.error.message).toContain('transactional');
+    expect(refused.body.error.message).toContain(periodEnd);
+
+    const notices = await smtp.waitFor({
+      where: (m) => m.to.includes(api.ownerEmail) && /cap/.test(m.subject ?? ''),
+      count: 2,
+    });
+    expect(notices.map((m) => m.subject).sort()).toEqual([
+      'Herald: 80% of the transactional email cap is used',
+      'Herald: the transactional email cap is reached',
+    ]);
+
+    expect((await session(api.cookie, 'PUT', limits, { transactional: 3 })).status).toBe(200);
+    expect((await send(api, 'c@example.com')).status).toBe(200);
+    expect((await session(api.cookie, 'PUT', limits, { transactional: null })).status).toBe(200);
+    expect((await send(api, 'd@example.com')).status).toBe(200);
+  });
+
+  it('a burst of concurrent sends is held to the cap before any of it is delivered', async () => {
+    const api = await project();
+    const limits = `/users/@me/projects/${api.projectId}/billing-limits`;
+    expect((await session(api.cookie, 'PUT', limits, { transactional: 3 })).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => send(api, `burst${i}@example.com`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    const c = await consumption(api);
+    expect(c.categories.transactional).toMatchObject({ admitted: 3, cap: 3 });
+  });
+
+  it('validates caps (422 per field) and lets only an OWNER or ADMIN change them', async () => {
+    const api = await project();
+    const limits = `/users/@me/projects/${api.projectId}/billing-limits`;
+    const bad = await session(api.cookie, 'PUT', limits, { transactional: -1, campaign: 'many', sms: 3 });
+    expect(bad.status).toBe(422);
+    expect((bad.body as ErrorBody).error.errors!.map((e) => e.field)).toEqual(['transactional', 'campaign', 'sms']);
+    const memberCookie = await member(api);
+    const denied = await session(memberCookie, 'PUT', limits, { transactional: 5 });
+    expect([denied.status, (denied.body as ErrorBody).error.code]).toEqual([403, 'INSUFFICIENT_ROLE']);
+    expect((await session(memberCookie, 'GET', limits)).status).toBe(200);
+    const stranger = await signUp(herald.url, `stranger-${++seq}@example.com`);
+    expect((await session(stranger.cookie, 'GET', limits)).status).toBe(404);
+  });
+
+  it('a bounce storm (the relay answering 550) suspends sending; /security shows it; a MEMBER cannot lift it, an OWNER can', async () => {
+    const api = await project();
+    smtp.reject({ recipient: /@storm\.example\.test$/i, code: 550, message: 'No such user' });
+    for (let i = 0; i < 5; i++) expect((await send(api, `gone${i}@storm.example.test`)).status).toBe(200);
+    await eventually(async () => ((await security(api)).status === 'suspended' ? true : undefined), {
+      message: 'the project was never suspended',
+    });
+    const state = await security(api, `/users/@me/projects/${api.projectId}/security`);
+    expect(state.suspension).toMatchObject({ reason: 'bounce_rate', bounceRate: 1 });
+    expect(state.rates.last7Days).toMatchObject({ sends: 5, bounces: 5, bounceRate: 1 });
+    expect(state.domains).toEqual([
+      { domain: api.from.split('@')[1], sends: 5, bounces: 5, complaints: 0, bounceRate: 1, complaintRate: 0 },
+    ]);
+    expect(state.thresholds).toMatchObject({ bounceSuspend: 0.1, complaintSuspend: 0.003, minSends: 5 });
+
+    const refused = await send(api, 'fine@example.com');
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'PROJECT_SENDING_SUSPENDED']);
+    await smtp.waitFor((m) => m.to.includes(api.ownerEmail) && /suspended/.test(m.subject ?? ''));
+
+    const memberCookie = await member(api);
+    const denied = await session(memberCookie, 'POST', `/projects/${api.projectId}/security/lift`);
+    expect([denied.status, (denied.body as ErrorBody).error.code]).toEqual([403, 'INSUFFICIENT_ROLE']);
+    const lifted = await session(api.cookie, 'POST', `/projects/${api.projectId}/security/lift`);
+    expect(lifted.status).toBe(200);
+    const after = await security(api);
+    expect(after.status).toBe('active');
+    expect(after.recentSuspensions[0]).toMatchObject({ id: state.suspension!.id, liftedBy: expect.any(String) });
+    expect((await send(api, 'fine@example.com')).status).toBe(200);
+  });
+
+  it('without Stripe configured, /config says billing is off and the payment routes answer BILLING_NOT_CONFIGURED', async () => {
+    const config = (await (await fetch(`${herald.url}/config`)).json()) as { billing: { enabled: boolean } };
+    expect(config.billing).toEqual({ enabled: false, provider: null });
+    const api = await project();
+    for (const [method, path] of [
+      ['POST', 'checkout'],
+      ['POST', 'billing-portal'],
+      ['GET', 'billing-invoices'],
+    ] as const) {
+      const res = await session(
+        api.cookie,
+        method,
+        `/users/@me/projects/${api.projectId}/${path}`,
+        method === 'POST' ? {} : undefined,
+      );
+      expect([res.status, (res.body as ErrorBody).error.code]).toEqual([409, 'BILLING_NOT_CONFIGURED']);
+    }
+  });
+});

@@ -1,0 +1,145 @@
+import {
+  createTestDatabase,
+  distributedEnv,
+  eventually,
+  freePort,
+  migrateApps,
+  principalHeaders,
+  ServiceProcess,
+  startKafka,
+  type KafkaBroker,
+  type TestDatabase,
+} from '@herald/testing';
+
+interface ReadyBody {
+  status: 'ok' | 'error';
+  checks: Record<string, { status: 'up' | 'down'; error?: string }>;
+}
+
+/** Milliseconds from `since` until `probe` holds (polled every 50 ms), or a failure after `deadlineMs`. */
+async function msUntil(
+  since: number,
+  probe: () => Promise<boolean>,
+  deadlineMs: number,
+  what: string,
+): Promise<number> {
+  for (;;) {
+    if (await probe().catch(() => false)) return Date.now() - since;
+    if (Date.now() - since > deadlineMs) throw new Error(`${what} not within ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const status = async (url: string, headers: Record<string, string> = {}) => (await fetch(url, { headers })).status;
+
+/**
+ * The lifecycle of a service process in distributed mode (contacts over the Kafka mock broker, with
+ * the default consumer-group settings): it listens at once, serves its routes while its consumer
+ * joins, is ready only when the database answers, its migrations are applied and its consumer has
+ * joined, and comes back quickly after a SIGKILL or a SIGTERM.
+ */
+describe('service lifecycle (distributed)', () => {
+  let db: TestDatabase;
+  let kafka: KafkaBroker;
+  let env: Record<string, string>;
+  const processes: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    [db, kafka] = await Promise.all([createTestDatabase(), startKafka()]);
+    // The defaults under test: no KAFKA_SESSION_TIMEOUT_MS override.
+    const { KAFKA_SESSION_TIMEOUT_MS: _default, ...rest } = distributedEnv(db.url, kafka.brokers);
+    env = rest;
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await kafka?.stop();
+    await db?.drop();
+  }, 60_000);
+
+  it('is not ready before its migrations (503 naming them), and ready once they are applied', async () => {
+    const contacts = new ServiceProcess('contacts', await freePort(), env);
+    processes.push(contacts);
+    await contacts.start({ waitReady: false });
+    await eventually(async () => (await status(`${contacts.url}/health/live`)) === 200, {
+      timeoutMs: 30_000,
+      message: '/health/live never answered',
+    });
+    const notReady = await eventually(
+      async () => {
+        const res = await fetch(`${contacts.url}/health/ready`);
+        const body = (await res.json()) as ReadyBody;
+        return res.status === 503 && body.checks['migrations:contacts'] ? body : undefined;
+      },
+      { timeoutMs: 30_000, message: '/health/ready never named the migrations' },
+    );
+    expect(notReady.status).toBe('error');
+    expect(notReady.checks['migrations:contacts']).toMatchObject({ status: 'down' });
+    expect(notReady.checks['migrations:contacts']!.error).toMatch(/pending migration.*InitialSchema/);
+    expect(notReady.checks['database:contacts']).toMatchObject({ status: 'up' });
+
+    await migrateApps(['contacts'], env);
+    const ready = await eventually(
+      async () => {
+        const res = await fetch(`${contacts.url}/health/ready`);
+        return res.status === 200 ? ((await res.json()) as ReadyBody) : undefined;
+      },
+      { timeoutMs: 30_000, message: '/health/ready never turned 200 after migrating' },
+    );
+    expect(ready.checks).toMatchObject({
+      'migrations:contacts': { status: 'up' },
+      consumers: { status: 'up' },
+      'database:contacts': { status: 'up' },
+    });
+    expect(await status(`${contacts.url}/contacts`, principalHeaders('prj_lifecycle'))).toBe(200);
+    // No start-up warnings (FSTDEP022, TimeoutNegativeWarning, ...): Node prints them as "(node:<pid>) …Warning".
+    expect(contacts.output).not.toMatch(/\(node:\d+\) \[?\w*\]? ?\w*Warning/);
+    await contacts.stop();
+  }, 120_000);
+
+  it('serves its routes again within 10 s of a SIGKILL and within 5 s of a SIGTERM restart', async () => {
+    await migrateApps(['contacts'], env); // (done already when the test above ran)
+    const contacts = new ServiceProcess('contacts', await freePort(), env);
+    processes.push(contacts);
+    const route = () => fetch(`${contacts.url}/contacts`, { headers: principalHeaders('prj_lifecycle') });
+    const times: Record<string, Record<string, number>> = {};
+    const measure = async (how: string, routeDeadlineMs: number) => {
+      const spawned = Date.now();
+      await contacts.start({ waitReady: false });
+      const live = await msUntil(
+        spawned,
+        async () => (await status(`${contacts.url}/health/live`)) === 200,
+        routeDeadlineMs,
+        `${how}: /health/live`,
+      );
+      const routes = await msUntil(
+        spawned,
+        async () => (await route()).status === 200,
+        routeDeadlineMs,
+        `${how}: GET /contacts`,
+      );
+      // Ready also needs the consumer back in its group: after a SIGKILL the broker first waits for
+      // the dead member's session (10 s by default) to expire.
+      const ready = await msUntil(
+        spawned,
+        async () => (await status(`${contacts.url}/health/ready`)) === 200,
+        routeDeadlineMs + 30_000,
+        `${how}: /health/ready`,
+      );
+      times[how] = { liveMs: live, routesMs: routes, readyMs: ready };
+    };
+
+    // A first start (no group member yet) measures what no restart can beat on this machine: Node
+    // loading the service's code. On a loaded machine it alone can take seconds, so the restart
+    // deadlines allow for it: a restart may take the cold start's time plus 3 s, or the target.
+    await measure('cold start', 120_000);
+    const allowance = times['cold start']!.routesMs + 3_000;
+    await contacts.kill();
+    await measure('SIGKILL', Math.max(10_000, allowance));
+    expect(await contacts.stop()).toBe(0);
+    await measure('SIGTERM', Math.max(5_000, allowance));
+    process.stdout.write(`service-lifecycle: times from spawn, contacts on the mock broker ${JSON.stringify(times)}\n`);
+    expect(times.SIGKILL!.routesMs).toBeLessThanOrEqual(Math.max(10_000, allowance));
+    expect(times.SIGTERM!.routesMs).toBeLessThanOrEqual(Math.max(5_000, allowance));
+  }, 300_000);
+});

@@ -1,0 +1,91 @@
+import type { ProjectApi } from './contacts-helpers.js';
+
+export interface StepBody {
+  id: string;
+  type: string;
+  name: string;
+}
+
+export interface ExecutionBody {
+  id: string;
+  status: string;
+  contactId: string;
+  reason: string | null;
+  context: Record<string, unknown>;
+  steps?: {
+    stepId: string;
+    type: string;
+    status: string;
+    outcome: string | null;
+    error: string | null;
+    detail: Record<string, unknown> | null;
+    startedAt: string;
+    finishedAt: string | null;
+    dueAt: string;
+  }[];
+}
+
+async function ok<T>(p: Promise<{ status: number; body: T }>, what: string): Promise<T> {
+  const r = await p;
+  if (r.status >= 300) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export type StepSpec = [type: string, config: Record<string, unknown>];
+
+/**
+ * Builds a workflow through the API: steps in order, and transitions given as
+ * `[fromIndex, toIndex, branch?]` (a chain when omitted). Enabled unless `draft`.
+ */
+export async function buildWorkflow(
+  api: ProjectApi,
+  opts: {
+    eventName: string;
+    steps: StepSpec[];
+    edges?: [number, number, string?][];
+    allowReentry?: boolean;
+    draft?: boolean;
+  },
+): Promise<{ id: string; steps: StepBody[] }> {
+  const w = await ok(
+    api.post<{ id: string }>('/workflows', {
+      name: `wf ${opts.eventName}`,
+      eventName: opts.eventName,
+      allowReentry: opts.allowReentry ?? false,
+    }),
+    'POST /workflows',
+  );
+  const steps: StepBody[] = [];
+  for (const [i, [type, config]] of opts.steps.entries())
+    steps.push(
+      await ok(
+        api.post<StepBody>(`/workflows/${w.id}/steps`, { type, name: `${type.toLowerCase()} ${i}`, config }),
+        `POST step ${i}`,
+      ),
+    );
+  const edges = opts.edges ?? steps.slice(1).map((_, i) => [i, i + 1] as [number, number]);
+  for (const [from, to, branch] of edges)
+    await ok(
+      api.post(`/workflows/${w.id}/transitions`, {
+        fromStepId: steps[from]!.id,
+        toStepId: steps[to]!.id,
+        ...(branch ? { branch } : {}),
+      }),
+      'POST transition',
+    );
+  if (!opts.draft) await ok(api.patch(`/workflows/${w.id}`, { enabled: true }), 'enable');
+  return { id: w.id, steps };
+}
+
+export async function executions(api: ProjectApi, workflowId: string, status?: string): Promise<ExecutionBody[]> {
+  return (
+    await ok(
+      api.get<{ data: ExecutionBody[] }>(`/workflows/${workflowId}/executions${status ? `?status=${status}` : ''}`),
+      'list executions',
+    )
+  ).data;
+}
+
+export async function execution(api: ProjectApi, workflowId: string, id: string): Promise<ExecutionBody> {
+  return ok(api.get<ExecutionBody>(`/workflows/${workflowId}/executions/${id}`), 'get execution');
+}
