@@ -21,24 +21,20 @@ import pg from 'pg';
  * Hostile input against every public and dashboard route of one standalone Herald, the routes read
  * from the services' own controllers (a new route is covered without editing this file).
  *
- * Timing on a shared 2-core machine: absolute milliseconds measure the machine as much as Herald, so
- * each bound is relative to a reference measured in the same run — a benign body of the same size
- * (900 KB of one string) posted to POST /contacts, which parses it, authenticates and validates it:
- * ten times that, and never below one second. On the base commit a pathological body cost seconds
- * (50,000 keys: 3.4 to 14 s, growing with the key count), so the bound still separates the two by an
- * order of magnitude, while a garbage collection or a busy neighbour on this 2-core machine (seen:
- * 300-550 ms under CI load) cannot fail it. The figures (slowest answer, longest event-loop block)
- * are printed for the closing note; the issue's 200 ms is a speed target, which belongs in a bench.
- * A request slower than the bound is measured once more and fails only when it is slow again.
- * `/health/live` is polled while the bodies are sent: its slowest answer is the longest the event
- * loop was blocked (a slow poll caused by the machine is followed by fast ones).
+ * What fails these tests is what cannot be caused by the machine's load: a 5xx, a 2xx to a hostile
+ * body, a row written by a refused request. Time is only reported: the slowest answer, the longest
+ * event-loop block (prom-client's maximum between two scrapes) and /health/live's slowest answer are
+ * printed beside a same-run reference (a benign 900 KB body posted to POST /contacts) for the closing
+ * note. The speed target (a pathological body answered within 200 ms, the loop never blocked longer)
+ * is measured by bench/hostile-input.bench.ts, beside its raw limit. That a pathological body is
+ * refused before it is parsed is proven without a clock by libs/core's json-text-scan.spec.ts.
  */
 describe('hostile input on every route (standalone)', () => {
   let db: TestDatabase;
   let herald: ServiceProcess;
   let sql: pg.Client;
   let account: TestProject;
-  let bound = 0;
+  let referenceMs = 0;
 
   /** Public and dashboard routes: not the internal API (principal JWT only), health or metrics. */
   const routes: DeclaredRoute[] = listHttpRoutes(allServices.map((s) => s.module)).filter(
@@ -113,16 +109,21 @@ describe('hostile input on every route (standalone)', () => {
     return Number(max[1]) * 1000;
   };
 
-  /** One request with the event loop's longest block during it; measured once more when either is over the bound. */
+  /**
+   * One request with the event loop's longest block during it (reported, never asserted). A body over
+   * the route's limit is answered 413 from its content-length and the connection closed while the
+   * client still writes: the client can then see the broken pipe before the answer. That race is the
+   * transport's, so a request whose answer was lost is sent again (at most five times).
+   */
   const measured = async (method: string, path: string, body?: string) => {
-    let result = { status: 0, ms: 0, text: '', blockMs: 0 };
-    for (let attempt = 0; attempt < 2; attempt++) {
+    let res = { status: 0, ms: 0, text: '' };
+    let blockMs = 0;
+    for (let attempt = 0; attempt < 5 && res.status === 0; attempt++) {
       await loopBlockMs();
-      const res = await send(method, path, body);
-      result = { ...res, blockMs: await loopBlockMs() };
-      if (res.ms <= bound && result.blockMs <= bound) break;
+      res = await send(method, path, body);
+      blockMs = await loopBlockMs();
     }
-    return result;
+    return { ...res, blockMs };
   };
 
   /** Polls /health/live one request after another until stopped; resolves to the slowest answer (ms). */
@@ -164,7 +165,7 @@ describe('hostile input on every route (standalone)', () => {
       reference.push(res.ms);
     }
     const median = reference.sort((a, b) => a - b)[2]!;
-    bound = Math.max(1000, 10 * median);
+    referenceMs = median;
   }, 120_000);
 
   afterAll(async () => {
@@ -185,7 +186,7 @@ describe('hostile input on every route (standalone)', () => {
     );
   });
 
-  it('answers each pathological shape on every route with a 4xx within the bound, /health/live staying responsive, nothing written', async () => {
+  it('answers each pathological shape on every route with a 4xx and writes nothing (times reported)', async () => {
     const before = await rows();
     const stopWatching = watchLiveness();
     const problems: string[] = [];
@@ -196,7 +197,7 @@ describe('hostile input on every route (standalone)', () => {
         const res = await measured(route.method, concrete(route.path), body);
         slowest = Math.max(slowest, res.ms);
         slowestBlock = Math.max(slowestBlock, res.blockMs);
-        if (res.status < 400 || res.status >= 500 || res.ms > bound || res.blockMs > bound)
+        if (res.status < 400 || res.status >= 500)
           problems.push(
             `${route.method} ${route.path} with ${shape}: ${res.status} in ${Math.round(res.ms)} ms, event loop blocked ${Math.round(res.blockMs)} ms`,
           );
@@ -205,13 +206,13 @@ describe('hostile input on every route (standalone)', () => {
     process.stdout.write(
       `pathological bodies: ${pathologicalBodies().length * bodyRoutes.length} requests, slowest ${Math.round(slowest)} ms, ` +
         `event loop blocked at most ${Math.round(slowestBlock)} ms, /health/live slowest ${Math.round(liveSlowest)} ms, ` +
-        `bound ${Math.round(bound)} ms\n`,
+        `reference (benign 900 KB body) ${Math.round(referenceMs)} ms\n`,
     );
     expect(problems).toEqual([]);
     expect(await rows()).toBe(before);
   }, 180_000);
 
-  it('fuzz: seeded hostile bodies and queries get no 5xx, no slow answer, and write nothing when refused', async () => {
+  it('fuzz: seeded hostile bodies and queries get no 5xx and write nothing when refused (times reported)', async () => {
     const rng = new SeededRandom(19);
     const problems: string[] = [];
     let requests = 0;
@@ -223,8 +224,6 @@ describe('hostile input on every route (standalone)', () => {
       if (res.ms > slowest.ms) slowest = { ms: res.ms, what: `${method} ${path}` };
       const what = `${method} ${path} ${body === undefined ? '' : body.slice(0, 120)}`;
       if (res.status >= 500) problems.push(`${what}: ${res.status} ${res.text.slice(0, 200)}`);
-      if (res.ms > bound || res.blockMs > bound)
-        problems.push(`${what}: ${Math.round(res.ms)} ms, event loop blocked ${Math.round(res.blockMs)} ms`);
       if (res.status >= 400 && res.status < 500 && (await rows()) !== before)
         problems.push(`${what}: ${res.status} wrote rows`);
     };
@@ -234,7 +233,7 @@ describe('hostile input on every route (standalone)', () => {
     }
     process.stdout.write(
       `fuzz: ${requests} requests (${bodyRoutes.length} body routes, ${queryRoutes.length} GET routes), ` +
-        `slowest ${Math.round(slowest.ms)} ms (${slowest.what}), bound ${Math.round(bound)} ms\n`,
+        `slowest ${Math.round(slowest.ms)} ms (${slowest.what}), reference ${Math.round(referenceMs)} ms\n`,
     );
     expect(problems).toEqual([]);
   }, 180_000);

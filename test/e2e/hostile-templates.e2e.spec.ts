@@ -11,7 +11,9 @@ import pg from 'pg';
 /**
  * Issue 19, finding 4: 10,000 nested `{% if %}` (240 KB, under the 512 KiB template limit) held the
  * process for seconds on `POST /templates` (liquidjs' parser recurses once per level). They are
- * refused before parsing, in linear time: a 422 naming the nesting limit, /health/live answering meanwhile.
+ * refused before parsing, in linear time: a 422 naming the nesting limit. That the refusal comes from the linear
+ * pre-pass, not from liquidjs' parser, is proven without a clock in libs/templating's hostile-templates.spec.ts
+ * (the answer names the 51st tag's column); this test proves the HTTP answer and that nothing is stored.
  */
 describe('hostile templates on POST /templates (standalone)', () => {
   let db: TestDatabase;
@@ -34,7 +36,6 @@ describe('hostile templates on POST /templates (standalone)', () => {
   }, 60_000);
 
   const post = async (body: string) => {
-    const started = performance.now();
     const res = await fetch(`${herald.url}/templates`, {
       method: 'POST',
       headers: { cookie: account.cookie, 'x-project-id': account.projectId, 'content-type': 'application/json' },
@@ -43,7 +44,6 @@ describe('hostile templates on POST /templates (standalone)', () => {
     return {
       status: res.status,
       body: (await res.json()) as { error: { errors?: { field: string; code: string; message: string }[] } },
-      ms: performance.now() - started,
     };
   };
 
@@ -54,24 +54,9 @@ describe('hostile templates on POST /templates (standalone)', () => {
       `{% liquid\n${'if a\n'.repeat(10_000)}echo "x"\n${'endif\n'.repeat(10_000)}%}`,
     ],
   ])(
-    '%s are refused with a 422 naming the nesting limit, quickly, /health/live answering meanwhile',
+    '%s are refused with a 422 naming the nesting limit, and no template is stored',
     async (_name, source) => {
-      // a same-run reference: a small invalid template (the machine may be loaded)
-      const reference = await post('{% if a %}');
-      expect(reference.status).toBe(422);
-      let slowestLive = 0;
-      let stop = false;
-      const live = (async () => {
-        while (!stop) {
-          const started = performance.now();
-          await (await fetch(`${herald.url}/health/live`)).text();
-          slowestLive = Math.max(slowestLive, performance.now() - started);
-          await new Promise((r) => setTimeout(r, 10));
-        }
-      })();
       const res = await post(source);
-      stop = true;
-      await live;
       expect(res.status).toBe(422);
       expect(res.body.error.errors).toEqual([
         expect.objectContaining({
@@ -80,9 +65,6 @@ describe('hostile templates on POST /templates (standalone)', () => {
           message: expect.stringContaining('nested deeper than the limit of 50 levels'),
         }),
       ]);
-      const bound = Math.max(1000, 10 * reference.ms); // the base took 50 s and more
-      expect(res.ms).toBeLessThan(bound);
-      expect(slowestLive).toBeLessThan(bound);
       const rows = new pg.Client({ connectionString: db.url });
       await rows.connect();
       try {

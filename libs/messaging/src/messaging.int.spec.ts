@@ -120,7 +120,7 @@ describe('transactional outbox, relay and idempotent consumer on PostgreSQL', ()
       expect(first.toSql()).not.toContain('pg_notify');
       await first.run(ds);
       await eventually(() => publisher.published.length === 2, {
-        timeoutMs: 5_000,
+        timeoutMs: 60_000, // the poll is 600 s away: only the wake can meet this deadline
         message: 'the local wake did not reach the relay',
       });
       await write(tracked(2)).run(ds);

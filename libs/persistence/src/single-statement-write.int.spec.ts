@@ -76,7 +76,7 @@ describe('SingleStatementWrite (PostgreSQL)', () => {
       const passing = twoInserts(1);
       passing.output(`pg_notify('ssw_test', 'committed')`);
       await passing.run(ds);
-      await eventually(() => heard.includes('committed'), { timeoutMs: 5_000, intervalMs: 10 });
+      await eventually(() => heard.includes('committed'), { timeoutMs: 30_000, intervalMs: 10 });
       expect(heard).toEqual(['committed']); // notifications arrive in commit order: 'failed' would have come first
     } finally {
       await listener.end();

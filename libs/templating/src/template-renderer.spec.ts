@@ -10,14 +10,13 @@ import { DEFAULT_TEMPLATE_LIMITS, TemplateRenderer } from './template-renderer.j
 const html = { escape: 'html' } as const;
 const text = { escape: 'none' } as const;
 
-/** Runs `fn`, expects a TemplateError, returns it with the elapsed milliseconds. */
-function failure(fn: () => unknown): { error: TemplateError; ms: number } {
-  const started = performance.now();
+/** Runs `fn`, expects a TemplateError, returns it. Which limit stopped a render is read from the error, never from a clock. */
+function failure(fn: () => unknown): { error: TemplateError } {
   try {
     fn();
   } catch (error) {
     expect(error).toBeInstanceOf(TemplateError);
-    return { error: error as TemplateError, ms: performance.now() - started };
+    return { error: error as TemplateError };
   }
   throw new Error('expected a TemplateError');
 }
@@ -169,10 +168,9 @@ describe('limits: oversized templates are rejected, hostile templates fail fast'
     expect(failure(() => renderer.render('€'.repeat(34), {}, text)).error.code).toBe(TemplateErrorCode.TooLarge); // 34 chars, 102 bytes
   });
 
-  it('a huge loop range ({% for i in (1..100000000) %}) fails within 1 s with a clear error', () => {
+  it('a huge loop range ({% for i in (1..100000000) %}) fails on the work limit with a clear error', () => {
     const renderer = new TemplateRenderer();
-    const { error, ms } = failure(() => renderer.render('{% for i in (1..100000000) %}x{% endfor %}', {}, html));
-    expect(ms).toBeLessThan(5000); // unbounded, these would run for minutes
+    const { error } = failure(() => renderer.render('{% for i in (1..100000000) %}x{% endfor %}', {}, html));
     expect(error.code).toBe(TemplateErrorCode.LimitExceeded);
     expect(error.message).toMatch(/work limit/);
   });
@@ -184,11 +182,10 @@ describe('limits: oversized templates are rejected, hostile templates fail fast'
     expect(error.message).toMatch(/memory limit/);
   });
 
-  it('a long-running template (nested loops) fails within 1 s on the time limit', () => {
+  it('a long-running template (nested loops) fails on the time limit', () => {
     const renderer = new TemplateRenderer({ maxRenderSteps: 1e12 });
     const source = '{% for i in (1..3000) %}{% for j in (1..3000) %}x{% endfor %}{% endfor %}';
-    const { error, ms } = failure(() => renderer.render(source, {}, text));
-    expect(ms).toBeLessThan(5000); // unbounded, these would run for minutes
+    const { error } = failure(() => renderer.render(source, {}, text));
     expect(error.code).toBe(TemplateErrorCode.LimitExceeded);
     expect(error.message).toBe(
       `Template rendering exceeded the time limit of ${DEFAULT_TEMPLATE_LIMITS.renderTimeLimitMs} ms`,
@@ -198,11 +195,10 @@ describe('limits: oversized templates are rejected, hostile templates fail fast'
 
   it('the time limit is configurable', () => {
     const renderer = new TemplateRenderer({ renderTimeLimitMs: 50, memoryLimit: 1e12, maxRenderSteps: 1e12 });
-    const { error, ms } = failure(() =>
+    const { error } = failure(() =>
       renderer.render('{% for i in (1..100000) %}{% for j in (1..100000) %}x{% endfor %}{% endfor %}', {}, text),
     );
     expect(error.message).toBe('Template rendering exceeded the time limit of 50 ms');
-    expect(ms).toBeLessThan(5000); // unbounded, these would run for minutes
   });
 
   it('output growing past the output limit fails as soon as it passes the limit', () => {
@@ -212,21 +208,19 @@ describe('limits: oversized templates are rejected, hostile templates fail fast'
       renderTimeLimitMs: 5_000,
       maxRenderSteps: 1e12,
     });
-    const { error, ms } = failure(() =>
+    const { error } = failure(() =>
       renderer.render('{% for i in (1..1000000) %}{{ block }}{% endfor %}', { block: 'y'.repeat(1000) }, text),
     );
     expect(error.code).toBe(TemplateErrorCode.LimitExceeded);
     expect(error.message).toBe('Template output exceeds the limit of 100000 characters');
-    expect(ms).toBeLessThan(5000); // unbounded, these would run for minutes
   });
 
-  it('a doubling {% capture %} loop fails within 1 s', () => {
+  it('a doubling {% capture %} loop fails on a limit', () => {
     const renderer = new TemplateRenderer();
     const source =
       '{% assign s = "xxxxxxxx" %}{% for i in (1..64) %}{% capture s %}{{ s }}{{ s }}{% endcapture %}{% endfor %}{{ s }}';
-    const { error, ms } = failure(() => renderer.render(source, {}, text));
+    const { error } = failure(() => renderer.render(source, {}, text));
     expect(error.code).toBe(TemplateErrorCode.LimitExceeded);
-    expect(ms).toBeLessThan(5000); // unbounded, these would run for minutes
   });
 
   it('string filters count against the memory limit', () => {

@@ -58,12 +58,11 @@ describe('validateTemplate: parses without rendering, returns [] or positioned p
     ]);
   });
 
-  it('validation does not render: a hostile loop validates instantly', () => {
-    const started = performance.now();
+  // rendering it would take hours: had validation rendered, the test's own timeout would fail it
+  it('validation does not render: a hostile loop validates without running', () => {
     expect(
       validateTemplate('{% for i in (1..100000000) %}{% for j in (1..100000000) %}x{% endfor %}{% endfor %}'),
     ).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(2000); // rendering it would take hours
   });
 
   it('a template over the size limit is one problem at line 1, column 1', () => {

@@ -103,7 +103,6 @@ describe('smtp sink', () => {
   it('captures every message from a pooled transport', async () => {
     const transport = createTransport({ url: sink.url, pool: true, maxConnections: 5, maxMessages: 100 });
     const count = 200;
-    const started = Date.now();
     try {
       const results = await Promise.all(
         Array.from({ length: count }, (_, i) =>
@@ -122,8 +121,6 @@ describe('smtp sink', () => {
     } finally {
       transport.close();
     }
-    // generous bound: this should take well under a second
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('waitFor counts matching messages and times out with a useful error', async () => {

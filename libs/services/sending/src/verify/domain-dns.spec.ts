@@ -168,9 +168,8 @@ describe('lookUpDomain: parallel lookups under one deadline', () => {
 
   it('returns at the deadline when servers never answer, keeping the answers that came, and cancels the rest', async () => {
     const resolver = fake({ resolve4: async () => ['192.0.2.1'] });
-    const started = Date.now();
+    // the fake never answers: without the deadline this call would never return (the test's timeout fails it)
     const result = await lookUpDomain(resolver, 'example.test', 200);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(result).toEqual({ MX: timeout, A: found(['192.0.2.1']), AAAA: timeout, NS: timeout, SOA: timeout });
     expect(resolver.cancelled).toBe(1);
   });
@@ -184,9 +183,8 @@ describe('lookUpDomain: parallel lookups under one deadline', () => {
       resolveNs: fail('ESERVFAIL'),
       resolveSoa: fail('ENOTFOUND'),
     });
-    const started = Date.now();
-    const result = await lookUpDomain(resolver, 'example.test', 5000);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // an hour's deadline: had the lookup waited for it, the test's own timeout would fail it
+    const result = await lookUpDomain(resolver, 'example.test', 3_600_000);
     expect(result).toEqual({
       MX: mx('mx.example.test'),
       A: nodata,
