@@ -26,6 +26,11 @@ export interface TopologyOptions {
   env?: Record<string, string>;
   /** Variables of one service only in distributed mode (ignored in standalone, where `env` applies). */
   serviceEnv?: Partial<Record<string, Record<string, string>>>;
+  /**
+   * A topology of this file's own, never shared with other files: required when the file kills or
+   * restarts processes ({@link Topology.restart}) or needs settings no other file may see.
+   */
+  exclusive?: boolean;
 }
 
 /** A running Herald of either mode, as a route-level test sees it. */
@@ -38,6 +43,13 @@ export interface Topology {
   processes: Map<string, ServiceProcess>;
   /** Milliseconds from spawn to /health/ready 200, per process. */
   spawnToReadyMs: Record<string, number>;
+  /** The process hosting `service`: that service's own (distributed) or the one process (standalone). */
+  processOf(service: string): ServiceProcess;
+  /**
+   * Stops the process hosting `service` (SIGKILL, or SIGTERM and a graceful stop) and starts it again,
+   * resolving once it is ready. Only on an {@link TopologyOptions.exclusive} topology.
+   */
+  restart(service: string, how: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +59,36 @@ export function describeTopology(t: Topology): string {
     .map(([name, ms]) => `${name} ${ms} ms`)
     .join(', ');
   return `${t.mode} topology, spawn to ready: ${times}`;
+}
+
+function topologyOf(
+  mode: E2eMode,
+  url: string,
+  db: TestDatabase,
+  processes: Map<string, ServiceProcess>,
+  spawnToReadyMs: Record<string, number>,
+  stop: () => Promise<void>,
+): Topology {
+  const processOf = (service: string): ServiceProcess => {
+    const proc = processes.get(mode === 'standalone' ? 'standalone' : service);
+    if (!proc) throw new Error(`no process hosts "${service}" in this ${mode} topology`);
+    return proc;
+  };
+  return {
+    mode,
+    url,
+    db,
+    processes,
+    spawnToReadyMs,
+    processOf,
+    async restart(service, how) {
+      const proc = processOf(service);
+      if (how === 'SIGKILL') await proc.kill();
+      else await proc.stop();
+      await proc.start({ timeoutMs: 120_000 });
+    },
+    stop,
+  };
 }
 
 /** Starts `proc` and answers the milliseconds from spawn to ready. */
@@ -83,7 +125,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       });
       processes.set('standalone', herald);
       spawnToReadyMs.standalone = await timedStart(herald, 90_000);
-      return { mode, url: herald.url, db, processes, spawnToReadyMs, stop };
+      return topologyOf(mode, herald.url, db, processes, spawnToReadyMs, stop);
     }
     const [kafka, redis]: [KafkaBroker, { url: string; stop(): Promise<void> }] = await Promise.all([
       startKafka(),
@@ -127,7 +169,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       }),
     );
     spawnToReadyMs.gateway = await timedStart(processes.get('gateway')!, 120_000);
-    return { mode, url: appUrl, db, processes, spawnToReadyMs, stop };
+    return topologyOf(mode, appUrl, db, processes, spawnToReadyMs, stop);
   } catch (err) {
     await stop();
     throw err;
