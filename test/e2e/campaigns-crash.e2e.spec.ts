@@ -130,7 +130,7 @@ describe('a campaign survives crashes, exactly once (standalone)', () => {
     await crashAndCheck(api, smtp, sending, 'crash-one.example.test', async () => {
       await herald.kill();
       herald = new ServiceProcess('standalone', port, env());
-      await herald.start({ timeoutMs: 60_000 });
+      await herald.start({ timeoutMs: 120_000 });
     });
   }, 600_000);
 });
@@ -192,9 +192,9 @@ describe('a campaign survives crashes, exactly once (campaigns, sending and cont
     campaigns = make('campaigns');
     gateway = make('gateway', { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '100000' });
     await Promise.all(
-      [contacts, domains, segments, sendingProcess, campaigns].map((p) => p.start({ timeoutMs: 90_000 })),
+      [contacts, domains, segments, sendingProcess, campaigns].map((p) => p.start({ timeoutMs: 120_000 })),
     );
-    await gateway.start({ timeoutMs: 90_000 });
+    await gateway.start({ timeoutMs: 120_000 });
     sending = new SendingDb(db.url);
   }, 300_000);
 
@@ -211,7 +211,7 @@ describe('a campaign survives crashes, exactly once (campaigns, sending and cont
     const again = new ServiceProcess(p.app, p.port, envs.get(p)!);
     envs.set(again, envs.get(p)!);
     processes.push(again);
-    await again.start({ timeoutMs: 90_000 });
+    await again.start({ timeoutMs: 120_000 });
     return again;
   }
 

@@ -25,7 +25,7 @@ describe('standalone start with embedded PostgreSQL', () => {
     const env = { HERALD_DATA_DIR: dataDir };
     herald = new ServiceProcess('standalone', port, env);
     await herald.start({ waitReady: false });
-    const firstMs = await herald.waitReady(30_000);
+    const firstMs = await herald.waitReady(120_000);
 
     const headers = bearer((await accountWithProject(herald.url)).secretKey);
     const track = await fetch(`${herald.url}/v1/track`, {
@@ -38,9 +38,9 @@ describe('standalone start with embedded PostgreSQL', () => {
 
     herald = new ServiceProcess('standalone', port, env);
     await herald.start({ waitReady: false });
-    const secondMs = await herald.waitReady(30_000);
+    const secondMs = await herald.waitReady(120_000);
     const stats = await (await fetch(`${herald.url}/events/stats`, { headers })).json();
     expect(stats).toMatchObject({ total: 1, events: [{ name: 'kept', count: 1 }] });
     process.stdout.write(`standalone cold start: first ${firstMs} ms (initdb + migrations), second ${secondMs} ms\n`);
-  }, 90_000);
+  }, 300_000);
 });

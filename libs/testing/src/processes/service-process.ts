@@ -83,10 +83,10 @@ export class ServiceProcess {
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-    if (options.waitReady !== false) await this.waitReady(options.timeoutMs ?? 30_000);
+    if (options.waitReady !== false) await this.waitReady(options.timeoutMs ?? 120_000);
   }
 
-  async waitReady(timeoutMs = 30_000): Promise<number> {
+  async waitReady(timeoutMs = 120_000): Promise<number> {
     const started = Date.now();
     let readiness = 'not listening';
     for (;;) {
