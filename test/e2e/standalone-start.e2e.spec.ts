@@ -20,7 +20,7 @@ describe('standalone start with embedded PostgreSQL', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('is ready within 30 s on a fresh data directory and keeps its data across a restart', async () => {
+  it('becomes ready on a fresh data directory (initdb, migrations) and keeps its data across a restart', async () => {
     const port = await freePort();
     const env = { HERALD_DATA_DIR: dataDir };
     herald = new ServiceProcess('standalone', port, env);
