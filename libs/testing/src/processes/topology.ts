@@ -84,6 +84,41 @@ export const SHARED_TOPOLOGY_ENV: Readonly<Record<string, string>> = {
  */
 export const TOPOLOGY_DKIM_ENCRYPTION_KEY = 'e2e-topology-dkim-encryption-key-0123456789';
 
+/**
+ * The variable naming a database every service's migrations were applied to, made once per run by
+ * the distributed global setup ({@link prepareTopologyTemplate}): a distributed topology copies it
+ * instead of running eight `migrate` processes.
+ */
+export const TOPOLOGY_TEMPLATE_VARIABLE = 'HERALD_E2E_TEMPLATE_DATABASE';
+
+/** The variables every process of a distributed topology gets (before its URLs and APP_URL). */
+function topologyEnv(databaseUrl: string, brokers: string[], extra: Record<string, string>): Record<string, string> {
+  return distributedEnv(databaseUrl, brokers, {
+    // the secrets the sending service needs in its own process (standalone derives its own)
+    DKIM_ENCRYPTION_KEY: TOPOLOGY_DKIM_ENCRYPTION_KEY,
+    LINK_SECRET: 'e2e-topology-link-secret-0123456789abcdef',
+    ...extra,
+  });
+}
+
+/**
+ * A database with every service's migrations applied, for distributed topologies to copy (see
+ * {@link TOPOLOGY_TEMPLATE_VARIABLE}); `migrate` needs no broker, so none is started.
+ */
+export async function prepareTopologyTemplate(): Promise<TestDatabase> {
+  const template = await createTestDatabase('herald_template');
+  try {
+    await migrateApps(
+      SERVICES.map((s) => s.name),
+      topologyEnv(template.url, ['127.0.0.1:9'], {}),
+    );
+    return template;
+  } catch (err) {
+    await template.drop();
+    throw err;
+  }
+}
+
 /** The variable through which the global setup hands the shared topology to the test files. */
 export const SHARED_TOPOLOGY_VARIABLE = 'HERALD_E2E_SHARED_TOPOLOGY';
 
@@ -173,7 +208,8 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   const shared = sharedTopologyFor(mode, options);
   if (shared) return shared;
   const extra = options.env ?? {};
-  const db = await createTestDatabase();
+  const template = mode === 'distributed' ? process.env[TOPOLOGY_TEMPLATE_VARIABLE] : undefined;
+  const db = await createTestDatabase('herald_test', { template });
   const processes = new Map<string, ServiceProcess>();
   const spawnToReadyMs: Record<string, number> = {};
   const cleanups: (() => Promise<void>)[] = [() => db.drop()];
@@ -200,16 +236,12 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       () => kafka.stop(),
       () => redis.stop(),
     );
-    const env = distributedEnv(db.url, kafka.brokers, {
-      // the secrets the sending service needs in its own process (standalone derives its own)
-      DKIM_ENCRYPTION_KEY: TOPOLOGY_DKIM_ENCRYPTION_KEY,
-      LINK_SECRET: 'e2e-topology-link-secret-0123456789abcdef',
-      ...extra,
-    });
-    await migrateApps(
-      SERVICES.map((s) => s.name),
-      env,
-    );
+    const env = topologyEnv(db.url, kafka.brokers, extra);
+    if (!template)
+      await migrateApps(
+        SERVICES.map((s) => s.name),
+        env,
+      );
     const ports = new Map<string, number>();
     for (const s of SERVICES) ports.set(s.name, await freePort());
     const urls = Object.fromEntries(
