@@ -37,7 +37,7 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
       },
     });
     process.stdout.write(`${describeTopology(herald)}\n`);
-  }, 240_000);
+  }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {
     await herald?.stop();

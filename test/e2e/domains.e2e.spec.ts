@@ -121,7 +121,7 @@ describe(`sender domains through the public API (${e2eMode()})`, () => {
     process.stdout.write(`${describeTopology(herald)}\n`);
     outbox = new DomainsOutbox(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
-  }, 240_000);
+  }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {
     await outbox?.end();
