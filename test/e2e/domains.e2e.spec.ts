@@ -365,7 +365,7 @@ describe(`sender domains through the public API (${e2eMode()})`, () => {
     const domains = herald.processOf('domains');
     await domains.stop();
     publish(created, 'ownership', 'dkim');
-    await domains.start({ timeoutMs: 120_000 });
+    await domains.start({ timeoutMs: 300_000 });
     await backgroundCheckSets(api, created.id, 'verified');
     expect((await outbox.events(created.id)).map((e) => e.topic)).toEqual(['domain.verified']);
   });
