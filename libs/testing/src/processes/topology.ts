@@ -232,7 +232,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
         ...extra,
       });
       processes.set('standalone', herald);
-      spawnToReadyMs.standalone = await timedStart(herald, 90_000);
+      spawnToReadyMs.standalone = await timedStart(herald, START_DEADLINE_MS);
       return topologyOf(mode, herald.url, db, processes, spawnToReadyMs, stop);
     }
     const [kafka, redis]: [KafkaBroker, { url: string; stop(): Promise<void> }] = await Promise.all([
