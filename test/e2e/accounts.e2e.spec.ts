@@ -281,7 +281,7 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
       DATABASE_URL: herald.db.url,
       DISABLE_SIGNUPS: 'true',
     });
-    await closed.start();
+    await closed.start({ timeoutMs: 300_000 });
     try {
       const res = await fetch(`${closed.url}/auth/signup`, {
         method: 'POST',
@@ -294,5 +294,5 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
     } finally {
       await closed.stop();
     }
-  }, 60_000);
+  }, 420_000); // a process start on a busy machine: up to 5 min
 });
