@@ -3,6 +3,8 @@
 # end-to-end (separate processes). Installs what the machine lacks first.
 #   PostgreSQL: DATABASE_URL when set, else an embedded server started for the run.
 #   Kafka: KAFKA_BROKERS when set, else librdkafka's mock cluster (tools/kafka-mock).
+# The route-level e2e files built on `startTopology()` run twice: standalone, and distributed (every
+# service its own process; jest.config.js). HERALD_E2E_MODE=standalone|distributed runs one mode.
 # Extra arguments go to Jest (e.g. `npm test -- libs/http`).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,23 +1,23 @@
 import {
-  createTestDatabase,
+  describeTopology,
+  e2eMode,
   freePort,
-  ServiceProcess,
   sessionCookie,
   startSmtpSink,
+  startTopology,
   type SmtpSink,
-  type TestDatabase,
+  type Topology,
 } from '@herald/testing';
 
 /**
- * Sign-up while the SMTP relay is down (standalone mode): the account is kept and the verification
- * email goes out from the gateway's durable job queue once the relay answers again, so the user is
- * never told "500" about an account that exists, nor "409" when they retry.
+ * Sign-up while the SMTP relay is down, in the run's mode (HERALD_E2E_MODE): the account is kept and
+ * the verification email goes out from the gateway's durable job queue once the relay answers again,
+ * so the user is never told "500" about an account that exists, nor "409" when they retry.
  */
-describe('sign-up with the SMTP relay down', () => {
-  let db: TestDatabase;
+describe(`sign-up with the SMTP relay down (${e2eMode()})`, () => {
   let smtpPort: number;
   let smtp: SmtpSink | undefined;
-  let herald: ServiceProcess;
+  let herald: Topology;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${herald.url}${path}`, {
       method: 'POST',
@@ -26,22 +26,21 @@ describe('sign-up with the SMTP relay down', () => {
     });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     smtpPort = await freePort(); // nothing listens there yet: the relay is down
-    herald = new ServiceProcess('standalone', await freePort(), {
-      DATABASE_URL: db.url,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      APP_URL: 'https://herald.example.test',
-      MAIL_FROM: 'Herald <no-reply@herald.example.test>',
+    herald = await startTopology({
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        APP_URL: 'https://herald.example.test',
+        MAIL_FROM: 'Herald <no-reply@herald.example.test>',
+      },
     });
-    await herald.start();
-  }, 60_000);
+    process.stdout.write(`${describeTopology(herald)}\n`);
+  }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {
     await herald?.stop();
     await smtp?.stop();
-    await db?.drop();
-  });
+  }, 60_000);
 
   it('keeps the account (201, then 409 on a retry) and sends the verification email once the relay is back', async () => {
     const res = await post('/auth/signup', { email: 'relay-down@example.com', password: 'long enough password' });

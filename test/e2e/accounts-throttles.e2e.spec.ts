@@ -1,23 +1,23 @@
 import {
-  createTestDatabase,
-  freePort,
-  ServiceProcess,
+  describeTopology,
+  e2eMode,
   sessionCookie,
   signUp,
   startSmtpSink,
+  startTopology,
   type SmtpSink,
-  type TestDatabase,
+  type Topology,
 } from '@herald/testing';
 
 /**
- * Login and account-email throttles under concurrency, and sessions that end at logout (standalone
- * mode). Each test speaks from its own client address (X-Forwarded-For from a trusted loopback proxy),
- * so the per-address counters of one test never spill into another.
+ * Login and account-email throttles under concurrency, and sessions that end at logout, in the run's
+ * mode (HERALD_E2E_MODE; distributed: the gateway's counters live in Redis). Each test speaks from its
+ * own client address (X-Forwarded-For from a trusted loopback proxy), so the per-address counters of
+ * one test never spill into another.
  */
-describe('account throttles and session revocation', () => {
-  let db: TestDatabase;
+describe(`account throttles and session revocation (${e2eMode()})`, () => {
   let smtp: SmtpSink;
-  let herald: ServiceProcess;
+  let herald: Topology;
   const from = (address: string) => ({ 'content-type': 'application/json', 'x-forwarded-for': address });
   const post = (path: string, body: unknown, address: string, headers: Record<string, string> = {}) =>
     fetch(`${herald.url}${path}`, {
@@ -34,22 +34,22 @@ describe('account throttles and session revocation', () => {
   };
 
   beforeAll(async () => {
-    [db, smtp] = await Promise.all([createTestDatabase(), startSmtpSink()]);
-    herald = new ServiceProcess('standalone', await freePort(), {
-      DATABASE_URL: db.url,
-      SMTP_URL: smtp.url,
-      APP_URL: 'https://herald.example.test',
-      MAIL_FROM: 'Herald <no-reply@herald.example.test>',
-      TRUSTED_PROXIES: '127.0.0.1,::1',
+    smtp = await startSmtpSink();
+    herald = await startTopology({
+      env: {
+        SMTP_URL: smtp.url,
+        APP_URL: 'https://herald.example.test',
+        MAIL_FROM: 'Herald <no-reply@herald.example.test>',
+        TRUSTED_PROXIES: '127.0.0.1,::1',
+      },
     });
-    await herald.start();
-  }, 60_000);
+    process.stdout.write(`${describeTopology(herald)}\n`);
+  }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {
     await herald?.stop();
     await smtp?.stop();
-    await db?.drop();
-  });
+  }, 60_000);
 
   it('checks at most 5 of 100 concurrent logins to one account (99 wrong, 1 right); the rest are 429 with Retry-After', async () => {
     await signUp(herald.url, 'race@example.com', 'the right password');

@@ -1,22 +1,26 @@
 import {
   accountWithProject,
   bearer,
-  createTestDatabase,
+  describeTopology,
+  e2eMode,
   eventually,
   freePort,
   ServiceProcess,
   sessionCookie,
   signUp,
   startSmtpSink,
+  startTopology,
   type SmtpSink,
-  type TestDatabase,
+  type Topology,
 } from '@herald/testing';
 
-/** Accounts, sessions and teams through the public API (standalone mode; account email to a loopback SMTP sink). */
-describe('accounts, sessions and members', () => {
-  let db: TestDatabase;
+/**
+ * Accounts, sessions and teams through the public API (account email to a loopback SMTP sink). Runs in
+ * the run's mode (HERALD_E2E_MODE: standalone, or every service its own process behind the gateway).
+ */
+describe(`accounts, sessions and members (${e2eMode()})`, () => {
   let smtp: SmtpSink;
-  let herald: ServiceProcess;
+  let herald: Topology;
   const json = { 'content-type': 'application/json' };
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${herald.url}${path}`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) });
@@ -24,21 +28,21 @@ describe('accounts, sessions and members', () => {
   const tokenIn = (text: string) => /token=([0-9a-f]{64})/.exec(text)?.[1];
 
   beforeAll(async () => {
-    [db, smtp] = await Promise.all([createTestDatabase(), startSmtpSink()]);
-    herald = new ServiceProcess('standalone', await freePort(), {
-      DATABASE_URL: db.url,
-      SMTP_URL: smtp.url,
-      APP_URL: 'https://herald.example.test',
-      MAIL_FROM: 'Herald <no-reply@herald.example.test>',
+    smtp = await startSmtpSink();
+    herald = await startTopology({
+      env: {
+        SMTP_URL: smtp.url,
+        APP_URL: 'https://herald.example.test',
+        MAIL_FROM: 'Herald <no-reply@herald.example.test>',
+      },
     });
-    await herald.start();
-  }, 60_000);
+    process.stdout.write(`${describeTopology(herald)}\n`);
+  }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {
     await herald?.stop();
     await smtp?.stop();
-    await db?.drop();
-  });
+  }, 60_000);
 
   it('signs up with a session cookie that is HttpOnly and SameSite=Lax, and refuses the same email twice', async () => {
     const res = await post('/auth/signup', { email: 'Dana@Example.com', password: 'long enough password' });
@@ -260,7 +264,7 @@ describe('accounts, sessions and members', () => {
 
   it('serves /config and /auth/oauth-config without authentication', async () => {
     expect(await (await fetch(`${herald.url}/config`)).json()).toEqual({
-      mode: 'standalone',
+      mode: herald.mode,
       signups: true,
       oauth: { providers: [] },
       accountEmail: true,
@@ -270,12 +274,14 @@ describe('accounts, sessions and members', () => {
     expect(await (await fetch(`${herald.url}/auth/oauth-config`)).json()).toEqual({ providers: [] });
   });
 
+  // a setting of the process that serves the auth routes: one standalone process on this file's database
+  // in either mode (a whole second distributed topology would prove nothing more about the setting)
   it('refuses sign-up with a clear error when DISABLE_SIGNUPS is set', async () => {
     const closed = new ServiceProcess('standalone', await freePort(), {
-      DATABASE_URL: db.url,
+      DATABASE_URL: herald.db.url,
       DISABLE_SIGNUPS: 'true',
     });
-    await closed.start();
+    await closed.start({ timeoutMs: 300_000 });
     try {
       const res = await fetch(`${closed.url}/auth/signup`, {
         method: 'POST',
@@ -288,5 +294,5 @@ describe('accounts, sessions and members', () => {
     } finally {
       await closed.stop();
     }
-  }, 60_000);
+  }, 420_000); // a process start on a busy machine: up to 5 min
 });

@@ -2,20 +2,22 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import pg from 'pg';
 import { dkimEncryptionKey, openSecret } from '@herald/core';
 import {
-  createTestDatabase,
+  describeTopology,
+  e2eMode,
   eventually,
-  freePort,
-  ServiceProcess,
   startDnsServer,
-  type TestDatabase,
+  startTopology,
+  TOPOLOGY_DKIM_ENCRYPTION_KEY,
   type TestDnsServer,
+  type Topology,
 } from '@herald/testing';
 import { fieldsOf, newProject, type ErrorBody, type ProjectApi } from './contacts-helpers.js';
 
 /**
- * Sender domains through the public API of one standalone process whose DNS lookups go to a
- * loopback DNS server (spec: Domains endpoints, Domain states, Limits "domain verification").
- * Background checks run every second here, for pending and verified domains alike.
+ * Sender domains through the public API, in the run's mode (HERALD_E2E_MODE: one standalone process,
+ * or every service its own process behind the gateway), with DNS lookups going to a loopback DNS
+ * server (spec: Domains endpoints, Domain states, Limits "domain verification"). Background checks
+ * run every second here, for pending and verified domains alike.
  */
 
 interface RecordBody {
@@ -73,10 +75,9 @@ class DomainsOutbox {
 
 const INTERNAL_JWT_SECRET = 'domains-e2e-internal-secret-0123456789abcdef';
 
-describe('sender domains through the public API (standalone)', () => {
-  let db: TestDatabase;
+describe(`sender domains through the public API (${e2eMode()})`, () => {
   let dns: TestDnsServer;
-  let herald: ServiceProcess;
+  let herald: Topology;
   let outbox: DomainsOutbox;
   let owner: string;
   let n = 0;
@@ -101,11 +102,10 @@ describe('sender domains through the public API (standalone)', () => {
         const res = await api.get<DomainBody>(`/domains/${id}`);
         return res.body.status === status ? res.body : undefined;
       },
-      { timeoutMs: 15_000, message: `domain ${id} never became ${status}` },
+      { timeoutMs: 30_000, message: `domain ${id} never became ${status}` },
     );
 
   const env = (dnsAddress: string) => ({
-    DATABASE_URL: db.url,
     RATE_LIMIT_PER_MINUTE: '100000',
     INTERNAL_JWT_SECRET,
     DNS_SERVERS: dnsAddress,
@@ -115,19 +115,18 @@ describe('sender domains through the public API (standalone)', () => {
   });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     dns = await startDnsServer();
-    herald = new ServiceProcess('standalone', await freePort(), env(dns.address));
-    await herald.start();
-    outbox = new DomainsOutbox(db.url);
+    // exclusive: the last test stops and starts the process hosting domains
+    herald = await startTopology({ exclusive: true, env: env(dns.address) });
+    process.stdout.write(`${describeTopology(herald)}\n`);
+    outbox = new DomainsOutbox(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
-  }, 60_000);
+  }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {
     await outbox?.end();
     await herald?.stop();
     await dns?.stop();
-    await db?.drop();
   }, 60_000);
 
   it('POST /domains answers 201 with a pending domain and its four TXT records: ownership and DKIM required, SPF and DMARC recommended', async () => {
@@ -234,8 +233,10 @@ describe('sender domains through the public API (standalone)', () => {
     expect(event!.topic).toBe('domain.verified');
     const sealed = event!.payload.dkimPrivateKeySealed!;
     expect(sealed).not.toContain('PRIVATE KEY');
-    // standalone without DKIM_ENCRYPTION_KEY: sealed with the key derived from the internal secret
-    const pem = openSecret(sealed, dkimEncryptionKey(undefined, INTERNAL_JWT_SECRET));
+    // standalone without DKIM_ENCRYPTION_KEY: sealed with the key derived from the internal secret;
+    // distributed: with the DKIM_ENCRYPTION_KEY the domains and sending processes share
+    const configured = herald.mode === 'distributed' ? TOPOLOGY_DKIM_ENCRYPTION_KEY : undefined;
+    const pem = openSecret(sealed, dkimEncryptionKey(configured, INTERNAL_JWT_SECRET));
     expect(pem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
     const publicKey = createPublicKey(createPrivateKey(pem)).export({ type: 'spki', format: 'der' }).toString('base64');
     expect(record(created, 'dkim').value).toBe(`v=DKIM1; k=rsa; p=${publicKey}`);
@@ -357,15 +358,15 @@ describe('sender domains through the public API (standalone)', () => {
     expect(await outbox.events(pending.id)).toEqual([]);
   });
 
-  // restarts the shared process: keep last
-  it('the background check survives a restart: records published while Herald is down verify the domain after it starts', async () => {
+  // stops the process hosting domains (standalone: all of Herald): keep last
+  it('the background check survives a restart: records published while the domains service is down verify the domain after it starts', async () => {
     const api = await project();
     const created = await addDomain(api);
-    await herald.stop();
+    const domains = herald.processOf('domains');
+    await domains.stop();
     publish(created, 'ownership', 'dkim');
-    herald = new ServiceProcess('standalone', herald.port, env(dns.address));
-    await herald.start();
+    await domains.start({ timeoutMs: 300_000 });
     await backgroundCheckSets(api, created.id, 'verified');
     expect((await outbox.events(created.id)).map((e) => e.topic)).toEqual(['domain.verified']);
-  });
+  }, 420_000); // a process start on a busy machine: up to 5 min
 });

@@ -17,14 +17,23 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database for one test file, so files run in parallel without sharing state. */
-export async function createTestDatabase(prefix = 'herald_test'): Promise<TestDatabase> {
+/**
+ * A fresh, empty database for one test file, so files run in parallel without sharing state; with
+ * `template`, a copy of that database instead (PostgreSQL's CREATE DATABASE … TEMPLATE: the template
+ * must have no open connection).
+ */
+export async function createTestDatabase(
+  prefix = 'herald_test',
+  options: { template?: string } = {},
+): Promise<TestDatabase> {
   const server = testServerUrl();
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  if (options.template !== undefined && !/^[a-z0-9_]+$/.test(options.template))
+    throw new Error(`not a test database name: ${options.template}`);
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ''}`);
   } finally {
     await admin.end();
   }

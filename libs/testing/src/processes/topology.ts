@@ -22,7 +22,10 @@ export function e2eMode(): E2eMode {
 export interface TopologyOptions {
   /** The mode (default: {@link e2eMode}). */
   mode?: E2eMode;
-  /** Variables every process gets (RATE_LIMIT_PER_MINUTE, SEGMENTS_SWEEP_INTERVAL_MS, …). */
+  /**
+   * Variables every process gets (RATE_LIMIT_PER_MINUTE, SEGMENTS_SWEEP_INTERVAL_MS, …). An `APP_URL`
+   * here is the public base URL in both modes (distributed default: the gateway's own URL).
+   */
   env?: Record<string, string>;
   /** Variables of one service only in distributed mode (ignored in standalone, where `env` applies). */
   serviceEnv?: Partial<Record<string, Record<string, string>>>;
@@ -43,6 +46,11 @@ export interface Topology {
   processes: Map<string, ServiceProcess>;
   /** Milliseconds from spawn to /health/ready 200, per process. */
   spawnToReadyMs: Record<string, number>;
+  /**
+   * True when this is the run's shared distributed topology (global setup): its processes live in
+   * Jest's main process (`processes` is empty here), `restart` is refused and `stop()` does nothing.
+   */
+  shared?: boolean;
   /** The process hosting `service`: that service's own (distributed) or the one process (standalone). */
   processOf(service: string): ServiceProcess;
   /**
@@ -58,7 +66,94 @@ export function describeTopology(t: Topology): string {
   const times = Object.entries(t.spawnToReadyMs)
     .map(([name, ms]) => `${name} ${ms} ms`)
     .join(', ');
-  return `${t.mode} topology, spawn to ready: ${times}`;
+  return `${t.shared ? 'shared ' : ''}${t.mode} topology, spawn to ready: ${times}`;
+}
+
+/**
+ * The settings of the run's shared distributed topology: a call to {@link startTopology} whose `env`
+ * asks for nothing else (each variable absent here or of the same value) and no `serviceEnv` reuses
+ * it. Generous, so that most files need nothing of their own.
+ */
+export const SHARED_TOPOLOGY_ENV: Readonly<Record<string, string>> = {
+  RATE_LIMIT_PER_MINUTE: '100000',
+};
+
+/**
+ * The DKIM_ENCRYPTION_KEY of a distributed topology's domains and sending processes (standalone,
+ * given none, derives its own from the internal secret: `dkimEncryptionKey` of @herald/core).
+ */
+export const TOPOLOGY_DKIM_ENCRYPTION_KEY = 'e2e-topology-dkim-encryption-key-0123456789';
+
+/**
+ * The variable naming a database every service's migrations were applied to, made once per run by
+ * the distributed global setup ({@link prepareTopologyTemplate}): a distributed topology copies it
+ * instead of running eight `migrate` processes.
+ */
+export const TOPOLOGY_TEMPLATE_VARIABLE = 'HERALD_E2E_TEMPLATE_DATABASE';
+
+/** The variables every process of a distributed topology gets (before its URLs and APP_URL). */
+function topologyEnv(databaseUrl: string, brokers: string[], extra: Record<string, string>): Record<string, string> {
+  return distributedEnv(databaseUrl, brokers, {
+    // the secrets the sending service needs in its own process (standalone derives its own)
+    DKIM_ENCRYPTION_KEY: TOPOLOGY_DKIM_ENCRYPTION_KEY,
+    LINK_SECRET: 'e2e-topology-link-secret-0123456789abcdef',
+    ...extra,
+  });
+}
+
+/**
+ * A database with every service's migrations applied, for distributed topologies to copy (see
+ * {@link TOPOLOGY_TEMPLATE_VARIABLE}); `migrate` needs no broker, so none is started.
+ */
+export async function prepareTopologyTemplate(): Promise<TestDatabase> {
+  const template = await createTestDatabase('herald_template');
+  try {
+    await migrateApps(
+      SERVICES.map((s) => s.name),
+      topologyEnv(template.url, ['127.0.0.1:9'], {}),
+    );
+    return template;
+  } catch (err) {
+    await template.drop();
+    throw err;
+  }
+}
+
+/** The variable through which the global setup hands the shared topology to the test files. */
+export const SHARED_TOPOLOGY_VARIABLE = 'HERALD_E2E_SHARED_TOPOLOGY';
+
+/** What a test file needs of the shared topology (JSON in {@link SHARED_TOPOLOGY_VARIABLE}). */
+export interface SharedTopologyHandle {
+  url: string;
+  db: { url: string; name: string };
+  spawnToReadyMs: Record<string, number>;
+}
+
+/** Whether `options` can be served by the shared topology: no settings beyond {@link SHARED_TOPOLOGY_ENV}. */
+export function coveredBySharedTopology(options: TopologyOptions): boolean {
+  if (options.exclusive) return false;
+  if (Object.values(options.serviceEnv ?? {}).some((vars) => Object.keys(vars ?? {}).length > 0)) return false;
+  return Object.entries(options.env ?? {}).every(([name, value]) => SHARED_TOPOLOGY_ENV[name] === value);
+}
+
+/** The run's shared distributed topology when one is running and `options` fit it. */
+function sharedTopologyFor(mode: E2eMode, options: TopologyOptions): Topology | undefined {
+  const raw = process.env[SHARED_TOPOLOGY_VARIABLE];
+  if (mode !== 'distributed' || !raw || raw === '0' || !coveredBySharedTopology(options)) return undefined;
+  const handle = JSON.parse(raw) as SharedTopologyHandle;
+  const db: TestDatabase = { ...handle.db, drop: async () => undefined };
+  return {
+    ...topologyOf(mode, handle.url, db, new Map(), handle.spawnToReadyMs, async () => undefined),
+    shared: true,
+    processOf(service) {
+      throw new Error(
+        `the shared topology's processes (${service}) belong to the run: pass \`exclusive: true\` to startTopology`,
+      );
+    },
+    async restart(service) {
+      throw new Error(`restarting ${service} needs a topology of the file's own: pass \`exclusive: true\``);
+    },
+  };
 }
 
 function topologyOf(
@@ -85,11 +180,18 @@ function topologyOf(
       const proc = processOf(service);
       if (how === 'SIGKILL') await proc.kill();
       else await proc.stop();
-      await proc.start({ timeoutMs: 120_000 });
+      await proc.start({ timeoutMs: START_DEADLINE_MS });
     },
     stop,
   };
 }
+
+/**
+ * How long a process of a topology may take from spawn to ready: a deadline, not a speed target (eight
+ * processes spawned at once on a busy 2-core machine can take minutes; bench/ and service-lifecycle
+ * print the real figures).
+ */
+const START_DEADLINE_MS = 300_000;
 
 /** Starts `proc` and answers the milliseconds from spawn to ready. */
 async function timedStart(proc: ServiceProcess, timeoutMs: number): Promise<number> {
@@ -104,11 +206,17 @@ async function timedStart(proc: ServiceProcess, timeoutMs: number): Promise<numb
  * its own process on one database, Kafka (librdkafka's mock unless KAFKA_BROKERS) and Redis, migrated
  * first, each given every other service's `<NAME>_URL`, `APP_URL` (the gateway) and the shared internal
  * secret; upstreams start together, then the gateway. Standalone: one process with the same `env`.
+ * In distributed mode under Jest, a call that is not `exclusive` and asks for no settings beyond
+ * {@link SHARED_TOPOLOGY_ENV} gets the run's shared topology (jest/distributed-global-setup.mjs)
+ * instead of starting one; isolation then comes from each test's own account and project.
  */
 export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
   const mode = options.mode ?? e2eMode();
+  const shared = sharedTopologyFor(mode, options);
+  if (shared) return shared;
   const extra = options.env ?? {};
-  const db = await createTestDatabase();
+  const template = mode === 'distributed' ? process.env[TOPOLOGY_TEMPLATE_VARIABLE] : undefined;
+  const db = await createTestDatabase('herald_test', { template });
   const processes = new Map<string, ServiceProcess>();
   const spawnToReadyMs: Record<string, number> = {};
   const cleanups: (() => Promise<void>)[] = [() => db.drop()];
@@ -124,7 +232,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
         ...extra,
       });
       processes.set('standalone', herald);
-      spawnToReadyMs.standalone = await timedStart(herald, 90_000);
+      spawnToReadyMs.standalone = await timedStart(herald, START_DEADLINE_MS);
       return topologyOf(mode, herald.url, db, processes, spawnToReadyMs, stop);
     }
     const [kafka, redis]: [KafkaBroker, { url: string; stop(): Promise<void> }] = await Promise.all([
@@ -135,22 +243,19 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       () => kafka.stop(),
       () => redis.stop(),
     );
-    const env = distributedEnv(db.url, kafka.brokers, {
-      // the secrets the sending service needs in its own process (standalone derives its own)
-      DKIM_ENCRYPTION_KEY: 'e2e-topology-dkim-encryption-key-0123456789',
-      LINK_SECRET: 'e2e-topology-link-secret-0123456789abcdef',
-      ...extra,
-    });
-    await migrateApps(
-      SERVICES.map((s) => s.name),
-      env,
-    );
+    const env = topologyEnv(db.url, kafka.brokers, extra);
+    if (!template)
+      await migrateApps(
+        SERVICES.map((s) => s.name),
+        env,
+      );
     const ports = new Map<string, number>();
     for (const s of SERVICES) ports.set(s.name, await freePort());
     const urls = Object.fromEntries(
       UPSTREAMS.map((name) => [urlVariableOf(name), `http://127.0.0.1:${ports.get(name)}`]),
     );
-    const appUrl = `http://127.0.0.1:${ports.get('gateway')}`;
+    const gatewayUrl = `http://127.0.0.1:${ports.get('gateway')}`;
+    const appUrl = extra.APP_URL ?? gatewayUrl;
     for (const s of SERVICES)
       processes.set(
         s.name,
@@ -165,11 +270,11 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     const upstreams = SERVICES.filter((s) => s.name !== 'gateway');
     await Promise.all(
       upstreams.map(async (s) => {
-        spawnToReadyMs[s.name] = await timedStart(processes.get(s.name)!, 120_000);
+        spawnToReadyMs[s.name] = await timedStart(processes.get(s.name)!, START_DEADLINE_MS);
       }),
     );
-    spawnToReadyMs.gateway = await timedStart(processes.get('gateway')!, 120_000);
-    return topologyOf(mode, appUrl, db, processes, spawnToReadyMs, stop);
+    spawnToReadyMs.gateway = await timedStart(processes.get('gateway')!, START_DEADLINE_MS);
+    return topologyOf(mode, gatewayUrl, db, processes, spawnToReadyMs, stop);
   } catch (err) {
     await stop();
     throw err;

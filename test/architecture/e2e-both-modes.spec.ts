@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Route-level e2e files deploy Herald through `startTopology()` (libs/testing), so the same file runs
+ * against standalone and against every service as its own process (jest.config.js runs them in both
+ * modes). Only the files below, single-mode by nature, build their processes themselves. Adding or
+ * removing a line is all a change of the list takes.
+ */
+export const SINGLE_MODE_E2E_FILES: readonly string[] = [
+  // crash tests: kill one service's process mid-work and watch it resume
+  'campaigns-crash.e2e.spec.ts',
+  'contacts-import-crash.e2e.spec.ts',
+  'sending-crash.e2e.spec.ts',
+  'workflows-crash.e2e.spec.ts',
+  // distributed-only by subject: consumer groups, replays, the gateway's proxying over Kafka
+  'analytics-distributed.e2e.spec.ts',
+  'billing-distributed.e2e.spec.ts',
+  'gateway-distributed.e2e.spec.ts',
+  'gateway-uploads.e2e.spec.ts',
+  'segments-distributed.e2e.spec.ts',
+  'sending-distributed.e2e.spec.ts',
+  // how Herald starts and stops: one mode each by definition
+  'config-validation.e2e.spec.ts',
+  'service-lifecycle.e2e.spec.ts',
+  'standalone-start.e2e.spec.ts',
+  'start-distributed.e2e.spec.ts',
+  // hostile input against the one process (parsers and template engine, not the deployment)
+  'hostile-input.e2e.spec.ts',
+  'hostile-templates.e2e.spec.ts',
+  // the event pipeline under load, per transport
+  'pipeline-kafka.e2e.spec.ts',
+  'pipeline-standalone.e2e.spec.ts',
+];
+
+const e2eDir = fileURLToPath(new URL('../e2e/', import.meta.url));
+const e2eFiles = readdirSync(e2eDir).filter((f) => f.endsWith('.e2e.spec.ts'));
+const usesTopology = (file: string) => /\bstartTopology\(/.test(readFileSync(`${e2eDir}${file}`, 'utf8'));
+
+describe('route-level e2e files run in both modes', () => {
+  it('every e2e file deploys Herald through startTopology(), unless it is listed as single-mode', () => {
+    const singleMode = e2eFiles.filter((f) => !usesTopology(f) && !SINGLE_MODE_E2E_FILES.includes(f));
+    expect(singleMode).toEqual([]);
+  });
+
+  it('the single-mode list names only existing files that do not use startTopology() (a converted file leaves it)', () => {
+    const stale = SINGLE_MODE_E2E_FILES.filter((f) => !e2eFiles.includes(f) || usesTopology(f));
+    expect(stale).toEqual([]);
+  });
+});
