@@ -125,7 +125,10 @@ describe(`POST /internal/emails (${e2eMode()})`, () => {
       headers: principalHeaders(api.projectId),
       body: JSON.stringify({ items: [campaignItem('cmp_e2e:apikey', 'key@example.com')] }),
     });
-    expect(res.status).toBe(404);
+    // standalone: the one process's edge hides internal routes from any other caller, as the gateway
+    // does (404); distributed: the call reaches sending's own guard, which refuses a principal that is
+    // not a service (403, "Only Herald services call this route")
+    expect(res.status).toBe(herald.mode === 'standalone' ? 404 : 403);
     const { rows } = await pool.query(`SELECT 1 FROM sending.emails WHERE source_key = 'cmp_e2e:apikey'`);
     expect(rows).toEqual([]);
   });
@@ -144,10 +147,10 @@ describe(`POST /internal/emails (${e2eMode()})`, () => {
     expect(sent.status).toBe(200);
     const bulk = (m: { to: string[] }) => m.to.some((t) => t.startsWith('bulk'));
     const backlog = total - smtp.messages.filter(bulk).length;
-    const [urgent] = await smtp.waitFor((m) => m.to.includes('urgent@example.com'), 30_000);
+    const [urgent] = await smtp.waitFor((m) => m.to.includes('urgent@example.com'), 60_000);
     const bulkBefore = smtp.messages.filter((m) => bulk(m) && m.seq < urgent!.seq).length;
     // the rule needs a backlog to prove anything: most of the bulk mail was still queued when the urgent one came
     expect(backlog).toBeGreaterThan(total / 2);
     expect(bulkBefore).toBeLessThan(total / 2);
-  }, 120_000);
+  }, 300_000); // ten 500-email calls on a loaded machine: a deadline, not a speed target
 });
