@@ -1,18 +1,15 @@
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
 import {
-  createTestDatabase,
-  distributedEnv,
+  describeTopology,
+  e2eMode,
   eventually,
-  freePort,
-  migrateApps,
-  ServiceProcess,
   startDnsServer,
-  startKafka,
-  startRedis,
   startSmtpSink,
+  startTopology,
   type SmtpSink,
   type TestDnsServer,
+  type Topology,
 } from '@herald/testing';
 import { newProject, type ErrorBody, type TestProjectApi, type TrackedEventBody } from './contacts-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
@@ -35,316 +32,228 @@ function signedWebhook(body: unknown): RequestInit {
   };
 }
 
-/** What a deployment under test offers the scenarios: its public URL, mail, DNS and database. */
-interface Deployment {
-  url: string;
-  smtp: SmtpSink;
-  dns: TestDnsServer;
-  sending: SendingDb;
-  pool: pg.Pool;
-  /**
-   * Where the test opens tracking links (the open pixel, clicks). Distributed mode: sending itself,
-   * because the gateway answers 500 for the open pixel there (a defect outside this spec, reported).
-   */
-  tracking(url: string): string;
-}
-
 /**
  * The contact's whole timeline (issue 18, item 3): besides the events of /v1/track, the system
  * events Herald records itself — the email lifecycle with the email id and subject, subscription
  * changes with their cause — in GET /events/contact/:id and GET /events, marked `system`, left out
  * of the custom-event counts (/events/stats, /events/names, /analytics/top-events), refused by
- * DELETE /events/:name, and never duplicated by a replayed topic. Runs in standalone mode and with
- * each service as its own process over Kafka.
+ * DELETE /events/:name, and never duplicated by a replayed topic. Runs in the run's mode
+ * (HERALD_E2E_MODE: standalone, or each service its own process over Kafka; libs/testing
+ * `startTopology`).
  */
-function timelineScenarios(mode: string, deploy: () => Promise<Deployment & { stop(): Promise<void> }>): void {
-  describe(`the contact's timeline (${mode})`, () => {
-    let d: Deployment & { stop(): Promise<void> };
-    let seq = 0;
-    const project = async (): Promise<TestProjectApi & { from: string }> => {
-      const api = await newProject(d.url);
-      const domain = `t${++seq}-${Date.now().toString(36)}.example.test`;
-      await verifiedDomain(api, d.dns, d.sending, domain);
-      return Object.assign(api, { from: `hello@${domain}` });
+describe(`the contact's timeline (${e2eMode()})`, () => {
+  let herald: Topology;
+  let smtp: SmtpSink;
+  let dns: TestDnsServer;
+  let sending: SendingDb;
+  let pool: pg.Pool;
+  let seq = 0;
+  const project = async (): Promise<TestProjectApi & { from: string }> => {
+    const api = await newProject(herald.url);
+    const domain = `t${++seq}-${Date.now().toString(36)}.example.test`;
+    await verifiedDomain(api, dns, sending, domain);
+    return Object.assign(api, { from: `hello@${domain}` });
+  };
+  const timeline = async (api: TestProjectApi, contactId: string): Promise<TimelineEntry[]> => {
+    const res = await api.get<{ data: TimelineEntry[] }>(`/events/contact/${contactId}?limit=100`);
+    expect(res.status).toBe(200);
+    return res.body.data;
+  };
+  /** The timeline once it holds `count` entries named `name` (the projection follows the topics). */
+  const timelineWith = (api: TestProjectApi, contactId: string, name: string, count = 1) =>
+    eventually(
+      async () => {
+        const entries = await timeline(api, contactId);
+        return entries.filter((e) => e.name === name).length >= count ? entries : undefined;
+      },
+      { message: `${name} never reached the timeline of ${contactId}` },
+    );
+  const subscriptionChanges = (entries: TimelineEntry[]) =>
+    entries
+      .filter((e) => e.name === 'contact.subscribed' || e.name === 'contact.unsubscribed')
+      .reverse()
+      .map((e) => `${e.name} (${String(e.data.reason)})`);
+  const webhook = (body: unknown) => fetch(`${herald.url}/webhooks/generic`, signedWebhook(body));
+
+  beforeAll(async () => {
+    [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink()]);
+    herald = await startTopology({
+      env: {
+        RATE_LIMIT_PER_MINUTE: '100000',
+        DNS_SERVERS: dns.address,
+        SMTP_URL: smtp.url,
+        WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
+      },
+    });
+    process.stdout.write(`${describeTopology(herald)}\n`);
+    sending = new SendingDb(herald.db.url);
+    pool = new pg.Pool({ connectionString: herald.db.url, max: 2 });
+  }, 240_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await sending?.end();
+    await herald?.stop();
+    await Promise.all([smtp?.stop(), dns?.stop()]);
+  }, 60_000);
+
+  it('shows the email lifecycle with the email id and subject and each subscription change with its cause, as system events beside tracked ones', async () => {
+    const api = await project();
+    const to = 'ada@example.com';
+    const contact = await api.upsert(to, {}, { subscribed: false });
+    expect((await api.track({ email: to, event: 'signup' })).status).toBe(200);
+
+    const sent = await api.post('/v1/send', {
+      to,
+      from: api.from,
+      subject: 'Welcome aboard',
+      body: '<p><a href="https://example.org/start">start</a> <a href="{{unsubscribeUrl}}">u</a> <a href="{{subscribeUrl}}">s</a></p>',
+      subscribed: true,
+    });
+    expect(sent.status).toBe(200);
+    const emailId: string = sent.body.data.emails[0].email;
+    const [message] = await smtp.waitFor((m) => m.to.includes(to));
+    const html = message!.html as string;
+    const pixel = await fetch(/src="(http[^"]+\/t\/open\/[^"]+)"/.exec(html)![1]!);
+    expect([pixel.status, pixel.headers.get('content-type')]).toEqual([200, 'image/gif']);
+    const click = await fetch(/href="(http[^"]+\/t\/click\/[^"]+)"/.exec(html)![1]!, {
+      redirect: 'manual',
+    });
+    expect(click.status).toBe(302);
+    await eventually(
+      async () => {
+        const types = await sending.outboxTypes(api.projectId);
+        return types.includes('email.opened') && types.includes('email.clicked') ? true : undefined;
+      },
+      { message: 'sending never recorded the open and the click' },
+    );
+    expect(
+      (await webhook({ id: `d-${emailId}`, type: 'delivery', email: to, messageId: message!.messageId })).status,
+    ).toBe(200);
+
+    // each cause in turn, each applied before the next
+    expect((await api.patch(`/contacts/${contact.id}`, { subscribed: false })).status).toBe(200);
+    expect((await api.bulk('subscribe', [contact.id])).succeeded).toBe(1);
+    // the links as a mail client posts them (RFC 8058 one-click: a form body)
+    const oneClick = { method: 'POST', headers: formType, body: 'List-Unsubscribe=One-Click' };
+    expect((await fetch(/href="(http[^"]+\/unsubscribe\/[^"]+)"/.exec(html)![1]!, oneClick)).status).toBe(200);
+    expect((await fetch(/href="(http[^"]+\/subscribe\/[^"]+)"/.exec(html)![1]!, oneClick)).status).toBe(200);
+    expect(
+      (await webhook({ id: `c-${emailId}`, type: 'complaint', email: to, messageId: message!.messageId })).status,
+    ).toBe(200);
+    await eventually(async () => ((await api.contact(contact.id)).subscribed === false ? true : undefined));
+
+    // each topic reaches contacts on its own (over Kafka, in any order across topics): wait for all
+    const expected: Record<string, number> = {
+      'contact.subscribed': 3,
+      'contact.unsubscribed': 3,
+      'email.sent': 1,
+      'email.delivered': 1,
+      'email.opened': 1,
+      'email.clicked': 1,
+      'email.complained': 1,
     };
-    const timeline = async (api: TestProjectApi, contactId: string): Promise<TimelineEntry[]> => {
-      const res = await api.get<{ data: TimelineEntry[] }>(`/events/contact/${contactId}?limit=100`);
-      expect(res.status).toBe(200);
-      return res.body.data;
-    };
-    /** The timeline once it holds `count` entries named `name` (the projection follows the topics). */
-    const timelineWith = (api: TestProjectApi, contactId: string, name: string, count = 1) =>
-      eventually(
-        async () => {
-          const entries = await timeline(api, contactId);
-          return entries.filter((e) => e.name === name).length >= count ? entries : undefined;
-        },
-        { message: `${name} never reached the timeline of ${contactId}` },
-      );
-    const subscriptionChanges = (entries: TimelineEntry[]) =>
-      entries
-        .filter((e) => e.name === 'contact.subscribed' || e.name === 'contact.unsubscribed')
-        .reverse()
-        .map((e) => `${e.name} (${String(e.data.reason)})`);
-    const webhook = (body: unknown) => fetch(`${d.url}/webhooks/generic`, signedWebhook(body));
-
-    beforeAll(async () => {
-      d = await deploy();
-    }, 300_000);
-    afterAll(() => d?.stop(), 60_000);
-
-    it('shows the email lifecycle with the email id and subject and each subscription change with its cause, as system events beside tracked ones', async () => {
-      const api = await project();
-      const to = 'ada@example.com';
-      const contact = await api.upsert(to, {}, { subscribed: false });
-      expect((await api.track({ email: to, event: 'signup' })).status).toBe(200);
-
-      const sent = await api.post('/v1/send', {
-        to,
-        from: api.from,
-        subject: 'Welcome aboard',
-        body: '<p><a href="https://example.org/start">start</a> <a href="{{unsubscribeUrl}}">u</a> <a href="{{subscribeUrl}}">s</a></p>',
-        subscribed: true,
-      });
-      expect(sent.status).toBe(200);
-      const emailId: string = sent.body.data.emails[0].email;
-      const [message] = await d.smtp.waitFor((m) => m.to.includes(to));
-      const html = message!.html as string;
-      const pixel = await fetch(d.tracking(/src="(http[^"]+\/t\/open\/[^"]+)"/.exec(html)![1]!));
-      expect([pixel.status, pixel.headers.get('content-type')]).toEqual([200, 'image/gif']);
-      const click = await fetch(d.tracking(/href="(http[^"]+\/t\/click\/[^"]+)"/.exec(html)![1]!), {
-        redirect: 'manual',
-      });
-      expect(click.status).toBe(302);
-      await eventually(
-        async () => {
-          const types = await d.sending.outboxTypes(api.projectId);
-          return types.includes('email.opened') && types.includes('email.clicked') ? true : undefined;
-        },
-        { message: 'sending never recorded the open and the click' },
-      );
-      expect(
-        (await webhook({ id: `d-${emailId}`, type: 'delivery', email: to, messageId: message!.messageId })).status,
-      ).toBe(200);
-
-      // each cause in turn, each applied before the next
-      expect((await api.patch(`/contacts/${contact.id}`, { subscribed: false })).status).toBe(200);
-      expect((await api.bulk('subscribe', [contact.id])).succeeded).toBe(1);
-      // the links as a mail client posts them (RFC 8058 one-click: a form body)
-      const oneClick = { method: 'POST', headers: formType, body: 'List-Unsubscribe=One-Click' };
-      expect((await fetch(/href="(http[^"]+\/unsubscribe\/[^"]+)"/.exec(html)![1]!, oneClick)).status).toBe(200);
-      expect((await fetch(/href="(http[^"]+\/subscribe\/[^"]+)"/.exec(html)![1]!, oneClick)).status).toBe(200);
-      expect(
-        (await webhook({ id: `c-${emailId}`, type: 'complaint', email: to, messageId: message!.messageId })).status,
-      ).toBe(200);
-      await eventually(async () => ((await api.contact(contact.id)).subscribed === false ? true : undefined));
-
-      // each topic reaches contacts on its own (over Kafka, in any order across topics): wait for all
-      const expected: Record<string, number> = {
-        'contact.subscribed': 3,
-        'contact.unsubscribed': 3,
-        'email.sent': 1,
-        'email.delivered': 1,
-        'email.opened': 1,
-        'email.clicked': 1,
-        'email.complained': 1,
-      };
-      for (const [name, count] of Object.entries(expected)) await timelineWith(api, contact.id, name, count);
-      const all = await timeline(api, contact.id);
-      expect(subscriptionChanges(all)).toEqual([
-        'contact.subscribed (send)',
-        'contact.unsubscribed (api)',
-        'contact.subscribed (bulk)',
-        'contact.unsubscribed (unsubscribe-link)',
-        'contact.subscribed (subscribe-link)',
-        'contact.unsubscribed (complaint)',
+    for (const [name, count] of Object.entries(expected)) await timelineWith(api, contact.id, name, count);
+    const all = await timeline(api, contact.id);
+    expect(subscriptionChanges(all)).toEqual([
+      'contact.subscribed (send)',
+      'contact.unsubscribed (api)',
+      'contact.subscribed (bulk)',
+      'contact.unsubscribed (unsubscribe-link)',
+      'contact.subscribed (subscribe-link)',
+      'contact.unsubscribed (complaint)',
+    ]);
+    expect(all.every((e) => e.contactId === contact.id)).toBe(true);
+    for (const name of ['email.sent', 'email.delivered', 'email.opened', 'email.clicked', 'email.complained'])
+      expect(all.filter((e) => e.name === name)).toEqual([
+        expect.objectContaining({
+          system: true,
+          data: expect.objectContaining({ emailId, subject: 'Welcome aboard' }),
+        }),
       ]);
-      expect(all.every((e) => e.contactId === contact.id)).toBe(true);
-      for (const name of ['email.sent', 'email.delivered', 'email.opened', 'email.clicked', 'email.complained'])
-        expect(all.filter((e) => e.name === name)).toEqual([
-          expect.objectContaining({
-            system: true,
-            data: expect.objectContaining({ emailId, subject: 'Welcome aboard' }),
-          }),
-        ]);
-      expect(all.find((e) => e.name === 'email.clicked')!.data.url).toBe('https://example.org/start');
-      expect(all.filter((e) => !e.system).map((e) => e.name)).toEqual(['signup']);
-      expect(all.filter((e) => e.name.startsWith('contact.')).every((e) => e.system)).toBe(true);
+    expect(all.find((e) => e.name === 'email.clicked')!.data.url).toBe('https://example.org/start');
+    expect(all.filter((e) => !e.system).map((e) => e.name)).toEqual(['signup']);
+    expect(all.filter((e) => e.name.startsWith('contact.')).every((e) => e.system)).toBe(true);
 
-      // the project's feed has them too, with their data
-      const feed = await api.get<{ data: TimelineEntry[] }>('/events?limit=100');
-      expect(feed.body.data.map((e) => e.id).sort()).toEqual(all.map((e) => e.id).sort());
+    // the project's feed has them too, with their data
+    const feed = await api.get<{ data: TimelineEntry[] }>('/events?limit=100');
+    expect(feed.body.data.map((e) => e.id).sort()).toEqual(all.map((e) => e.id).sort());
+  });
+
+  it('records a bounce and the unsubscription it caused (cause: bounce)', async () => {
+    const api = await project();
+    const to = 'bounces@example.com';
+    smtp.reject({ recipient: to, code: 550, message: 'No such user' });
+    const sent = await api.post('/v1/send', { to, from: api.from, subject: 'Hello', body: 'Hi', subscribed: true });
+    const contactId: string = sent.body.data.emails[0].contact.id;
+    await timelineWith(api, contactId, 'contact.unsubscribed');
+    const entries = await timelineWith(api, contactId, 'email.bounced');
+    expect(entries.find((e) => e.name === 'email.bounced')).toMatchObject({
+      system: true,
+      data: { emailId: sent.body.data.emails[0].email, subject: 'Hello', bounceType: 'permanent' },
+    });
+    expect(subscriptionChanges(entries)).toEqual(['contact.unsubscribed (bounce)']);
+  });
+
+  it('counts only custom events in /events/stats, /events/names and /analytics/top-events, and refuses to delete a system event name', async () => {
+    const api = await project();
+    const to = 'counts@example.com';
+    expect((await api.track({ email: to, event: 'signup' })).status).toBe(200);
+    const sent = await api.post('/v1/send', { to, from: api.from, subject: 'Hi', body: 'Hi', subscribed: true });
+    const contactId: string = sent.body.data.emails[0].contact.id;
+    await timelineWith(api, contactId, 'email.sent');
+    await eventually(async () => {
+      const top = await api.get('/analytics/top-events');
+      return top.status === 200 && top.body.events.length > 0 ? true : undefined;
     });
 
-    it('records a bounce and the unsubscription it caused (cause: bounce)', async () => {
-      const api = await project();
-      const to = 'bounces@example.com';
-      d.smtp.reject({ recipient: to, code: 550, message: 'No such user' });
-      const sent = await api.post('/v1/send', { to, from: api.from, subject: 'Hello', body: 'Hi', subscribed: true });
-      const contactId: string = sent.body.data.emails[0].contact.id;
-      await timelineWith(api, contactId, 'contact.unsubscribed');
-      const entries = await timelineWith(api, contactId, 'email.bounced');
-      expect(entries.find((e) => e.name === 'email.bounced')).toMatchObject({
-        system: true,
-        data: { emailId: sent.body.data.emails[0].email, subject: 'Hello', bounceType: 'permanent' },
-      });
-      expect(subscriptionChanges(entries)).toEqual(['contact.unsubscribed (bounce)']);
-    });
+    const stats = await api.get('/events/stats');
+    expect(stats.body).toMatchObject({ total: 1, last24Hours: 1, events: [{ name: 'signup', count: 1 }] });
+    expect((await api.get('/events/names')).body).toEqual({ names: ['signup'] });
+    expect((await api.get('/analytics/top-events')).body.events.map((e: { name: string }) => e.name)).toEqual([
+      'signup',
+    ]);
 
-    it('counts only custom events in /events/stats, /events/names and /analytics/top-events, and refuses to delete a system event name', async () => {
-      const api = await project();
-      const to = 'counts@example.com';
-      expect((await api.track({ email: to, event: 'signup' })).status).toBe(200);
-      const sent = await api.post('/v1/send', { to, from: api.from, subject: 'Hi', body: 'Hi', subscribed: true });
-      const contactId: string = sent.body.data.emails[0].contact.id;
-      await timelineWith(api, contactId, 'email.sent');
-      await eventually(async () => {
-        const top = await api.get('/analytics/top-events');
-        return top.status === 200 && top.body.events.length > 0 ? true : undefined;
-      });
+    for (const name of ['email.sent', 'contact.unsubscribed']) {
+      const refused = await api.delete<ErrorBody>(`/events/${name}`);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe('SYSTEM_EVENT_NOT_DELETABLE');
+    }
+    expect((await timeline(api, contactId)).map((e) => e.name).sort()).toEqual(['email.sent', 'signup']);
+    expect((await api.delete('/events/signup')).body).toEqual({ deleted: 1 });
+    expect((await timeline(api, contactId)).map((e) => e.name)).toEqual(['email.sent']);
+  });
 
-      const stats = await api.get('/events/stats');
-      expect(stats.body).toMatchObject({ total: 1, last24Hours: 1, events: [{ name: 'signup', count: 1 }] });
-      expect((await api.get('/events/names')).body).toEqual({ names: ['signup'] });
-      expect((await api.get('/analytics/top-events')).body.events.map((e: { name: string }) => e.name)).toEqual([
-        'signup',
-      ]);
+  it('adds nothing when the topics are replayed, even to a consumer that forgot it applied them', async () => {
+    const api = await project();
+    const to = 'replay@example.com';
+    const sent = await api.post('/v1/send', { to, from: api.from, subject: 'Hi', body: 'Hi', subscribed: true });
+    const contactId: string = sent.body.data.emails[0].contact.id;
+    expect((await api.patch(`/contacts/${contactId}`, { subscribed: false })).status).toBe(200);
+    await timelineWith(api, contactId, 'email.sent');
+    const before = await timelineWith(api, contactId, 'contact.unsubscribed');
 
-      for (const name of ['email.sent', 'contact.unsubscribed']) {
-        const refused = await api.delete<ErrorBody>(`/events/${name}`);
-        expect(refused.status).toBe(422);
-        expect(refused.body.error.code).toBe('SYSTEM_EVENT_NOT_DELETABLE');
-      }
-      expect((await timeline(api, contactId)).map((e) => e.name).sort()).toEqual(['email.sent', 'signup']);
-      expect((await api.delete('/events/signup')).body).toEqual({ deleted: 1 });
-      expect((await timeline(api, contactId)).map((e) => e.name)).toEqual(['email.sent']);
-    });
-
-    it('adds nothing when the topics are replayed, even to a consumer that forgot it applied them', async () => {
-      const api = await project();
-      const to = 'replay@example.com';
-      const sent = await api.post('/v1/send', { to, from: api.from, subject: 'Hi', body: 'Hi', subscribed: true });
-      const contactId: string = sent.body.data.emails[0].contact.id;
-      expect((await api.patch(`/contacts/${contactId}`, { subscribed: false })).status).toBe(200);
-      await timelineWith(api, contactId, 'email.sent');
-      const before = await timelineWith(api, contactId, 'contact.unsubscribed');
-
-      // publish every event of the project again, after wiping contacts' inbox record of them
-      const { rows } = await d.pool.query<{ event_id: string }>(
-        `SELECT event_id FROM sending.outbox WHERE envelope->>'projectId' = $1 AND topic LIKE 'email.%'
+    // publish every event of the project again, after wiping contacts' inbox record of them
+    const { rows } = await pool.query<{ event_id: string }>(
+      `SELECT event_id FROM sending.outbox WHERE envelope->>'projectId' = $1 AND topic LIKE 'email.%'
          UNION ALL SELECT event_id FROM contacts.outbox WHERE envelope->>'projectId' = $1 AND topic LIKE 'contact.%subscribed'`,
-        [api.projectId],
-      );
-      const ids = rows.map((r) => r.event_id);
-      expect(ids.length).toBeGreaterThanOrEqual(2);
-      await d.pool.query(`DELETE FROM contacts.inbox WHERE event_id = ANY($1::uuid[])`, [ids]);
-      await d.pool.query(`UPDATE sending.outbox SET published_at = NULL WHERE event_id = ANY($1::uuid[])`, [ids]);
-      await d.pool.query(`UPDATE contacts.outbox SET published_at = NULL WHERE event_id = ANY($1::uuid[])`, [ids]);
-      await eventually(
-        async () => {
-          const { rows: seen } = await d.pool.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM contacts.inbox WHERE event_id = ANY($1::uuid[])`,
-            [ids],
-          );
-          return seen[0]!.n === ids.length ? true : undefined;
-        },
-        { message: 'contacts never received the replayed events' },
-      );
-      expect(await timeline(api, contactId)).toEqual(before);
-    });
+      [api.projectId],
+    );
+    const ids = rows.map((r) => r.event_id);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    await pool.query(`DELETE FROM contacts.inbox WHERE event_id = ANY($1::uuid[])`, [ids]);
+    await pool.query(`UPDATE sending.outbox SET published_at = NULL WHERE event_id = ANY($1::uuid[])`, [ids]);
+    await pool.query(`UPDATE contacts.outbox SET published_at = NULL WHERE event_id = ANY($1::uuid[])`, [ids]);
+    await eventually(
+      async () => {
+        const { rows: seen } = await pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM contacts.inbox WHERE event_id = ANY($1::uuid[])`,
+          [ids],
+        );
+        return seen[0]!.n === ids.length ? true : undefined;
+      },
+      { message: 'contacts never received the replayed events' },
+    );
+    expect(await timeline(api, contactId)).toEqual(before);
   });
-}
-
-timelineScenarios('standalone', async () => {
-  const [db, dns, smtp] = await Promise.all([createTestDatabase(), startDnsServer(), startSmtpSink()]);
-  const port = await freePort();
-  const herald = new ServiceProcess('standalone', port, {
-    DATABASE_URL: db.url,
-    RATE_LIMIT_PER_MINUTE: '100000',
-    DNS_SERVERS: dns.address,
-    SMTP_URL: smtp.url,
-    APP_URL: `http://127.0.0.1:${port}`,
-    WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
-  });
-  await herald.start({ timeoutMs: 120_000 });
-  const sending = new SendingDb(db.url);
-  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  return {
-    url: herald.url,
-    tracking: (url) => url,
-    smtp,
-    dns,
-    sending,
-    pool,
-    async stop() {
-      await pool.end();
-      await sending.end();
-      await herald.stop();
-      await Promise.all([smtp.stop(), dns.stop()]);
-      await db.drop();
-    },
-  };
-});
-
-timelineScenarios('distributed over Kafka', async () => {
-  const [db, kafka, redis, dns, smtp] = await Promise.all([
-    createTestDatabase(),
-    startKafka(),
-    startRedis(),
-    startDnsServer(),
-    startSmtpSink(),
-  ]);
-  const env = distributedEnv(db.url, kafka.brokers, {
-    DKIM_ENCRYPTION_KEY: 'timeline-test-dkim-encryption-key-0123456789',
-    LINK_SECRET: 'timeline-test-link-secret-0123456789abcdef',
-    DNS_SERVERS: dns.address,
-  });
-  await migrateApps(['gateway', 'contacts', 'domains', 'sending', 'analytics'], env);
-  const gatewayPort = await freePort();
-  const contacts = new ServiceProcess('contacts', await freePort(), env);
-  const domains = new ServiceProcess('domains', await freePort(), env);
-  const analytics = new ServiceProcess('analytics', await freePort(), env);
-  const sendingProcess = new ServiceProcess('sending', await freePort(), {
-    ...env,
-    CONTACTS_URL: contacts.url,
-    DOMAINS_URL: domains.url,
-    APP_URL: `http://127.0.0.1:${gatewayPort}`,
-    SMTP_URL: smtp.url,
-    WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
-  });
-  const nowhere = 'http://127.0.0.1:9';
-  const gateway = new ServiceProcess('gateway', gatewayPort, {
-    ...env,
-    REDIS_URL: redis.url,
-    RATE_LIMIT_PER_MINUTE: '100000',
-    CONTACTS_URL: contacts.url,
-    SENDING_URL: sendingProcess.url,
-    DOMAINS_URL: domains.url,
-    ANALYTICS_URL: analytics.url,
-    CAMPAIGNS_URL: nowhere,
-    SEGMENTS_URL: nowhere,
-    WORKFLOWS_URL: nowhere,
-  });
-  const processes = [contacts, domains, analytics, sendingProcess, gateway];
-  // five processes start on a shared machine: give each more than the default 30 s
-  const start = (p: ServiceProcess) => p.start({ timeoutMs: 120_000 });
-  await Promise.all([contacts, domains, analytics, sendingProcess].map(start));
-  await start(gateway);
-  const sending = new SendingDb(db.url);
-  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  return {
-    url: gateway.url,
-    tracking: (url) => url.replace(gateway.url, sendingProcess.url),
-    smtp,
-    dns,
-    sending,
-    pool,
-    async stop() {
-      await Promise.all(processes.map((p) => p.stop()));
-      await pool.end();
-      await sending.end();
-      await Promise.all([kafka.stop(), redis.stop(), smtp.stop(), dns.stop()]);
-      await db.drop();
-    },
-  };
 });

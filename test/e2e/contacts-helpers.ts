@@ -177,7 +177,7 @@ export class ProjectApi {
         const res = await this.get<T>(path);
         return res.status === 200 && res.body.status !== 'queued' ? res.body : undefined;
       },
-      { timeoutMs: 15_000, message: `${path} never left status queued` },
+      { timeoutMs: 45_000, message: `${path} never left status queued` },
     );
   }
 

@@ -1,15 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { createResolver } from '@herald/core';
 import {
-  createTestDatabase,
+  describeTopology,
+  e2eMode,
   eventually,
-  freePort,
-  ServiceProcess,
   startDnsServer,
   startSmtpSink,
+  startTopology,
   type SmtpSink,
-  type TestDatabase,
   type TestDnsServer,
+  type Topology,
 } from '@herald/testing';
 // mailauth ships CommonJS; its DKIM verifier is what receiving mail servers run
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
@@ -65,15 +65,16 @@ interface EmailBody {
 }
 
 /**
- * Sending for real through one standalone process: sender domains verified over a loopback DNS
- * server, /v1/send rendered and DKIM-signed into a loopback SMTP sink, links, bounces
- * (spec: POST /v1/send, Templates, Domains, Domain states, Contact subscription, Limits).
+ * Sending for real through the public API: sender domains verified over a loopback DNS server,
+ * /v1/send rendered and DKIM-signed into a loopback SMTP sink, links, bounces (spec: POST /v1/send,
+ * Templates, Domains, Domain states, Contact subscription, Limits). Runs in the run's mode
+ * (HERALD_E2E_MODE: standalone, or each service its own process over Kafka behind the gateway;
+ * libs/testing `startTopology`).
  */
-describe('sending through the public API (standalone)', () => {
-  let db: TestDatabase;
+describe(`sending through the public API (${e2eMode()})`, () => {
   let dns: TestDnsServer;
   let smtp: SmtpSink;
-  let herald: ServiceProcess;
+  let herald: Topology;
   let sending: SendingDb;
   let owner: string;
   let seq = 0;
@@ -87,30 +88,25 @@ describe('sending through the public API (standalone)', () => {
   const messagesTo = (address: string) => smtp.messages.filter((m) => m.to.includes(address));
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    dns = await startDnsServer();
-    smtp = await startSmtpSink();
-    const port = await freePort();
-    herald = new ServiceProcess('standalone', port, {
-      DATABASE_URL: db.url,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      DNS_SERVERS: dns.address,
-      SMTP_URL: smtp.url,
-      APP_URL: `http://127.0.0.1:${port}`,
-      DELIVERY_RETRY_BASE_MS: '200',
-      WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
+    [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink()]);
+    herald = await startTopology({
+      env: {
+        RATE_LIMIT_PER_MINUTE: '100000',
+        DNS_SERVERS: dns.address,
+        SMTP_URL: smtp.url,
+        DELIVERY_RETRY_BASE_MS: '200',
+        WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
+      },
     });
-    await herald.start();
-    sending = new SendingDb(db.url);
+    process.stdout.write(`${describeTopology(herald)}\n`);
+    sending = new SendingDb(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
-  }, 90_000);
+  }, 240_000);
 
   afterAll(async () => {
     await sending?.end();
     await herald?.stop();
-    await smtp?.stop();
-    await dns?.stop();
-    await db?.drop();
+    await Promise.all([smtp?.stop(), dns?.stop()]);
   }, 60_000);
 
   it('refuses a send from a domain that is not verified, naming the domain (pending or unknown)', async () => {
@@ -151,7 +147,7 @@ describe('sending through the public API (standalone)', () => {
     const api = await newProject(herald.url, owner);
     const name = `ryw-${Date.now().toString(36)}.example.test`;
     const to = 'ryw@example.com';
-    const hold = await holdSenderDomainCopy(db.url);
+    const hold = await holdSenderDomainCopy(herald.db.url);
     let domainId = '';
     try {
       domainId = (await verifyNow(api, dns, name)).id;

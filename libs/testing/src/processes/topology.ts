@@ -205,7 +205,8 @@ async function timedStart(proc: ServiceProcess, timeoutMs: number): Promise<numb
  * `SERVICES` (libs/core/src/service-directory.ts: a new service is deployed without editing this) as
  * its own process on one database, Kafka (librdkafka's mock unless KAFKA_BROKERS) and Redis, migrated
  * first, each given every other service's `<NAME>_URL`, `APP_URL` (the gateway) and the shared internal
- * secret; upstreams start together, then the gateway. Standalone: one process with the same `env`.
+ * secret; upstreams start together, then the gateway. Standalone: one process with the same `env`, its
+ * `APP_URL` its own address.
  * In distributed mode under Jest, a call that is not `exclusive` and asks for no settings beyond
  * {@link SHARED_TOPOLOGY_ENV} gets the run's shared topology (jest/distributed-global-setup.mjs)
  * instead of starting one; isolation then comes from each test's own account and project.
@@ -226,9 +227,12 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   };
   try {
     if (mode === 'standalone') {
-      const herald = new ServiceProcess('standalone', await freePort(), {
+      const port = await freePort();
+      const herald = new ServiceProcess('standalone', port, {
         DATABASE_URL: db.url,
         INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
+        // links in mail (unsubscribe, tracking) point at the one process, as they point at the gateway
+        APP_URL: `http://127.0.0.1:${port}`,
         ...extra,
       });
       processes.set('standalone', herald);

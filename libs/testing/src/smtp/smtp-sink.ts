@@ -114,7 +114,8 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-const DEFAULT_WAIT_MS = 10_000;
+/** How long `waitFor` waits by default: a deadline a loaded 2-core machine meets, not a speed target. */
+const DEFAULT_WAIT_MS = 30_000;
 
 function smtpError(code: number, message: string): Error & { responseCode: number } {
   return Object.assign(new Error(message), { responseCode: code });
