@@ -103,7 +103,8 @@ async function timedStart(proc: ServiceProcess, timeoutMs: number): Promise<numb
  * `SERVICES` (libs/core/src/service-directory.ts: a new service is deployed without editing this) as
  * its own process on one database, Kafka (librdkafka's mock unless KAFKA_BROKERS) and Redis, migrated
  * first, each given every other service's `<NAME>_URL`, `APP_URL` (the gateway) and the shared internal
- * secret; upstreams start together, then the gateway. Standalone: one process with the same `env`.
+ * secret; upstreams start together, then the gateway. Standalone: one process with the same `env`
+ * (and `APP_URL`, its own URL).
  */
 export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
   const mode = options.mode ?? e2eMode();
@@ -118,9 +119,12 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   };
   try {
     if (mode === 'standalone') {
-      const herald = new ServiceProcess('standalone', await freePort(), {
+      const port = await freePort();
+      const herald = new ServiceProcess('standalone', port, {
         DATABASE_URL: db.url,
         INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
+        // links in emails (unsubscribe, open, click) point at this process, as they point at the gateway in distributed mode
+        APP_URL: `http://127.0.0.1:${port}`,
         ...extra,
       });
       processes.set('standalone', herald);
