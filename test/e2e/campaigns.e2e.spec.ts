@@ -5,6 +5,7 @@ import {
   startDnsServer,
   startSmtpSink,
   startTopology,
+  type CapturedMessage,
   type SmtpSink,
   type TestDnsServer,
   type Topology,
@@ -490,7 +491,7 @@ describe(`campaigns through the public API (${e2eMode()})`, () => {
   });
 
   describe('unsubscribes through a campaign', () => {
-    const unsubscribeLink = (m: { headerLines: { key: string; line: string }[] }) =>
+    const unsubscribeLink = (m: CapturedMessage) =>
       /<(http[^>]+)>/.exec(m.headerLines.find((h) => h.key === 'list-unsubscribe')!.line.replace(/\r?\n\s+/g, ''))![1]!;
 
     it("a recipient who unsubscribes through the campaign's List-Unsubscribe link is counted in its stats.unsubscribed and on its ledger row", async () => {
