@@ -1,13 +1,13 @@
 import {
-  createTestDatabase,
+  describeTopology,
+  e2eMode,
   eventually,
-  freePort,
-  ServiceProcess,
   startDnsServer,
   startSmtpSink,
+  startTopology,
   type SmtpSink,
-  type TestDatabase,
   type TestDnsServer,
+  type Topology,
 } from '@herald/testing';
 import { campaignIn, createCampaign, statsOf, type StatsBody } from './campaigns-helpers.js';
 import { newProject } from './contacts-helpers.js';
@@ -27,36 +27,36 @@ interface CampaignAnalytics {
 /**
  * One campaign seen by its two readers (issue 24, item 3): the campaigns service's stats, from its
  * delivery ledger, and analytics' campaign-stats, from the event stream, agree after a campaign
- * with a bounce, an unsubscribed contact left out, repeated opens and a click.
+ * with a bounce, an unsubscribed contact left out, repeated opens and a click. Runs in the run's
+ * mode (HERALD_E2E_MODE, libs/testing `startTopology`); exclusive: its DNS server and SMTP sink are
+ * its own.
  */
-describe('campaign figures: analytics agrees with the campaigns ledger (standalone)', () => {
-  let db: TestDatabase;
+describe(`campaign figures: analytics agrees with the campaigns ledger (${e2eMode()})`, () => {
   let dns: TestDnsServer;
   let smtp: SmtpSink;
   let sending: SendingDb;
-  let herald: ServiceProcess;
+  let herald: Topology;
 
   beforeAll(async () => {
-    [db, dns, smtp] = await Promise.all([createTestDatabase(), startDnsServer(), startSmtpSink()]);
-    const port = await freePort();
-    herald = new ServiceProcess('standalone', port, {
-      DATABASE_URL: db.url,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      DNS_SERVERS: dns.address,
-      SMTP_URL: smtp.url,
-      APP_URL: `http://127.0.0.1:${port}`,
-      DELIVERY_RETRY_BASE_MS: '200',
+    [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink()]);
+    herald = await startTopology({
+      exclusive: true,
+      env: {
+        RATE_LIMIT_PER_MINUTE: '100000',
+        DNS_SERVERS: dns.address,
+        SMTP_URL: smtp.url,
+        DELIVERY_RETRY_BASE_MS: '200',
+      },
     });
-    await herald.start();
-    sending = new SendingDb(db.url);
-  }, 90_000);
+    process.stdout.write(`${describeTopology(herald)}\n`);
+    sending = new SendingDb(herald.db.url);
+  }, 240_000);
 
   afterAll(async () => {
     await sending?.end();
     await herald?.stop();
     await smtp?.stop();
     await dns?.stop();
-    await db?.drop();
   }, 60_000);
 
   it('recipients, sent, bounces, unique opens and clicks are the same numbers in both', async () => {
@@ -71,6 +71,7 @@ describe('campaign figures: analytics agrees with the campaigns ledger (standalo
     const everyone = await createSegment(api, { name: 'everyone', filters: where('email', 'contains', '@') });
     await eventually(
       async () => (await api.get<{ total: number }>(`/segments/${everyone.id}/contacts`)).body.total === 5,
+      { timeoutMs: 30_000 },
     );
     expect((await api.delete(`/segments/${everyone.id}`)).status).toBe(200);
 
@@ -85,7 +86,7 @@ describe('campaign figures: analytics agrees with the campaigns ledger (standalo
     expect((await api.post(`/campaigns/${campaign.id}/send`, {})).status).toBeLessThan(300);
     await campaignIn(api, campaign.id, 'SENT', 60_000);
 
-    const html = async (address: string) => (await smtp.waitFor((m) => m.to.includes(address)))[0]!.html!;
+    const html = async (address: string) => (await smtp.waitFor((m) => m.to.includes(address), 30_000))[0]!.html!;
     const pixel = (h: string) => /src="(http[^"]+\/t\/open\/[^"]+)"/.exec(h)![1]!;
     const link = (h: string) => /href="(http[^"]+\/t\/click\/[^"]+)"/.exec(h)![1]!;
     const ann = await html('ann@agree.test');
@@ -125,5 +126,5 @@ describe('campaign figures: analytics agrees with the campaigns ledger (standalo
       uniqueClicks: analytics.uniqueClicks,
     });
     expect(ledger).toMatchObject({ recipients: 5, unsubscribed: 1 });
-  }, 120_000);
+  }, 180_000);
 });

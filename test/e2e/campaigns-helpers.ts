@@ -23,7 +23,10 @@ export interface StatsBody {
   sent: number;
   failed: number;
   skipped: number;
+  /** Skipped as unsubscribed, plus unsubscribed through the campaign's link. */
   unsubscribed: number;
+  skippedUnsubscribed: number;
+  unsubscribedByLink: number;
   suppressed: number;
   duplicate: number;
   invalidAddress: number;
@@ -45,6 +48,7 @@ export interface RecipientBody {
   reason: string | null;
   error: string | null;
   emailId: string | null;
+  unsubscribedAt: string | null;
 }
 
 /** POST /campaigns and insist on 201; answers the campaign (`data` of the envelope). */
@@ -111,7 +115,7 @@ export class OwnerReferences {
         );
         return (rowCount ?? 0) > 0 === active ? true : undefined;
       },
-      { message: `${schema}: the active reference to ${kind} ${key} never became ${active}` },
+      { timeoutMs: 30_000, message: `${schema}: the active reference to ${kind} ${key} never became ${active}` },
     );
   }
 

@@ -1,13 +1,14 @@
 import {
-  createTestDatabase,
+  describeTopology,
+  e2eMode,
   eventually,
-  freePort,
-  ServiceProcess,
   startDnsServer,
   startSmtpSink,
+  startTopology,
+  type CapturedMessage,
   type SmtpSink,
-  type TestDatabase,
   type TestDnsServer,
+  type Topology,
 } from '@herald/testing';
 import {
   addsUp,
@@ -25,34 +26,24 @@ import { SendingDb, verifiedDomain } from './sending-helpers.js';
 type Api = TestProjectApi & { domain: string; from: string };
 
 /**
- * Campaigns through the gateway of one standalone process, with mail captured by the loopback SMTP
- * sink (spec: Campaign, the campaign state table, the Campaigns endpoints; issue 22;
- * docs/campaigns.md): the routes and their rules, isolation, the three audiences, the ledger,
- * scheduling, cancelling, test sends and references. Small batches and a small in-flight window
- * make a send last long enough to cancel it in the middle.
+ * Campaigns through the public API, with mail captured by the loopback SMTP sink (spec: Campaign,
+ * the campaign state table, the Campaigns endpoints; issue 22; docs/campaigns.md): the routes and
+ * their rules, isolation, the three audiences, the ledger, scheduling, cancelling, test sends,
+ * references, unsubscribes through a campaign's link, and restarts. Runs in the run's mode
+ * (HERALD_E2E_MODE, libs/testing `startTopology`); the topology is exclusive: this file restarts the
+ * process hosting campaigns, and its settings are its own. Small batches and a small in-flight
+ * window make a send last long enough to cancel it, or restart campaigns, in the middle.
  */
-describe('campaigns through the public API (standalone)', () => {
-  let db: TestDatabase;
+const SETTLE_MS = 30_000;
+
+describe(`campaigns through the public API (${e2eMode()})`, () => {
   let dns: TestDnsServer;
   let smtp: SmtpSink;
   let sending: SendingDb;
   let references: OwnerReferences;
-  let herald: ServiceProcess;
+  let herald: Topology;
   let owner: string;
   let seq = 0;
-  let port: number;
-  const env = () => ({
-    DATABASE_URL: db.url,
-    INTERNAL_JWT_SECRET: 'campaigns-e2e-internal-secret-0123456789abcdef',
-    RATE_LIMIT_PER_MINUTE: '100000',
-    DNS_SERVERS: dns.address,
-    SMTP_URL: smtp.url,
-    APP_URL: `http://127.0.0.1:${port}`,
-    DELIVERY_RETRY_BASE_MS: '200',
-    CAMPAIGN_BATCH_SIZE: '10',
-    CAMPAIGN_IN_FLIGHT: '20',
-    JOB_LEASE_MS: '2000',
-  });
 
   const project = async (): Promise<Api> => {
     const api = await newProject(herald.url, owner);
@@ -80,24 +71,36 @@ describe('campaigns through the public API (standalone)', () => {
       });
     } else for (const c of list) await api.upsert(c.email, c.data, { subscribed: c.subscribed ?? true });
     const everyone = await createSegment(api, { name: `all-${list.length}`, filters: where('email', 'contains', '@') });
-    await eventually(async () => {
-      const res = await api.get<{ total: number }>(`/segments/${everyone.id}/contacts?pageSize=1`);
-      return res.body.total >= list.length ? true : undefined;
-    });
+    await eventually(
+      async () => {
+        const res = await api.get<{ total: number }>(`/segments/${everyone.id}/contacts?pageSize=1`);
+        return res.body.total >= list.length ? true : undefined;
+      },
+      { timeoutMs: SETTLE_MS, message: "segments' read model never held the audience" },
+    );
     expect((await api.delete(`/segments/${everyone.id}`)).status).toBe(200);
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     dns = await startDnsServer();
     smtp = await startSmtpSink();
-    port = await freePort();
-    herald = new ServiceProcess('standalone', port, env());
-    await herald.start();
-    sending = new SendingDb(db.url);
-    references = new OwnerReferences(db.url);
+    herald = await startTopology({
+      exclusive: true,
+      env: {
+        RATE_LIMIT_PER_MINUTE: '100000',
+        DNS_SERVERS: dns.address,
+        SMTP_URL: smtp.url,
+        DELIVERY_RETRY_BASE_MS: '200',
+        CAMPAIGN_BATCH_SIZE: '10',
+        CAMPAIGN_IN_FLIGHT: '20',
+        JOB_LEASE_MS: '2000',
+      },
+    });
+    process.stdout.write(`${describeTopology(herald)}\n`);
+    sending = new SendingDb(herald.db.url);
+    references = new OwnerReferences(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
-  }, 90_000);
+  }, 240_000);
 
   afterAll(async () => {
     await sending?.end();
@@ -105,7 +108,6 @@ describe('campaigns through the public API (standalone)', () => {
     await herald?.stop();
     await smtp?.stop();
     await dns?.stop();
-    await db?.drop();
   }, 60_000);
 
   describe('routes', () => {
@@ -236,9 +238,13 @@ describe('campaigns through the public API (standalone)', () => {
         subscribed: true,
       });
       expect(first.status).toBe(200);
-      await eventually(async () => ((await sending.suppressed(api.projectId, bounced)) ? true : undefined));
+      await eventually(async () => ((await sending.suppressed(api.projectId, bounced)) ? true : undefined), {
+        timeoutMs: SETTLE_MS,
+      });
       const goneId = (await api.allContacts()).find((x) => x.email === bounced)!.id;
-      await eventually(async () => ((await api.contact(goneId)).subscribed === false ? true : undefined));
+      await eventually(async () => ((await api.contact(goneId)).subscribed === false ? true : undefined), {
+        timeoutMs: SETTLE_MS,
+      });
       // subscribed again: still on the suppression list
       expect((await api.patch(`/contacts/${goneId}`, { subscribed: true })).status).toBe(200);
       const ok = Array.from({ length: 12 }, (_, i) => `ok${i}-${api.domain}@example.com`);
@@ -281,7 +287,7 @@ describe('campaigns through the public API (standalone)', () => {
       expect(csv.headers.get('content-type')).toContain('text/csv');
       const lines = (await csv.text()).trim().split('\r\n');
       expect(lines[0]).toBe(
-        'contactId,email,status,reason,error,emailId,sentAt,deliveredAt,openedAt,clickedAt,bouncedAt,complainedAt',
+        'contactId,email,status,reason,error,emailId,sentAt,deliveredAt,openedAt,clickedAt,bouncedAt,complainedAt,unsubscribedAt',
       );
       expect(lines).toHaveLength(15);
     });
@@ -343,7 +349,7 @@ describe('campaigns through the public API (standalone)', () => {
       const res = await api.post<CampaignBody>(`/campaigns/${c.id}/send`, { scheduledFor: at.toISOString() });
       expect(res.body).toMatchObject({ status: 'SCHEDULED', scheduledAt: at.toISOString() });
       expect((await api.delete<ErrorBody>(`/campaigns/${c.id}`)).status).toBe(409);
-      const [m] = await smtp.waitFor({ where: (x) => x.to.includes(address) }, 15_000);
+      const [m] = await smtp.waitFor({ where: (x) => x.to.includes(address) }, SETTLE_MS);
       expect(m!.receivedAt.getTime()).toBeGreaterThanOrEqual(at.getTime());
       await campaignIn(api, c.id, 'SENT');
     });
@@ -394,10 +400,13 @@ describe('campaigns through the public API (standalone)', () => {
       await smtp.waitFor({ where: (m) => m.to[0]!.endsWith(`-${api.domain}@example.com`), count: 30 }, 30_000);
       const res = await api.post<CampaignBody>(`/campaigns/${c.id}/cancel`);
       expect(res.body.status).toBe('CANCELLED');
-      const final = await eventually(async () => {
-        const s = await statsOf(api, c.id);
-        return addsUp(s) ? s : undefined;
-      });
+      const final = await eventually(
+        async () => {
+          const s = await statsOf(api, c.id);
+          return addsUp(s) ? s : undefined;
+        },
+        { timeoutMs: SETTLE_MS },
+      );
       // what was handed over (at most CAMPAIGN_IN_FLIGHT) is delivered, then nothing
       expect(final.recipients).toBe(400);
       expect(final.cancelled).toBeGreaterThan(0);
@@ -454,10 +463,13 @@ describe('campaigns through the public API (standalone)', () => {
           audienceFilter: where('data.plan', 'equals', 'pro'),
         }),
       );
-      await eventually(async () => {
-        const t = await api.get<{ campaigns: { id: string }[] }>(`/templates/${tpl.id}/usage`);
-        return t.body.campaigns.map((x) => x.id).includes(bySegment.id) ? true : undefined;
-      });
+      await eventually(
+        async () => {
+          const t = await api.get<{ campaigns: { id: string }[] }>(`/templates/${tpl.id}/usage`);
+          return t.body.campaigns.map((x) => x.id).includes(bySegment.id) ? true : undefined;
+        },
+        { timeoutMs: SETTLE_MS },
+      );
       const sched = await api.post(`/campaigns/${bySegment.id}/send`, {
         scheduledFor: new Date(Date.now() + 600_000).toISOString(),
       });
@@ -468,12 +480,89 @@ describe('campaigns through the public API (standalone)', () => {
       await api.post(`/campaigns/${bySegment.id}/cancel`);
       await references.untilActive('sending', 'template', tpl.id, false);
       expect((await api.delete(`/templates/${tpl.id}`)).status).toBe(204);
-      await eventually(async () => {
-        const f = await api.get<{ campaigns: { id: string }[] }>('/contacts/fields/data.plan/usage');
-        return f.body.campaigns?.map((x) => x.id).includes(byFilter.id) ? true : undefined;
-      });
+      await eventually(
+        async () => {
+          const f = await api.get<{ campaigns: { id: string }[] }>('/contacts/fields/data.plan/usage');
+          return f.body.campaigns?.map((x) => x.id).includes(byFilter.id) ? true : undefined;
+        },
+        { timeoutMs: SETTLE_MS },
+      );
     });
   });
+
+  describe('unsubscribes through a campaign', () => {
+    const unsubscribeLink = (m: CapturedMessage) =>
+      /<(http[^>]+)>/.exec(m.headerLines.find((h) => h.key === 'list-unsubscribe')!.line.replace(/\r?\n\s+/g, ''))![1]!;
+
+    it("a recipient who unsubscribes through the campaign's List-Unsubscribe link is counted in its stats.unsubscribed and on its ledger row", async () => {
+      const api = await project();
+      const leaver = `leaver-${api.domain}@example.com`;
+      const stayer = `stayer-${api.domain}@example.com`;
+      await contacts(api, [{ email: leaver }, { email: stayer }]);
+      const c = await createCampaign(api, content(api));
+      await api.post(`/campaigns/${c.id}/send`);
+      await campaignIn(api, c.id, 'SENT');
+      expect(await statsOf(api, c.id)).toMatchObject({ recipients: 2, sent: 2, unsubscribed: 0 });
+
+      const [m] = await smtp.waitFor({ where: (x) => x.to.includes(leaver) }, SETTLE_MS);
+      const oneClick = await fetch(unsubscribeLink(m!), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(oneClick.status).toBe(200);
+      const stats = await eventually(
+        async () => {
+          const s = await statsOf(api, c.id);
+          return s.unsubscribed === 1 ? s : undefined;
+        },
+        { timeoutMs: SETTLE_MS, message: 'the unsubscribe was never counted in the campaign stats' },
+      );
+      expect(stats).toMatchObject({
+        recipients: 2,
+        sent: 2,
+        skipped: 0,
+        unsubscribed: 1,
+        unsubscribedByLink: 1,
+        skippedUnsubscribed: 0,
+      });
+      expect(stats.rates.unsubscribed).toBe(0.5);
+      expect(addsUp(stats)).toBe(true);
+      const rows = await recipientsOf(api, c.id);
+      expect(rows.filter((r) => r.unsubscribedAt).map((r) => r.email)).toEqual([leaver]);
+      // a second click changes nothing: the contact is already unsubscribed
+      await fetch(unsubscribeLink(m!), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect((await statsOf(api, c.id)).unsubscribed).toBe(1);
+    });
+  });
+
+  it('a send resumed after the campaigns process was killed mid-send reaches sending from its first attempt: no attempt fails for want of a sending URL, and the ledger adds up', async () => {
+    const api = await project();
+    const list = Array.from({ length: 200 }, (_, i) => ({ email: `resume${i}-${api.domain}@example.com` }));
+    await contacts(api, list);
+    const c = await createCampaign(api, content(api));
+    await api.post(`/campaigns/${c.id}/send`);
+    await smtp.waitFor({ where: (m) => m.to[0]!.startsWith('resume'), count: 20 }, SETTLE_MS);
+    const campaigns = herald.processOf('campaigns');
+    campaigns.output = ''; // what the restarted process logs, alone
+    await herald.restart('campaigns', 'SIGKILL');
+    const done = await campaignIn(api, c.id, 'SENT', 120_000);
+    const stats = await statsOf(api, c.id);
+    expect([done.status, stats.recipients, stats.sent, stats.failed]).toEqual(['SENT', 200, 200, 0]);
+    expect(addsUp(stats)).toBe(true);
+    expect((await recipientsOf(api, c.id, 'status=failed')).length).toBe(0);
+    // every address got one copy, through the restart
+    const got = smtp.messages.filter((m) => m.to[0]!.startsWith('resume')).map((m) => m.to[0]);
+    expect([got.length, new Set(got).size]).toEqual([200, 200]);
+    // no internal call of the resumed process failed for want of a URL (before the fix, the first
+    // attempt after boot failed in standalone with "SENDING_URL is not configured" and was retried)
+    expect(campaigns.output).not.toMatch(/is not configured/);
+    expect(campaigns.output).not.toMatch(/"msg":"internal call failed"/);
+  }, 240_000);
 
   it('a scheduled campaign whose time passes while Herald is down is sent after the restart', async () => {
     const api = await project();
@@ -482,14 +571,14 @@ describe('campaigns through the public API (standalone)', () => {
     const c = await createCampaign(api, content(api));
     const at = new Date(Date.now() + 2000);
     await api.post(`/campaigns/${c.id}/send`, { scheduledFor: at.toISOString() });
-    await herald.stop();
-    // Herald stays down until the scheduled time has passed (a condition on the clock, not a guess)
+    const campaigns = herald.processOf('campaigns');
+    await campaigns.stop();
+    // campaigns stays down until the scheduled time has passed (a condition on the clock, not a guess)
     await eventually(() => (Date.now() > at.getTime() + 500 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
     expect(to(address)).toHaveLength(0);
-    herald = new ServiceProcess('standalone', port, env());
-    await herald.start();
-    const [m] = await smtp.waitFor({ where: (x) => x.to.includes(address) }, 20_000);
+    await campaigns.start({ timeoutMs: 120_000 });
+    const [m] = await smtp.waitFor({ where: (x) => x.to.includes(address) }, SETTLE_MS);
     expect(m!.receivedAt.getTime()).toBeGreaterThan(at.getTime());
     await campaignIn(api, c.id, 'SENT');
-  }, 90_000);
+  }, 180_000);
 });

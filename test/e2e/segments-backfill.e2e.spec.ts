@@ -1,51 +1,37 @@
-import {
-  createTestDatabase,
-  eventually,
-  freePort,
-  principalHeaders,
-  ServiceProcess,
-  TEST_INTERNAL_SECRET,
-  type TestDatabase,
-} from '@herald/testing';
+import { describeTopology, e2eMode, eventually, principalHeaders, startTopology, type Topology } from '@herald/testing';
 import pg from 'pg';
 import { newProject, type TestProjectApi } from './contacts-helpers.js';
 import { createSegment, SegmentsOutbox } from './segments-helpers.js';
 
 /**
- * The read model's backfill from contacts (docs/segments.md, "Backfill"), in one standalone process:
- * a project fed live (contacts created, changed, unsubscribed, deleted, events tracked) has its read
+ * The read model's backfill from contacts (docs/segments.md, "Backfill"), in the run's mode
+ * (HERALD_E2E_MODE, libs/testing `startTopology`; the internal route is the segments process's own,
+ * never the gateway's): a project fed live (contacts created, changed, unsubscribed, deleted, events tracked) has its read
  * model snapshotted, emptied, rebuilt by `POST /internal/segments/backfill`, and compared: the rebuilt
  * read model equals the live one, and so do the tracked segment's members, without any entry or exit
  * published. Times: a contact's `createdAt`/`updatedAt` come from contacts' rows when rebuilt and from
  * the events' `occurredAt` when live (the same write, within a second); events' times are equal.
  */
-describe('segments read model backfill (standalone)', () => {
-  let db: TestDatabase;
-  let herald: ServiceProcess;
+describe(`segments read model backfill (${e2eMode()})`, () => {
+  let herald: Topology;
   let sql: pg.Client;
   let outbox: SegmentsOutbox;
   let api: TestProjectApi;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    herald = new ServiceProcess('standalone', await freePort(), {
-      DATABASE_URL: db.url,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      // the operator's script signs its service principal with the deployment's secret
-      INTERNAL_JWT_SECRET: TEST_INTERNAL_SECRET,
-    });
-    await herald.start();
-    sql = new pg.Client({ connectionString: db.url });
+    // the operator's script signs its service principal with the deployment's secret (the topology's)
+    herald = await startTopology({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+    process.stdout.write(`${describeTopology(herald)}\n`);
+    sql = new pg.Client({ connectionString: herald.db.url });
     await sql.connect();
-    outbox = new SegmentsOutbox(db.url);
+    outbox = new SegmentsOutbox(herald.db.url);
     api = await newProject(herald.url);
-  }, 60_000);
+  }, 240_000);
 
   afterAll(async () => {
     await outbox?.end();
     await sql?.end();
     await herald?.stop();
-    await db?.drop();
   }, 60_000);
 
   const snapshot = async (projectId: string) => {
@@ -80,7 +66,7 @@ describe('segments read model backfill (standalone)', () => {
   const serviceHeaders = (projectId: string) =>
     principalHeaders(projectId, undefined, { kind: 'service', service: 'ops', projectId });
   const internal = async (method: string, path: string) => {
-    const res = await fetch(`${herald.url}${path}`, {
+    const res = await fetch(`${herald.processOf('segments').url}${path}`, {
       method,
       headers: serviceHeaders(api.projectId),
       ...(method === 'POST' ? { body: '{}' } : {}),
@@ -116,10 +102,13 @@ describe('segments read model backfill (standalone)', () => {
     await api.patch(`/contacts/${ids[5]}`, { subscribed: false });
     await api.delete(`/contacts/${ids[7]}`);
     // the live read model has followed everything (11 contacts, 6 events, 5 tracked members)
-    const live = await eventually(async () => {
-      const s = await snapshot(api.projectId);
-      return s.contacts.length === 11 && s.events.length === 6 && s.members.length === 5 ? s : undefined;
-    });
+    const live = await eventually(
+      async () => {
+        const s = await snapshot(api.projectId);
+        return s.contacts.length === 11 && s.events.length === 6 && s.members.length === 5 ? s : undefined;
+      },
+      { timeoutMs: 30_000, message: 'the live read model never followed the changes' },
+    );
     const firedBefore = (await outbox.events(tracked.id)).length;
 
     await sql.query(`DELETE FROM segments.segment_contact_events WHERE project_id = $1`, [api.projectId]);
@@ -130,11 +119,14 @@ describe('segments read model backfill (standalone)', () => {
     const started = await internal('POST', '/internal/segments/backfill');
     expect(started.status).toBe(202);
     const jobId = started.body.jobId as string;
-    await eventually(async () => {
-      const { body } = await internal('GET', `/internal/segments/backfill/${jobId}`);
-      if (body.state === 'failed') throw new Error(`backfill failed: ${String(body.error)}`);
-      return body.state === 'completed' ? body : undefined;
-    });
+    await eventually(
+      async () => {
+        const { body } = await internal('GET', `/internal/segments/backfill/${jobId}`);
+        if (body.state === 'failed') throw new Error(`backfill failed: ${String(body.error)}`);
+        return body.state === 'completed' ? body : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
 
     const rebuilt = await snapshot(api.projectId);
     expect(rebuilt.contacts).toEqual(live.contacts);
@@ -152,10 +144,13 @@ describe('segments read model backfill (standalone)', () => {
     const before = await snapshot(api.projectId);
     const started = await internal('POST', '/internal/segments/backfill');
     expect(started.status).toBe(202);
-    await eventually(async () => {
-      const { body } = await internal('GET', `/internal/segments/backfill/${started.body.jobId as string}`);
-      return body.state === 'completed' ? body : undefined;
-    });
+    await eventually(
+      async () => {
+        const { body } = await internal('GET', `/internal/segments/backfill/${started.body.jobId as string}`);
+        return body.state === 'completed' ? body : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(await snapshot(api.projectId)).toEqual(before);
   });
 
@@ -163,9 +158,12 @@ describe('segments read model backfill (standalone)', () => {
     const other = await newProject(herald.url);
     const started = await internal('POST', '/internal/segments/backfill');
     expect(started.status).toBe(202);
-    const res = await fetch(`${herald.url}/internal/segments/backfill/${started.body.jobId as string}`, {
-      headers: serviceHeaders(other.projectId),
-    });
+    const res = await fetch(
+      `${herald.processOf('segments').url}/internal/segments/backfill/${started.body.jobId as string}`,
+      {
+        headers: serviceHeaders(other.projectId),
+      },
+    );
     expect(res.status).toBe(404);
   });
 });

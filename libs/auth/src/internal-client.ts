@@ -17,7 +17,8 @@ export class InternalClient {
   constructor(
     private readonly service: string,
     private readonly target: string,
-    private readonly baseUrl: () => string,
+    /** Resolved at each call: a standalone process's own URL is known only once it listens. */
+    private readonly baseUrl: () => string | Promise<string>,
     private readonly secret: string,
     private readonly timeoutMs = 10_000,
   ) {}
@@ -26,7 +27,7 @@ export class InternalClient {
     const token = signPrincipal({ kind: 'service', service: this.service, projectId }, this.secret, 60);
     let res: Response;
     try {
-      res = await fetch(new URL(path, this.baseUrl()), {
+      res = await fetch(new URL(path, await this.baseUrl()), {
         method: 'POST',
         headers: {
           'content-type': 'application/json',

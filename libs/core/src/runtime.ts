@@ -8,8 +8,32 @@ export interface HeraldRuntime {
   jobLeaseMs: number;
   /** Standalone: this process's own loopback URL (set once it listens), the target of internal calls. */
   selfUrl?: string;
+  /**
+   * Standalone: resolves with {@link selfUrl} once the process listens. Set before the services boot,
+   * so that an internal call made earlier (a job resumed at boot) waits for it: see {@link internalBaseUrl}.
+   */
+  listening?: Promise<string>;
   /** Present in distributed mode. */
   kafka?: { brokers: string[]; clientId: string; sessionTimeoutMs?: number; maxWaitMs?: number };
 }
 
 export const HERALD_RUNTIME = Symbol('HERALD_RUNTIME');
+
+/**
+ * The base URL of an internal call to another service. Standalone: this very process, waiting until
+ * it listens when called before (a job resumed at boot runs before `listen` resolves). Distributed:
+ * `configured`, the target's `<NAME>_URL` (`variable` names it in the error when it is missing).
+ */
+export async function internalBaseUrl(
+  runtime: HeraldRuntime,
+  configured: string | undefined,
+  variable: string,
+): Promise<string> {
+  if (runtime.mode === 'standalone') {
+    const self = runtime.selfUrl ?? (await runtime.listening);
+    if (self) return self;
+    throw new Error('this standalone process has no URL of its own yet (it does not listen)');
+  }
+  if (!configured) throw new Error(`${variable} is not configured`);
+  return configured;
+}

@@ -78,8 +78,11 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     log.info('embedded PostgreSQL started', { dataDir: pg.dataDir, port: pg.port });
   }
 
+  let listened!: (selfUrl: string) => void;
   const runtime: HeraldRuntime = {
     mode: 'standalone',
+    // internal calls made before listen (a campaign send resumed at boot) wait for it
+    listening: new Promise<string>((resolve) => (listened = resolve)),
     databaseUrl,
     databasePoolSize: config.DATABASE_POOL_SIZE,
     jobLeaseMs: config.JOB_LEASE_MS,
@@ -88,6 +91,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
   const app = await createStandaloneApp(runtime, services, { trustProxy: trustedProxies(config.TRUSTED_PROXIES) });
   await app.listen({ port: config.PORT, host: config.HOST });
   runtime.selfUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+  listened(runtime.selfUrl);
   installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS, stopDatabase);
   const url = await app.getUrl();
   log.info('Herald standalone started', {

@@ -38,6 +38,10 @@ export class ContactSubscriptionChangedV1 {
   @IsEmailAddress() email!: string;
   /** What caused the change: one of SUBSCRIPTION_CHANGE_REASONS (set by every producer; optional in v1). */
   @IsOptional() @IsString() reason?: SubscriptionChangeReason;
+  /** The email whose link made the change (`unsubscribe-link`, `subscribe-link`; optional in v1). */
+  @IsOptional() @IsString() emailId?: string;
+  /** The campaign of that email, when it was one's: its stats count the unsubscribe (optional in v1). */
+  @IsOptional() @IsString() campaignId?: string;
 }
 
 export const ContactSubscribed = defineEvent({

@@ -168,6 +168,10 @@ export class CampaignRecipient {
   @Column({ name: 'complained_at', type: 'timestamptz', nullable: true })
   complainedAt!: Date | null;
 
+  /** When the recipient unsubscribed through this campaign's link (`contact.unsubscribed` naming the campaign). */
+  @Column({ name: 'unsubscribed_at', type: 'timestamptz', nullable: true })
+  unsubscribedAt!: Date | null;
+
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
 }

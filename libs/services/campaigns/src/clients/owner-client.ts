@@ -1,8 +1,11 @@
 import { InternalClient } from '@herald/auth';
-import type { HeraldRuntime } from '@herald/core';
+import { internalBaseUrl, type HeraldRuntime } from '@herald/core';
 import { CAMPAIGNS } from '../consumer.js';
 
-/** An internal client to another service: itself in standalone mode, `url` in distributed mode. */
+/**
+ * An internal client to another service: itself in standalone mode (from the first call after boot,
+ * before it listens), `url` in distributed mode.
+ */
 export function ownerClient(
   runtime: HeraldRuntime,
   target: string,
@@ -10,10 +13,6 @@ export function ownerClient(
   variable: string,
   timeoutMs = 10_000,
 ): InternalClient {
-  const baseUrl = () => {
-    const u = runtime.mode === 'standalone' ? runtime.selfUrl : url;
-    if (!u) throw new Error(`${variable} is not configured`);
-    return u;
-  };
+  const baseUrl = () => internalBaseUrl(runtime, url, variable);
   return new InternalClient(CAMPAIGNS, target, baseUrl, runtime.internalJwtSecret, timeoutMs);
 }

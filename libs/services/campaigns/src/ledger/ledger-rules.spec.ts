@@ -18,6 +18,7 @@ const counts = (over: Partial<LedgerCounts>): LedgerCounts => ({
   clicked: 0,
   bounced: 0,
   complained: 0,
+  unsubscribedByLink: 0,
   ...over,
 });
 
@@ -74,7 +75,21 @@ describe('ledger rules', () => {
 
   it('rates are over sent, and 0 when nothing was sent', () => {
     const s = statsOf(counts({ recipients: 4, sent: 4, delivered: 3, opened: 2, clicked: 1, bounced: 1 }));
-    expect(s.rates).toEqual({ delivered: 0.75, opened: 0.5, clicked: 0.25, bounced: 0.25, complained: 0 });
+    expect(s.rates).toEqual({
+      delivered: 0.75,
+      opened: 0.5,
+      clicked: 0.25,
+      bounced: 0.25,
+      complained: 0,
+      unsubscribed: 0,
+    });
     expect(statsOf(counts({})).rates.opened).toBe(0);
+  });
+
+  it('unsubscribed counts the recipients skipped as unsubscribed and those who unsubscribed through the link; the skip reasons still add up', () => {
+    const c = counts({ recipients: 5, sent: 4, skipped: 1, unsubscribed: 1, unsubscribedByLink: 2 });
+    const s = statsOf(c);
+    expect([s.unsubscribed, s.skippedUnsubscribed, s.unsubscribedByLink, s.rates.unsubscribed]).toEqual([3, 1, 2, 0.5]);
+    expect(addsUp(c)).toBe(true);
   });
 });

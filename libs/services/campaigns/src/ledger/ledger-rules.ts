@@ -70,6 +70,7 @@ export interface LedgerCounts {
   sent: number;
   failed: number;
   skipped: number;
+  /** Skipped as unsubscribed (in the audience but unsubscribed). */
   unsubscribed: number;
   suppressed: number;
   duplicate: number;
@@ -82,11 +83,27 @@ export interface LedgerCounts {
   clicked: number;
   bounced: number;
   complained: number;
+  /** Sent, then unsubscribed through the campaign's link (`unsubscribed_at`). */
+  unsubscribedByLink: number;
 }
 
 export interface CampaignStats extends LedgerCounts {
-  /** Over sent (0 when nothing was sent), rounded to 4 decimals. */
-  rates: { delivered: number; opened: number; clicked: number; bounced: number; complained: number };
+  /**
+   * The campaign's unsubscribed recipients: skipped as unsubscribed, plus those who unsubscribed
+   * through its link ({@link LedgerCounts.unsubscribedByLink}).
+   */
+  unsubscribed: number;
+  /** The skip reason alone (`reason = unsubscribed`): with the other reasons it adds up to `skipped`. */
+  skippedUnsubscribed: number;
+  /** Over sent (0 when nothing was sent), rounded to 4 decimals; `unsubscribed` counts the link's only. */
+  rates: {
+    delivered: number;
+    opened: number;
+    clicked: number;
+    bounced: number;
+    complained: number;
+    unsubscribed: number;
+  };
   /** recipients = sent + skipped + failed (+ pending + queued while sending). */
   complete: boolean;
 }
@@ -97,12 +114,15 @@ const rate = (n: number, of: number): number => (of === 0 ? 0 : Math.round((n / 
 export function statsOf(c: LedgerCounts): CampaignStats {
   return {
     ...c,
+    unsubscribed: c.unsubscribed + c.unsubscribedByLink,
+    skippedUnsubscribed: c.unsubscribed,
     rates: {
       delivered: rate(c.delivered, c.sent),
       opened: rate(c.opened, c.sent),
       clicked: rate(c.clicked, c.sent),
       bounced: rate(c.bounced, c.sent),
       complained: rate(c.complained, c.sent),
+      unsubscribed: rate(c.unsubscribedByLink, c.sent),
     },
     complete: c.pending === 0 && c.queued === 0,
   };

@@ -1,4 +1,9 @@
-import { Topics, type EmailLifecycleV1, type EventEnvelope } from '@herald/contracts';
+import {
+  Topics,
+  type ContactSubscriptionChangedV1,
+  type EmailLifecycleV1,
+  type EventEnvelope,
+} from '@herald/contracts';
 import { EventContext, OnEvent } from '@herald/messaging';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
@@ -64,6 +69,25 @@ export class LedgerHandlers {
   @OnEvent(CAMPAIGNS, Topics.EmailComplained)
   onComplained(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
     return this.engage(e, ctx, 'complained');
+  }
+
+  /**
+   * An unsubscribe through a campaign email's link (sending names the email's campaign on the
+   * event): the recipient's row records it, and the campaign's stats count it.
+   */
+  @OnEvent(CAMPAIGNS, Topics.ContactUnsubscribed)
+  async onUnsubscribed(
+    @Payload() e: EventEnvelope<ContactSubscriptionChangedV1>,
+    @Ctx() ctx: EventContext,
+  ): Promise<void> {
+    if (!e.payload.campaignId) return;
+    await LedgerRepository.engage(
+      ctx.manager,
+      e.payload.campaignId,
+      { contactId: e.payload.contactId, email: e.payload.email },
+      'unsubscribed',
+      new Date(e.occurredAt),
+    );
   }
 
   private async engage(e: EventEnvelope<EmailLifecycleV1>, ctx: EventContext, kind: Engagement): Promise<void> {

@@ -168,12 +168,15 @@ export class LedgerRepository {
     return Array.isArray(result) && typeof result[1] === 'number' ? result[1] > 0 : (result as unknown[]).length > 0;
   }
 
-  /** Engagement (delivered, opened, clicked, bounced, complained): the first time is kept; it implies sent. */
+  /**
+   * Engagement (delivered, opened, clicked, bounced, complained, unsubscribed through the campaign's
+   * link): the first time is kept; it implies sent.
+   */
   static async engage(
     m: EntityManager,
     campaignId: string,
     who: { contactId?: string; email: string },
-    kind: 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained',
+    kind: 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'unsubscribed',
     at: Date,
   ): Promise<void> {
     const col = `${kind}_at`;
@@ -205,7 +208,7 @@ export class LedgerRepository {
               count(*) FILTER (WHERE reason = 'billing_limit')::int AS "billingLimit",
               count(delivered_at)::int AS delivered, count(opened_at)::int AS opened,
               count(clicked_at)::int AS clicked, count(bounced_at)::int AS bounced,
-              count(complained_at)::int AS complained
+              count(complained_at)::int AS complained, count(unsubscribed_at)::int AS "unsubscribedByLink"
          FROM ${this.table(m)} WHERE campaign_id = $1`,
       [campaignId],
     );

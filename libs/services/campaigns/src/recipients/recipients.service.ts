@@ -22,6 +22,8 @@ export interface RecipientView {
   clickedAt: string | null;
   bouncedAt: string | null;
   complainedAt: string | null;
+  /** When the recipient unsubscribed through this campaign's link. */
+  unsubscribedAt: string | null;
 }
 
 export interface RecipientsPage {
@@ -52,6 +54,7 @@ const view = (r: Record<string, unknown>): RecipientView => ({
   clickedAt: iso(r.clicked_at),
   bouncedAt: iso(r.bounced_at),
   complainedAt: iso(r.complained_at),
+  unsubscribedAt: iso(r.unsubscribed_at),
 });
 
 const CSV_COLUMNS = [
@@ -67,6 +70,7 @@ const CSV_COLUMNS = [
   'clickedAt',
   'bouncedAt',
   'complainedAt',
+  'unsubscribedAt',
 ] as const;
 
 /** A CSV field: quoted when needed; a leading `=`, `+`, `-` or `@` is defused (spreadsheet formulas). */

@@ -48,6 +48,8 @@ export interface WriteContext {
   /** What caused it: carried by subscription events (the contact's timeline shows it). */
   reason: SubscriptionChangeReason;
   correlationId?: string;
+  /** The email (and its campaign) whose link caused a subscription change: carried by its event. */
+  via?: { emailId?: string; campaignId?: string };
 }
 
 interface UpsertPlan {
@@ -352,7 +354,10 @@ export class ContactWriter {
       if (subscribed !== before.subscribed) {
         const contract = subscribed ? ContactSubscribed : ContactUnsubscribed;
         events.push(
-          contract.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, reason: ctx.reason } }),
+          contract.create({
+            ...this.meta(ctx),
+            payload: { contactId: contact.id, email, reason: ctx.reason, ...ctx.via },
+          }),
         );
       }
       results.push({ contact, created: false, changedKeys, transient: patch.transient });
@@ -430,7 +435,10 @@ export class ContactWriter {
     if (subscribed !== current.subscribed) {
       const contract = subscribed ? ContactSubscribed : ContactUnsubscribed;
       events.push(
-        contract.create({ ...this.meta(ctx), payload: { contactId: contact.id, email, reason: ctx.reason } }),
+        contract.create({
+          ...this.meta(ctx),
+          payload: { contactId: contact.id, email, reason: ctx.reason, ...ctx.via },
+        }),
       );
     }
     await this.outbox.add(m, ...events);

@@ -10,7 +10,7 @@ import { TrackedEvent } from '../events/tracked-event.entity.js';
 import type { ListContactsQueryDto, UpdateContactDto, UpsertContactDto } from './contact.dto.js';
 import { contactFromRow, contactView, type ContactView } from './contact-view.js';
 import { ContactSearchEntry } from './contact-search.entity.js';
-import { ContactWriter } from './contact-writer.js';
+import { ContactWriter, type WriteContext } from './contact-writer.js';
 import { ContactErrors } from './contact.errors.js';
 import { Contact } from './contact.entity.js';
 import { CONTACT_COLUMNS } from '../fields/live-data.js';
@@ -70,9 +70,10 @@ export class ContactsService {
     subscribed: boolean,
     reason: SubscriptionChangeReason,
     correlationId?: string,
+    via?: WriteContext['via'],
   ): Promise<{ contact: ContactView; changed: boolean }> {
     const write = await this.db.transaction((m) =>
-      this.writer.update(m, { projectId, subscribedIfNew: true, reason, correlationId }, id, { subscribed }),
+      this.writer.update(m, { projectId, subscribedIfNew: true, reason, correlationId, via }, id, { subscribed }),
     );
     return { contact: contactView(write.contact), changed: write.changedKeys.includes('subscribed') };
   }

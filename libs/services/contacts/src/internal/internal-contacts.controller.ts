@@ -45,7 +45,11 @@ export class InternalContactsController {
     @Body() body: ServiceSubscriptionDto,
     @Req() req: FastifyRequest,
   ): Promise<{ contact: ContactView; changed: boolean }> {
-    return this.contacts.setSubscription(projectId, body.contactId, body.subscribed, body.reason, String(req.id));
+    const via = {
+      ...(body.emailId ? { emailId: body.emailId } : {}),
+      ...(body.campaignId ? { campaignId: body.campaignId } : {}),
+    };
+    return this.contacts.setSubscription(projectId, body.contactId, body.subscribed, body.reason, String(req.id), via);
   }
 
   /** The contacts of these addresses (absent ones are left out). */

@@ -46,6 +46,17 @@ export class ServiceSubscriptionDto {
 
   @IsIn(SERVICE_REASONS)
   reason!: SubscriptionChangeReason;
+
+  /** The email whose link made the change, and its campaign: carried by the subscription event. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  emailId?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  campaignId?: string;
 }
 
 export class ServiceGetContactDto {

@@ -1,5 +1,5 @@
 import { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { HERALD_RUNTIME, internalBaseUrl, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { SEGMENTS } from '../consumer.js';
 import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
@@ -29,11 +29,7 @@ export class ContactsClient {
   private readonly client: InternalClient;
 
   constructor(@Inject(SEGMENTS_SETTINGS) settings: SegmentsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    const baseUrl = () => {
-      const url = runtime.mode === 'standalone' ? runtime.selfUrl : settings.CONTACTS_URL;
-      if (!url) throw new Error('CONTACTS_URL is not configured');
-      return url;
-    };
+    const baseUrl = () => internalBaseUrl(runtime, settings.CONTACTS_URL, 'CONTACTS_URL');
     this.client = new InternalClient(SEGMENTS, 'contacts', baseUrl, runtime.internalJwtSecret);
   }
 

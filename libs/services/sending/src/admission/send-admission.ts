@@ -1,6 +1,6 @@
 import { InternalClient } from '@herald/auth';
 import type { BillingCategory } from '@herald/contracts';
-import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { HERALD_RUNTIME, internalBaseUrl, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { SENDING } from '../consumer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
@@ -19,8 +19,7 @@ export class SendAdmission {
   private readonly client: InternalClient;
 
   constructor(@Inject(SENDING_SETTINGS) settings: SendingSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    const baseUrl = () =>
-      (runtime.mode === 'standalone' ? runtime.selfUrl : undefined) ?? settings.GATEWAY_URL ?? settings.APP_URL;
+    const baseUrl = () => internalBaseUrl(runtime, settings.GATEWAY_URL ?? settings.APP_URL, 'GATEWAY_URL');
     this.client = new InternalClient(SENDING, 'gateway', baseUrl, runtime.internalJwtSecret, 5_000);
   }
 

@@ -45,7 +45,16 @@ export class LinkTracking {
     }
   }
 
-  async setSubscription(projectId: string, contactId: string, subscribed: boolean): Promise<RemoteContact | null> {
+  /**
+   * Subscribes or unsubscribes the contact a link names. `emailId`: the email the link came in; its
+   * id and campaign ride on the subscription event, so that the campaign's stats count the unsubscribe.
+   */
+  async setSubscription(
+    projectId: string,
+    contactId: string,
+    subscribed: boolean,
+    emailId?: string,
+  ): Promise<RemoteContact | null> {
     try {
       return (
         await this.contacts.setSubscription(
@@ -53,12 +62,23 @@ export class LinkTracking {
           contactId,
           subscribed,
           subscribed ? 'subscribe-link' : 'unsubscribe-link',
+          emailId ? await this.origin(projectId, emailId) : {},
         )
       ).contact;
     } catch (err) {
       if (err instanceof DomainError && err.kind === 'not_found') return null;
       throw err;
     }
+  }
+
+  /** The email a link came in, and its campaign (none when the email is gone). */
+  private async origin(projectId: string, emailId: string): Promise<{ emailId: string; campaignId?: string }> {
+    const rows: { campaign_id: string | null }[] = await this.db.query(
+      `SELECT campaign_id FROM ${tableName(this.db, Email)} WHERE project_id = $1 AND id = $2`,
+      [projectId, emailId],
+    );
+    const campaignId = rows[0]?.campaign_id;
+    return { emailId, ...(campaignId ? { campaignId } : {}) };
   }
 
   private async first(

@@ -111,7 +111,7 @@ export class LinksController {
     reply: FastifyReply,
   ): Promise<void> {
     const claims = this.signer.verify(token, kind);
-    const contact = claims ? await this.tracking.setSubscription(claims.p, claims.c, subscribed) : null;
+    const contact = claims ? await this.tracking.setSubscription(claims.p, claims.c, subscribed, claims.e) : null;
     html(reply, contact ? 200 : 404, contact ? donePage(subscribed, contact.email) : invalidLinkPage());
   }
 }

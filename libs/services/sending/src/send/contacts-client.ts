@@ -1,5 +1,5 @@
 import { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { HERALD_RUNTIME, internalBaseUrl, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { SENDING } from '../consumer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
@@ -30,11 +30,7 @@ export class ContactsClient {
   private readonly client: InternalClient;
 
   constructor(@Inject(SENDING_SETTINGS) settings: SendingSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    const baseUrl = () => {
-      const url = runtime.mode === 'standalone' ? runtime.selfUrl : settings.CONTACTS_URL;
-      if (!url) throw new Error('CONTACTS_URL is not configured');
-      return url;
-    };
+    const baseUrl = () => internalBaseUrl(runtime, settings.CONTACTS_URL, 'CONTACTS_URL');
     this.client = new InternalClient(SENDING, 'contacts', baseUrl, runtime.internalJwtSecret);
   }
 
@@ -56,8 +52,9 @@ export class ContactsClient {
     contactId: string,
     subscribed: boolean,
     reason: 'unsubscribe-link' | 'subscribe-link',
+    via: { emailId?: string; campaignId?: string } = {},
   ): Promise<{ contact: RemoteContact; changed: boolean }> {
-    return this.client.post(projectId, '/internal/contacts/subscription', { contactId, subscribed, reason });
+    return this.client.post(projectId, '/internal/contacts/subscription', { contactId, subscribed, reason, ...via });
   }
 
   /** The existing contacts of these addresses (at most 500; none is created). */

@@ -1,5 +1,5 @@
 import { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { HERALD_RUNTIME, internalBaseUrl, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { SENDING } from '../consumer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
@@ -18,11 +18,7 @@ export class DomainsClient {
   private readonly client: InternalClient;
 
   constructor(@Inject(SENDING_SETTINGS) settings: SendingSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    const baseUrl = () => {
-      const url = runtime.mode === 'standalone' ? runtime.selfUrl : settings.DOMAINS_URL;
-      if (!url) throw new Error('DOMAINS_URL is not configured');
-      return url;
-    };
+    const baseUrl = () => internalBaseUrl(runtime, settings.DOMAINS_URL, 'DOMAINS_URL');
     this.client = new InternalClient(SENDING, 'domains', baseUrl, runtime.internalJwtSecret, 5_000);
   }
 

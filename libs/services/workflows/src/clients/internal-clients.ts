@@ -1,5 +1,5 @@
 import { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { HERALD_RUNTIME, internalBaseUrl, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { WORKFLOWS } from '../consumer.js';
 import { WORKFLOWS_SETTINGS, type WorkflowsSettings } from '../workflows.settings.js';
@@ -49,11 +49,7 @@ function client(target: 'contacts' | 'sending', runtime: HeraldRuntime, url: () 
   return new InternalClient(
     WORKFLOWS,
     target,
-    () => {
-      const u = runtime.mode === 'standalone' ? runtime.selfUrl : url();
-      if (!u) throw new Error(`${target.toUpperCase()}_URL is not configured`);
-      return u;
-    },
+    () => internalBaseUrl(runtime, url(), `${target.toUpperCase()}_URL`),
     runtime.internalJwtSecret,
   );
 }
