@@ -1,14 +1,14 @@
 import {
-  createTestDatabase,
+  describeTopology,
+  e2eMode,
   eventually,
-  freePort,
-  ServiceProcess,
   signUp,
   startDnsServer,
   startSmtpSink,
+  startTopology,
   type SmtpSink,
-  type TestDatabase,
   type TestDnsServer,
+  type Topology,
 } from '@herald/testing';
 import { newProject, type ErrorBody, type Json, type Reply, type TestProjectApi } from './contacts-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
@@ -29,15 +29,16 @@ interface SecurityBody {
 }
 
 /**
- * Caps, consumption and sender reputation through the public API of one standalone process: sends
- * into a loopback SMTP sink (which can answer 550), the owners' notices in the same sink
- * (issue 25; docs/billing.md).
+ * Caps, consumption and sender reputation through the public API, in the run's mode (HERALD_E2E_MODE:
+ * one process, or every service its own over Kafka, where consumption reaches the gateway as
+ * `email.sent` / `email.bounced` and sending asks the gateway before each send): sends into a
+ * loopback SMTP sink (which can answer 550), the owners' notices in the same sink (issue 25;
+ * docs/billing.md).
  */
-describe('billing caps, consumption and sender reputation (standalone)', () => {
-  let db: TestDatabase;
+describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () => {
   let dns: TestDnsServer;
   let smtp: SmtpSink;
-  let herald: ServiceProcess;
+  let herald: Topology;
   let sending: SendingDb;
   let seq = 0;
 
@@ -81,28 +82,26 @@ describe('billing caps, consumption and sender reputation (standalone)', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     dns = await startDnsServer();
     smtp = await startSmtpSink();
-    const port = await freePort();
-    herald = new ServiceProcess('standalone', port, {
-      DATABASE_URL: db.url,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      DNS_SERVERS: dns.address,
-      SMTP_URL: smtp.url,
-      APP_URL: `http://127.0.0.1:${port}`,
-      REPUTATION_MIN_SENDS: '5',
+    herald = await startTopology({
+      exclusive: true,
+      env: {
+        RATE_LIMIT_PER_MINUTE: '100000',
+        DNS_SERVERS: dns.address,
+        SMTP_URL: smtp.url,
+        REPUTATION_MIN_SENDS: '5',
+      },
     });
-    await herald.start();
-    sending = new SendingDb(db.url);
-  }, 90_000);
+    process.stdout.write(`${describeTopology(herald)}\n`);
+    sending = new SendingDb(herald.db.url);
+  }, 240_000);
 
   afterAll(async () => {
     await sending?.end();
     await herald?.stop();
     await smtp?.stop();
     await dns?.stop();
-    await db?.drop();
   }, 60_000);
 
   it('meters sends, tracked events and stored contacts in the current calendar month', async () => {
