@@ -10,7 +10,7 @@ import {
 import {
   describeTopology,
   e2eMode,
-  eventually,
+  eventually as eventuallyWithin,
   startDnsServer,
   startSmtpSink,
   startTopology,
@@ -21,6 +21,10 @@ import {
 import { AnalyticsOutbox } from './analytics-helpers.js';
 import { fieldsOf, newProject, type ErrorBody, type Json, type TestProjectApi } from './contacts-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
+
+/** Eventual rules get 30 s: a loaded machine, and Kafka between the services in distributed mode. */
+const eventually: typeof eventuallyWithin = (probe, options = {}) =>
+  eventuallyWithin(probe, { timeoutMs: 30_000, ...options });
 
 interface ActivityBody {
   id: string;
@@ -63,7 +67,7 @@ describe(`activity and analytics through the gateway (${e2eMode()})`, () => {
     await verifiedDomain(p, dns, sending, domain);
     api = Object.assign(p, { from: `hello@${domain}` });
     other = await newProject(herald.url, p.cookie);
-  }, 240_000);
+  }, 360_000);
 
   afterAll(async () => {
     await outbox?.end();

@@ -83,7 +83,7 @@ describe(`billing through Stripe (${e2eMode()}, SDK against a loopback stand-in)
       },
     });
     process.stdout.write(`${describeTopology(herald)}\n`);
-  }, 240_000);
+  }, 360_000);
 
   afterAll(async () => {
     await herald?.stop();

@@ -1,7 +1,7 @@
 import {
   describeTopology,
   e2eMode,
-  eventually,
+  eventually as eventuallyWithin,
   signUp,
   startDnsServer,
   startSmtpSink,
@@ -12,6 +12,10 @@ import {
 } from '@herald/testing';
 import { newProject, type ErrorBody, type Json, type Reply, type TestProjectApi } from './contacts-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
+
+/** Eventual rules get 30 s: a loaded machine, and Kafka between the services in distributed mode. */
+const eventually: typeof eventuallyWithin = (probe, options = {}) =>
+  eventuallyWithin(probe, { timeoutMs: 30_000, ...options });
 
 interface ConsumptionBody {
   periodStart: string;
@@ -95,7 +99,7 @@ describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () =>
     });
     process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
-  }, 240_000);
+  }, 360_000);
 
   afterAll(async () => {
     await sending?.end();

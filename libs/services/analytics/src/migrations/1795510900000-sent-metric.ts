@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `metric.sent`. Existing data: every sent email is marked counted and its hour's `email.sent`
  * count is copied; an immediate bounce still in the feed (no `email.sent` known) is counted too.
  */
-export class SentMetric1795700000000 implements MigrationInterface {
-  name = 'SentMetric1795700000000';
+export class SentMetric1795510900000 implements MigrationInterface {
+  name = 'SentMetric1795510900000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "analytics"."tracked_emails" ADD "counted_sent_at" TIMESTAMP WITH TIME ZONE`);
