@@ -109,6 +109,7 @@ export const contactsService: ServiceDefinition = {
       ContactSearchEntry,
       ContactField,
       ContactFieldDeletion,
+      ContactUpdateKey,
       ContactImport,
       BulkJob,
       ResourceReferences,
