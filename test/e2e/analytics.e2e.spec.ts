@@ -1,25 +1,30 @@
 import {
   CampaignScheduled,
   CampaignSending,
+  EmailBounced,
   EmailSent,
   WorkflowStepCompleted,
   WorkflowWaiting,
   type EventEnvelope,
 } from '@herald/contracts';
 import {
-  createTestDatabase,
-  eventually,
-  freePort,
-  ServiceProcess,
+  describeTopology,
+  e2eMode,
+  eventually as eventuallyWithin,
   startDnsServer,
   startSmtpSink,
+  startTopology,
   type SmtpSink,
-  type TestDatabase,
   type TestDnsServer,
+  type Topology,
 } from '@herald/testing';
 import { AnalyticsOutbox } from './analytics-helpers.js';
 import { fieldsOf, newProject, type ErrorBody, type Json, type TestProjectApi } from './contacts-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
+
+/** Eventual rules get 30 s: a loaded machine, and Kafka between the services in distributed mode. */
+const eventually: typeof eventuallyWithin = (probe, options = {}) =>
+  eventuallyWithin(probe, { timeoutMs: 30_000, ...options });
 
 interface ActivityBody {
   id: string;
@@ -33,41 +38,36 @@ interface ActivityBody {
 }
 
 /**
- * Activity and analytics through the gateway of one standalone process (spec: Activity and
- * analytics; issue 24): a real send, open, click, bounce and tracked event reach the feed with their
+ * Activity and analytics through the gateway, in the run's mode (HERALD_E2E_MODE: one process, or
+ * every service its own over Kafka) (spec: Activity and analytics; issue 24): a real send, open, click, bounce and tracked event reach the feed with their
  * type and contact; campaigns and workflows (published here through analytics' outbox, their
  * services being elsewhere) reach the upcoming list and leave it; the time series honours the time
  * zone and fills empty buckets; another project sees nothing; bad queries are 422s.
  */
-describe('activity and analytics (standalone, through the gateway)', () => {
-  let db: TestDatabase;
+describe(`activity and analytics through the gateway (${e2eMode()})`, () => {
   let dns: TestDnsServer;
   let smtp: SmtpSink;
-  let herald: ServiceProcess;
+  let herald: Topology;
   let sending: SendingDb;
   let outbox: AnalyticsOutbox;
   let api: TestProjectApi & { from: string };
   let other: TestProjectApi;
 
   beforeAll(async () => {
-    [db, dns, smtp] = await Promise.all([createTestDatabase(), startDnsServer(), startSmtpSink()]);
-    const port = await freePort();
-    herald = new ServiceProcess('standalone', port, {
-      DATABASE_URL: db.url,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      DNS_SERVERS: dns.address,
-      SMTP_URL: smtp.url,
-      APP_URL: `http://127.0.0.1:${port}`,
+    [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink()]);
+    herald = await startTopology({
+      exclusive: true,
+      env: { RATE_LIMIT_PER_MINUTE: '100000', DNS_SERVERS: dns.address, SMTP_URL: smtp.url },
     });
-    await herald.start();
-    sending = new SendingDb(db.url);
-    outbox = new AnalyticsOutbox(db.url);
+    process.stdout.write(`${describeTopology(herald)}\n`);
+    sending = new SendingDb(herald.db.url);
+    outbox = new AnalyticsOutbox(herald.db.url);
     const p = await newProject(herald.url);
     const domain = `analytics-${Date.now().toString(36)}.example.test`;
     await verifiedDomain(p, dns, sending, domain);
     api = Object.assign(p, { from: `hello@${domain}` });
     other = await newProject(herald.url, p.cookie);
-  }, 90_000);
+  }, 360_000);
 
   afterAll(async () => {
     await outbox?.end();
@@ -75,8 +75,13 @@ describe('activity and analytics (standalone, through the gateway)', () => {
     await herald?.stop();
     await smtp?.stop();
     await dns?.stop();
-    await db?.drop();
   }, 60_000);
+
+  /** A tracking link of an email, sent to this deployment (the links name APP_URL, whatever it is). */
+  const follow = (link: string, init?: RequestInit) => {
+    const u = new URL(link);
+    return fetch(`${herald.url}${u.pathname}${u.search}`, init);
+  };
 
   const feedOf = async (project: TestProjectApi, query = ''): Promise<ActivityBody[]> => {
     const res = await project.get<{ data: ActivityBody[] }>(`/activity?limit=100${query}`);
@@ -95,8 +100,8 @@ describe('activity and analytics (standalone, through the gateway)', () => {
     const reader = sent.body.data.emails[0].contact as { id: string; email: string };
     const emailId = sent.body.data.emails[0].email as string;
     const [message] = await smtp.waitFor((m) => m.to.includes('reader@example.com'));
-    await fetch(/src="(http[^"]+\/t\/open\/[^"]+)"/.exec(message!.html!)![1]!);
-    await fetch(/href="(http[^"]+\/t\/click\/[^"]+)"/.exec(message!.html!)![1]!, { redirect: 'manual' });
+    await follow(/src="(http[^"]+\/t\/open\/[^"]+)"/.exec(message!.html!)![1]!);
+    await follow(/href="(http[^"]+\/t\/click\/[^"]+)"/.exec(message!.html!)![1]!, { redirect: 'manual' });
 
     smtp.reject({ recipient: 'nobody@example.com', code: 550, message: 'No such user' });
     const bounced = await api.post<Json>('/v1/send', {
@@ -264,6 +269,52 @@ describe('activity and analytics (standalone, through the gateway)', () => {
       '/analytics/timeseries?from=2026-03-08T00:00:00Z&to=2026-03-08T06:00:00Z&interval=hour&metrics=sent',
     );
     expect(hourly.body.buckets.map((b: { sent: number }) => b.sent)).toEqual([0, 0, 0, 1, 0, 0]);
+  });
+
+  it('sent follows one rule in the time series and the campaign stats: each email once, on its email.sent or, when the relay refused it at once, its bounce', async () => {
+    const hourly = async (project: TestProjectApi, from: Date, to: Date) => {
+      const res = await project.get(
+        `/analytics/timeseries?from=${from.toISOString()}&to=${to.toISOString()}&interval=hour&metrics=sent,bounced`,
+      );
+      expect(res.status).toBe(200);
+      const buckets = res.body.buckets as { sent: number; bounced: number }[];
+      return { sent: buckets.reduce((n, b) => n + b.sent, 0), bounced: buckets.reduce((n, b) => n + b.bounced, 0) };
+    };
+    // the first case's real sends: reader's email was sent; nobody's was refused at once (550, no email.sent)
+    const now = Date.now();
+    const around = [new Date(Math.floor(now / 3_600_000) * 3_600_000 - 3_600_000), new Date(now + 3_600_000)] as const;
+    expect(await hourly(api, ...around)).toEqual({ sent: 2, bounced: 1 });
+
+    // a campaign: sent; refused at once (a bounce, no email.sent); sent, then bounced later
+    const third = await newProject(herald.url, api.cookie);
+    const campaign = { campaignId: 'cmp_sent_rule', origin: 'campaign' as const, subject: 'Rule' };
+    const at = (minute: number) => new Date(`2026-04-01T10:${String(minute).padStart(2, '0')}:00Z`);
+    const email = (n: number) => ({
+      ...campaign,
+      emailId: `eml_rule_${n}`,
+      contactId: `cnt_rule_${n}`,
+      email: `r${n}@example.com`,
+    });
+    const ev = (contract: { create: (a: never) => EventEnvelope }, payload: object, occurredAt: Date) =>
+      contract.create({ projectId: third.projectId, source: 'test', occurredAt, payload } as never);
+    await outbox.publish(
+      ev(
+        CampaignSending,
+        { ...campaign, name: 'Rule', audienceType: 'ALL', at: at(0).toISOString(), recipients: 3 },
+        at(0),
+      ),
+      ev(EmailSent, email(1), at(1)),
+      ev(EmailBounced, { ...email(2), bounceType: 'permanent' }, at(2)),
+      ev(EmailSent, email(3), at(3)),
+      ev(EmailBounced, { ...email(3), bounceType: 'permanent' }, at(30)),
+    );
+    const stats = await eventually(async () => {
+      const res = await third.get('/analytics/campaign-stats?campaignId=cmp_sent_rule');
+      return res.status === 200 && res.body.bounces === 2 && res.body.sent === 3 ? res.body : undefined;
+    });
+    expect(stats).toMatchObject({ recipients: 3, sent: 3, bounces: 2 });
+    const series = await hourly(third, new Date('2026-04-01T09:00:00Z'), new Date('2026-04-01T12:00:00Z'));
+    expect(series).toEqual({ sent: stats.sent, bounced: stats.bounces });
   });
 
   it('answers 422 with the field for bad queries: from after to, a range past the longest, an unknown zone, metric or type', async () => {

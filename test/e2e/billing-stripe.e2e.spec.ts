@@ -1,4 +1,4 @@
-import { createTestDatabase, freePort, ServiceProcess, signUp, type TestDatabase } from '@herald/testing';
+import { describeTopology, e2eMode, signUp, startTopology, type Topology } from '@herald/testing';
 import Stripe from 'stripe';
 import { newProject, type ErrorBody, type Json, type Reply, type TestProjectApi } from './contacts-helpers.js';
 import { StripeStandIn } from './stripe-stand-in.js';
@@ -41,14 +41,14 @@ function subscriptionEvent(
 }
 
 /**
- * Stripe through its official Node SDK, pointed at a loopback stand-in for the REST calls, with real
+ * In the run's mode (HERALD_E2E_MODE; in distributed mode the gateway serves these routes and the
+ * webhook itself). Stripe through its official Node SDK, pointed at a loopback stand-in for the REST calls, with real
  * webhook signatures (the SDK's own test-header helper): checkout, portal, invoices, and the webhook
  * applying a subscription once per event id (issue 25; docs/billing.md).
  */
-describe('billing through Stripe (standalone, SDK against a loopback stand-in)', () => {
-  let db: TestDatabase;
+describe(`billing through Stripe (${e2eMode()}, SDK against a loopback stand-in)`, () => {
   let stripe: StripeStandIn;
-  let herald: ServiceProcess;
+  let herald: Topology;
 
   const session = async (cookie: string, method: string, path: string, body?: unknown): Promise<Reply> => {
     const res = await fetch(`${herald.url}${path}`, {
@@ -71,25 +71,23 @@ describe('billing through Stripe (standalone, SDK against a loopback stand-in)',
     });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     stripe = await new StripeStandIn().start();
-    const port = await freePort();
-    herald = new ServiceProcess('standalone', port, {
-      DATABASE_URL: db.url,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      APP_URL: `http://127.0.0.1:${port}`,
-      STRIPE_SECRET_KEY: 'sk_test_e2e_0123456789',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_PRICES: 'price_basic=1000/5000/-,price_pro=-/-/-',
-      STRIPE_API_URL: stripe.url,
+    herald = await startTopology({
+      exclusive: true,
+      env: {
+        RATE_LIMIT_PER_MINUTE: '100000',
+        STRIPE_SECRET_KEY: 'sk_test_e2e_0123456789',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_PRICES: 'price_basic=1000/5000/-,price_pro=-/-/-',
+        STRIPE_API_URL: stripe.url,
+      },
     });
-    await herald.start();
-  }, 90_000);
+    process.stdout.write(`${describeTopology(herald)}\n`);
+  }, 360_000);
 
   afterAll(async () => {
     await herald?.stop();
     await stripe?.stop();
-    await db?.drop();
   }, 60_000);
 
   it('/config shows billing enabled through Stripe', async () => {

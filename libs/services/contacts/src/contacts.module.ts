@@ -10,6 +10,7 @@ import { BulkController } from './bulk/bulk.controller.js';
 import { BulkService } from './bulk/bulk.service.js';
 import { CONTACTS } from './consumer.js';
 import { ContactSearchEntry } from './contacts/contact-search.entity.js';
+import { ContactUpdateKey } from './contacts/contact-update-key.entity.js';
 import { ContactWriter } from './contacts/contact-writer.js';
 import { Contact } from './contacts/contact.entity.js';
 import { ContactsController } from './contacts/contacts.controller.js';
@@ -41,6 +42,7 @@ export const contactsSchema = {
   entities: [
     Contact,
     ContactSearchEntry,
+    ContactUpdateKey,
     TrackedEvent,
     ContactField,
     ContactFieldDeletion,
@@ -107,6 +109,7 @@ export const contactsService: ServiceDefinition = {
       ContactSearchEntry,
       ContactField,
       ContactFieldDeletion,
+      ContactUpdateKey,
       ContactImport,
       BulkJob,
       ResourceReferences,

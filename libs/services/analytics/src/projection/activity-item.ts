@@ -36,9 +36,16 @@ export const ACTIVITY_TYPES = [
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
-/** The chart metrics of `/analytics/timeseries` and the feed type each counts. */
+/**
+ * The hourly row type of the `sent` metric: each email once, on its first `email.sent` or
+ * `email.bounced` (a relay's immediate refusal has no `email.sent`), the campaign counters' rule.
+ * Not a feed type: no feed item, no `/activity/types` entry.
+ */
+export const SENT_METRIC_TYPE = 'metric.sent';
+
+/** The hourly row type each `/analytics/timeseries` metric reads. */
 export const METRIC_TYPES = {
-  sent: Topics.EmailSent,
+  sent: SENT_METRIC_TYPE,
   delivered: Topics.EmailDelivered,
   opened: Topics.EmailOpened,
   clicked: Topics.EmailClicked,

@@ -108,6 +108,33 @@ describe('analytics projection (PostgreSQL)', () => {
     expect(opens.map((o) => o.data.prefetch)).toEqual([true, false, false]);
   });
 
+  it('sent, in the time series as in the campaign counters: each email once, on its email.sent or an immediate bounce, whatever order the topics arrive in', async () => {
+    const ev = new ActivityEvents('prj_int_sent_rule');
+    const c = { campaignId: 'cmp_rule', origin: 'campaign' as const };
+    const sentOnly = ev.email('sent', at(1), { ...c, emailId: 'eml_a', contactId: 'cnt_a' });
+    const refused = ev.email('bounced', at(2), { ...c, emailId: 'eml_b', contactId: 'cnt_b', bounceType: 'permanent' });
+    const laterSent = ev.email('sent', at(3), { ...c, emailId: 'eml_c', contactId: 'cnt_c' });
+    // consumed before its email.sent, as separate Kafka topics allow
+    const laterBounce = ev.email('bounced', at(30), { ...c, emailId: 'eml_c', contactId: 'cnt_c' });
+    await feed([laterBounce]);
+    await feed([sentOnly, refused, laterSent]);
+    await feed([laterBounce, laterSent]);
+    const sentMetric = async () =>
+      (
+        await ds.query(
+          `SELECT COALESCE(sum(count), 0)::int AS n FROM analytics.activity_hourly WHERE project_id = $1 AND type = 'metric.sent'`,
+          [ev.projectId],
+        )
+      )[0].n as number;
+    const [stats] = (await counts(ev.projectId)).campaigns as { sent: number; bounces: number }[];
+    expect([await sentMetric(), stats!.sent, stats!.bounces]).toEqual([3, 3, 2]);
+    // the feed type email.sent still counts email.sent events only
+    expect((await counts(ev.projectId)).types).toEqual([
+      { type: 'email.bounced', count: 2 },
+      { type: 'email.sent', count: 2 },
+    ]);
+  });
+
   it('replaying every event changes no count: through the inbox, and straight into the projector (the source event id key)', async () => {
     const ev = new ActivityEvents('prj_int_replay');
     const events = campaignRun(ev);

@@ -7,7 +7,7 @@ import {
 } from '@herald/contracts';
 import { tableName } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
-import { isPrefetchOpen, toActivity, type ActivityRow } from './activity-item.js';
+import { isPrefetchOpen, SENT_METRIC_TYPE, toActivity, type ActivityRow } from './activity-item.js';
 import {
   ActivityHourly,
   ActivityItem,
@@ -70,6 +70,7 @@ export class ActivityProjector {
       await this.flagPrefetch(m, rows);
       const inserted = await this.insertItems(m, rows);
       if (inserted.length > 0) {
+        await this.countSent(m, inserted);
         await this.countHourly(m, inserted);
         await this.countMinutely(m, inserted);
         await this.countTypes(m, inserted);
@@ -190,6 +191,56 @@ export class ActivityProjector {
        SELECT * FROM unnest($1::varchar[], $2::timestamptz[], $3::varchar[], $4::bigint[])
        ON CONFLICT (project_id, hour, type) DO UPDATE SET count = t.count + EXCLUDED.count`,
       [col(sums, 'projectId'), col(sums, 'hour'), col(sums, 'type'), col(sums, 'n')],
+    );
+  }
+
+  /**
+   * The time series' `sent`: each email once, in the hour of the first of its `email.sent` and
+   * `email.bounced` consumed (an email the relay refused at once has only the bounce; over Kafka a
+   * later bounce may be consumed before its `email.sent`). The campaign counters' rule, per email.
+   */
+  private async countSent(m: EntityManager, rows: ActivityRow[]): Promise<void> {
+    const first = new Map<string, ActivityRow>();
+    const counted: ActivityRow[] = [];
+    for (const r of rows) {
+      if (r.type !== Topics.EmailSent && r.type !== Topics.EmailBounced) continue;
+      if (!r.emailId) {
+        if (r.type === Topics.EmailSent) counted.push(r);
+        continue;
+      }
+      const seen = first.get(r.emailId);
+      if (!seen || r.occurredAt < seen.occurredAt) first.set(r.emailId, r);
+    }
+    if (first.size > 0) {
+      const ids = [...first.keys()].sort();
+      const candidates = ids.map((id) => first.get(id)!);
+      const fresh: { email_id: string }[] = await m.query(
+        `INSERT INTO ${tableName(m, TrackedEmail)} AS t (email_id, project_id, contact_id, campaign_id, counted_sent_at)
+         SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[])
+         ON CONFLICT (email_id) DO UPDATE SET counted_sent_at = EXCLUDED.counted_sent_at
+           WHERE t.counted_sent_at IS NULL
+         RETURNING email_id`,
+        [
+          ids,
+          col(candidates, 'projectId'),
+          col(candidates, 'contactId'),
+          col(candidates, 'campaignId'),
+          col(candidates, 'occurredAt'),
+        ],
+      );
+      for (const f of fresh) counted.push(first.get(f.email_id)!);
+    }
+    if (counted.length === 0) return;
+    const sums = sumBy(
+      counted,
+      (r) => `${r.projectId}\u0000${floorTo(r.occurredAt, HOUR)}`,
+      (r) => ({ projectId: r.projectId, hour: floorTo(r.occurredAt, HOUR) }),
+    );
+    await m.query(
+      `INSERT INTO ${tableName(m, ActivityHourly)} AS t (project_id, hour, type, count)
+       SELECT p, h, '${SENT_METRIC_TYPE}', n FROM unnest($1::varchar[], $2::timestamptz[], $3::bigint[]) AS x(p, h, n)
+       ON CONFLICT (project_id, hour, type) DO UPDATE SET count = t.count + EXCLUDED.count`,
+      [col(sums, 'projectId'), col(sums, 'hour'), col(sums, 'n')],
     );
   }
 

@@ -117,6 +117,13 @@ export class TrackedEmail {
 
   @Column({ name: 'delivered_at', type: 'timestamptz', nullable: true })
   deliveredAt!: Date | null;
+
+  /**
+   * When the email was counted as sent in the time series: its first `email.sent` or `email.bounced`
+   * consumed (docs/analytics.md, "Sent"). Null until then; set once, so no email counts twice.
+   */
+  @Column({ name: 'counted_sent_at', type: 'timestamptz', nullable: true })
+  countedSentAt!: Date | null;
 }
 
 export type CampaignState = 'scheduled' | 'sending' | 'sent' | 'cancelled' | 'unknown';

@@ -99,7 +99,12 @@ export class ActivityRetention implements OnModuleInit, OnApplicationBootstrap {
         cutoff,
       ]);
     }
-    await chunked(tableName(this.db, TrackedEmail), 'email_id', 'COALESCE(sent_at, delivered_at) < $1', [cutoff]);
+    await chunked(
+      tableName(this.db, TrackedEmail),
+      'email_id',
+      'COALESCE(sent_at, delivered_at, counted_sent_at) < $1',
+      [cutoff],
+    );
     await chunked(
       tableName(this.db, WorkflowExecutionState),
       'execution_id',

@@ -10,6 +10,7 @@ import { TrackedEvent } from '../events/tracked-event.entity.js';
 import type { ListContactsQueryDto, UpdateContactDto, UpsertContactDto } from './contact.dto.js';
 import { contactFromRow, contactView, type ContactView } from './contact-view.js';
 import { ContactSearchEntry } from './contact-search.entity.js';
+import { ContactUpdateKey } from './contact-update-key.entity.js';
 import { ContactWriter, type WriteContext } from './contact-writer.js';
 import { ContactErrors } from './contact.errors.js';
 import { Contact } from './contact.entity.js';
@@ -42,24 +43,43 @@ export class ContactsService {
     return { ...contactView(write.contact), _meta: { isNew: write.created, isUpdate: !write.created } };
   }
 
-  /** The upsert of another service (/v1/send, workflows): its own default subscription and reason. */
+  /**
+   * The upsert of another service (/v1/send, workflows): its own default subscription and reason.
+   * With an `idempotencyKey` (a workflow step run's id) the update is applied at most once per key:
+   * the key is written in the update's transaction, so a repeat (a retried or redelivered step, even
+   * concurrent) waits for the first, finds its key, and changes nothing (`duplicate: true`).
+   */
   async upsertFor(
     projectId: string,
     dto: ServiceUpsertContactDto,
     correlationId?: string,
   ): Promise<ServiceUpsertResult> {
-    const write = await this.db.transaction((m) =>
-      this.writer.upsert(
+    const write = await this.db.transaction(async (m) => {
+      if (dto.idempotencyKey !== undefined) {
+        const claimed: unknown[] = await m.query(
+          `INSERT INTO ${tableName(m, ContactUpdateKey)} (project_id, key) VALUES ($1, $2)
+           ON CONFLICT DO NOTHING RETURNING key`,
+          [projectId, dto.idempotencyKey],
+        );
+        if (claimed.length === 0) return null;
+      }
+      return this.writer.upsert(
         m,
         { projectId, subscribedIfNew: dto.subscribedIfNew, reason: dto.reason, correlationId },
         { email: dto.email, subscribed: dto.subscribed, data: dto.data },
-      ),
-    );
+      );
+    });
+    if (!write) {
+      const [contact] = await this.getByEmails(projectId, [dto.email]);
+      if (!contact) throw ContactErrors.notFound(normaliseEmail(dto.email));
+      return { contact, created: false, changedKeys: [], transient: {}, duplicate: true };
+    }
     return {
       contact: contactView(write.contact),
       created: write.created,
       changedKeys: write.changedKeys,
       transient: write.transient,
+      duplicate: false,
     };
   }
 

@@ -34,6 +34,12 @@ export class ServiceUpsertContactDto extends UpsertContactDto {
 
   @IsIn(SERVICE_REASONS)
   reason!: SubscriptionChangeReason;
+
+  /** Applies the update at most once per key and project (a workflow's step run id). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  idempotencyKey?: string;
 }
 
 export class ServiceSubscriptionDto {
@@ -85,6 +91,8 @@ export interface ServiceUpsertResult {
   changedKeys: string[];
   /** Non-persistent values of the request (`{value, persistent: false}` unwrapped), for rendering. */
   transient: Record<string, unknown>;
+  /** An earlier call with the same `idempotencyKey` applied the update: this one changed nothing. */
+  duplicate: boolean;
 }
 
 export class ServiceExportContactsDto {

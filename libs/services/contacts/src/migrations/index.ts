@@ -6,6 +6,7 @@ import { SearchIndexPendingList1795314039730 } from './1795314039730-search-inde
 import { TimelineSystemEvents1795488299936 } from './1795488299936-timeline-system-events.js';
 import { ResourceReferences1795489202797 } from './1795489202797-resource-references.js';
 import { FieldDeletionTombstones1795489952557 } from './1795489952557-field-deletion-tombstones.js';
+import { WorkflowUpdateKeys1795510828715 } from './1795510828715-workflow-update-keys.js';
 
 /** Committed migrations of the contacts schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -18,4 +19,5 @@ export const contactsMigrations: Function[] = [
   TimelineSystemEvents1795488299936,
   ResourceReferences1795489202797,
   FieldDeletionTombstones1795489952557,
+  WorkflowUpdateKeys1795510828715,
 ];

@@ -67,18 +67,21 @@ export class ContactsClient {
     return this.client.post(projectId, '/internal/contacts/get', { contactId });
   }
 
-  /** UPDATE_CONTACT: the same data rules as every write (an upsert of the contact's address). */
+  /**
+   * UPDATE_CONTACT: the same data rules as every write (an upsert of the contact's address), applied
+   * once per `stepRunId` (contacts keeps the key: a retried or redelivered step run changes nothing).
+   */
   update(
     projectId: string,
     email: string,
     change: { data?: Record<string, unknown>; subscribed?: boolean },
-    requestId?: string,
-  ): Promise<{ contact: RemoteContact; changedKeys: string[] }> {
+    stepRunId: string,
+  ): Promise<{ contact: RemoteContact; changedKeys: string[]; duplicate: boolean }> {
     return this.client.post(
       projectId,
       '/internal/contacts/upsert',
-      { email, ...change, subscribedIfNew: false, reason: 'workflow' },
-      requestId,
+      { email, ...change, subscribedIfNew: false, reason: 'workflow', idempotencyKey: `workflow-run:${stepRunId}` },
+      stepRunId,
     );
   }
 }

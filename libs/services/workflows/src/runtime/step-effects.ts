@@ -162,7 +162,12 @@ export class StepEffects {
           ...(c.subscribed !== undefined ? { subscribed: c.subscribed as boolean } : {}),
         };
         const r = await this.contacts.update(t.execution.projectId, t.execution.email, change, t.run.id);
-        return { kind: 'next', branch: '', outcome: 'updated', detail: { changedKeys: r.changedKeys } };
+        return {
+          kind: 'next',
+          branch: '',
+          outcome: 'updated',
+          detail: { changedKeys: r.changedKeys, ...(r.duplicate ? { duplicate: true } : {}) },
+        };
       }
       case 'WEBHOOK':
         return this.webhook(t);
