@@ -85,6 +85,7 @@ interface Measured {
 async function measure(withSegments: boolean): Promise<Measured> {
   const db = await benchDatabase(withSegments ? 'segtrack' : 'segtrack_ref');
   const admin = new pg.Pool({ connectionString: db.url, max: 2 });
+  admin.on('error', () => undefined); // an idle client cut by the server's shutdown at the end
   let herald: ServiceProcess;
   if (withSegments) herald = await startStandalone(db);
   else {
