@@ -104,6 +104,8 @@ export class MembershipEngine {
     // materialised once for every segment, then each filter on them: the filter never reaches the
     // scan, where the planner would AND the keys with an index of the filter (the GIN on data: the
     // posting list of every contact matching in the project) — per batch, a cost in the segment's size.
+    // The entries' addresses come from the contacts' primary key, not from joining `live` (a CTE the
+    // planner estimates at one row: it nested-looped ins × live, 5,000 × 5,000 per batch).
     const branches: string[] = [];
     for (const { segment, filter } of withFilter) {
       params.push(segment.id);
@@ -132,7 +134,8 @@ export class MembershipEngine {
           WHERE ms.project_id = $1::varchar AND ms.segment_id = ANY($2::varchar[]) AND ${stored}
             AND NOT EXISTS (SELECT 1 FROM live l WHERE l.segment_id = ms.segment_id AND l.contact_id = ms.contact_id)
          RETURNING ms.segment_id, ms.contact_id)
-       SELECT true AS entered, ins.segment_id, ins.contact_id, l.email FROM ins JOIN live l USING (segment_id, contact_id)
+       SELECT true AS entered, ins.segment_id, ins.contact_id, c1.email FROM ins
+         JOIN ${this.contacts} c1 ON c1.project_id = $1::varchar AND c1.contact_id = ins.contact_id
        UNION ALL
        SELECT false, del.segment_id, del.contact_id, c2.email FROM del
          LEFT JOIN ${this.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`,
