@@ -84,8 +84,11 @@ async function createBenchDatabase(name: string): Promise<BenchDatabase> {
       url: embedded.url,
       dir,
       async close() {
-        await embedded.stop();
-        await rm(dir, { recursive: true, force: true });
+        try {
+          await embedded.stop();
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
       },
     };
   }
