@@ -59,6 +59,22 @@ export interface BenchDatabase {
  * embedded server in a temporary directory (removed at the end).
  */
 export async function benchDatabase(name: string): Promise<BenchDatabase> {
+  const db = await createBenchDatabase(name);
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= db.close().finally(() => openDatabases.delete(close)));
+  openDatabases.add(close);
+  return { ...db, close };
+}
+
+/** Databases of this run not yet closed: an interrupted bench (SIGINT, SIGTERM) drops them before it exits. */
+const openDatabases = new Set<() => Promise<void>>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    console.error(`\n${signal}: dropping the bench databases`);
+    void Promise.allSettled([...openDatabases].map((close) => close())).then(() => process.exit(130));
+  });
+
+async function createBenchDatabase(name: string): Promise<BenchDatabase> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `herald-bench-${name}-`));
   await chmod(dir, 0o755);
   const server = process.env.DATABASE_URL;
@@ -68,8 +84,11 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
       url: embedded.url,
       dir,
       async close() {
-        await embedded.stop();
-        await rm(dir, { recursive: true, force: true });
+        try {
+          await embedded.stop();
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
       },
     };
   }

@@ -53,15 +53,34 @@ export class MembersService {
     this.memberships = tableName(db, SegmentMembership);
   }
 
+  /**
+   * One page of members. A segment whose stored membership is its truth (a static segment, or a
+   * tracked dynamic one whose filter does not change with time alone: entries and exits are written
+   * in the transaction of the read-model change that causes them) is read from `segment_memberships`
+   * by its primary key (project, segment, contact id order), and its total is the maintained
+   * `member_count`, not a count. Other dynamic segments list live: the filter, and a count for the
+   * `total` the spec's page shape requires.
+   */
   async page(projectId: string, id: string, page: number, pageSize: number): Promise<Page<MemberView>> {
     return this.db.transaction('REPEATABLE READ', async (m) => {
       const ctx = await ProjectContext.load(m, projectId, this.readModel);
       const segment = ctx.segments.get(id);
       if (!segment) throw SegmentErrors.notFound(id);
       const filter = ctx.filterOf(segment);
-      let where: string;
-      let params: unknown[];
-      if (filter) {
+      const offset = (page - 1) * pageSize;
+      let n: number;
+      let rows: Record<string, unknown>[];
+      if (!filter || (segment.trackMembership && !ctx.isTimeDependent(filter))) {
+        n = segment.memberCount;
+        rows = await m.query<Record<string, unknown>[]>(
+          `SELECT c.* FROM (SELECT ms.contact_id FROM ${this.memberships} ms
+                             WHERE ms.project_id = $1 AND ms.segment_id = $2
+                             ORDER BY ms.contact_id LIMIT ${pageSize} OFFSET ${offset}) p
+             JOIN ${this.contacts} c ON c.project_id = $1 AND c.contact_id = p.contact_id
+            ORDER BY c.contact_id`,
+          [projectId, id],
+        );
+      } else {
         const f = compileFilter(filter, {
           projectId,
           now: new Date(),
@@ -69,22 +88,16 @@ export class MembersService {
           segments: ctx.resolver,
           schema: filterSqlSchema(m),
         });
-        where = f.sql;
-        params = f.params;
-      } else {
-        params = [projectId, id];
-        where = `c.project_id = $1 AND EXISTS (SELECT 1 FROM ${this.memberships} ms
-                   WHERE ms.project_id = $1 AND ms.segment_id = $2 AND ms.contact_id = c.contact_id)`;
+        [{ n }] = await m.query<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM ${this.contacts} c WHERE ${f.sql}`,
+          f.params,
+        );
+        rows = await m.query<Record<string, unknown>[]>(
+          `SELECT c.* FROM ${this.contacts} c WHERE ${f.sql} ORDER BY c.contact_id
+            LIMIT ${pageSize} OFFSET ${offset}`,
+          f.params,
+        );
       }
-      const [{ n }] = await m.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${this.contacts} c WHERE ${where}`,
-        params,
-      );
-      const rows = await m.query<Record<string, unknown>[]>(
-        `SELECT c.* FROM ${this.contacts} c WHERE ${where} ORDER BY c.contact_id
-          LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-        params,
-      );
       return { data: rows.map(memberView), total: n, page, pageSize, totalPages: Math.ceil(n / pageSize) };
     });
   }

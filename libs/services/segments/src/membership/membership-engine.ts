@@ -1,5 +1,5 @@
 import { SegmentEntered, SegmentExited, type EventEnvelope, type SegmentMembershipReason } from '@herald/contracts';
-import { compileFilter, type FilterSqlSchema } from '@herald/filters';
+import { compileFilter, referencesOf, type Filter, type FilterSqlSchema } from '@herald/filters';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
@@ -11,13 +11,16 @@ import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { Segment, SegmentMembership } from '../segments/segment.entity.js';
 import { filterSqlSchema, ProjectContext } from './project-context.js';
 
-/** Which contacts one reconciliation looks at: one contact, or a range of contact ids `(after, upto]`. */
-export type Scope = { contactId: string } | { after: string | null; upto: string | null };
+/** Which contacts one reconciliation looks at: one contact, or a list of contact ids. */
+export type Scope = { contactId: string } | { contactIds: string[] };
 
 export interface Trace {
   correlationId?: string;
   causationId?: string;
 }
+
+/** What changed about a contact: its row or engagement (every segment), or one tracked event. */
+export type ContactChange = { kind: 'contact' } | { kind: 'event'; name: string };
 
 export interface ReconcileOptions {
   /** Publish `segment.entered` / `segment.exited` for what changed (false: a silent baseline). */
@@ -27,8 +30,11 @@ export interface ReconcileOptions {
   trace?: Trace;
 }
 
-/** Contacts per transaction of a compute: bounds its memory and the length of its locks. */
+/** Changed contacts per transaction of a compute: bounds its memory and the length of its locks. */
 export const COMPUTE_BATCH = 5000;
+
+/** The cursor of a compute's difference, on the compute's own connection. */
+const DIFF_CURSOR = 'segment_compute_diff';
 
 /**
  * Keeps the stored membership of tracked dynamic segments equal to their filter, in SQL: the
@@ -64,75 +70,149 @@ export class MembershipEngine {
     scope: Scope,
     opts: ReconcileOptions,
   ): Promise<{ added: number; removed: number }> {
-    const filter = ctx.filterOf(segment);
-    if (!filter) return { added: 0, removed: 0 };
-    const head: unknown[] = [ctx.projectId, segment.id];
-    let live: string;
+    return this.reconcileMany(m, ctx, [segment], scope, opts);
+  }
+
+  /**
+   * Reconciles tracked dynamic segments within `scope` in one statement (the scope's contacts read
+   * once, each segment's filter over them, one INSERT and one DELETE for all), then their counts in
+   * one statement and their events in one outbox statement. The segments must not read each
+   * other's membership (one statement does not see its own writes): see `onContactChanged`.
+   */
+  async reconcileMany(
+    m: EntityManager,
+    ctx: ProjectContext,
+    segments: Segment[],
+    scope: Scope,
+    opts: ReconcileOptions,
+  ): Promise<{ added: number; removed: number }> {
+    const withFilter = segments
+      .map((segment) => ({ segment, filter: ctx.filterOf(segment) }))
+      .filter((x): x is { segment: Segment; filter: Filter } => x.filter !== undefined);
+    if (withFilter.length === 0) return { added: 0, removed: 0 };
+    const ids = withFilter.map((x) => x.segment.id);
+    let params: unknown[] = [ctx.projectId, ids];
+    let scoped: string;
     let stored: string;
     if ('contactId' in scope) {
-      head.push(scope.contactId);
-      live = 'c.contact_id = $3::varchar';
+      params.push(scope.contactId);
+      scoped = 'c.contact_id = $3::varchar';
       stored = 'ms.contact_id = $3::varchar';
     } else {
-      head.push(scope.after, scope.upto);
-      live =
-        '($3::varchar IS NULL OR c.contact_id > $3::varchar) AND ($4::varchar IS NULL OR c.contact_id <= $4::varchar)';
-      stored =
-        '($3::varchar IS NULL OR ms.contact_id > $3::varchar) AND ($4::varchar IS NULL OR ms.contact_id <= $4::varchar)';
+      // the ids' span as well: the planner then reads the batch by the primary key, not a scan of
+      // the project's contacts hashing 5,000 ids
+      // (min and max in PostgreSQL's collation)
+      params.push(scope.contactIds);
+      const span = (col: string) =>
+        `${col} = ANY($3::varchar[]) AND ${col} >= (SELECT min(k) FROM unnest($3::varchar[]) k)` +
+        ` AND ${col} <= (SELECT max(k) FROM unnest($3::varchar[]) k)`;
+      scoped = span('c.contact_id');
+      stored = span('ms.contact_id');
     }
-    // The scope's contacts first, by the primary key (a range of one batch, or one contact), then the
-    // filter on them: OFFSET 0 keeps the planner from pushing the filter into the scan, where it would
-    // AND the key range with an index of the filter (the GIN on data: the posting list of every
-    // contact matching in the project) — per batch, a cost in the segment's size, so a compute grew
-    // with the square of it (bench/segments: 200,000 members took minutes).
-    const source = `(SELECT * FROM ${this.contacts} c WHERE c.project_id = $1::varchar AND ${live} OFFSET 0)`;
-    const f = compileFilter(filter, {
-      projectId: ctx.projectId,
-      now: opts.now,
-      fieldTypes: ctx.fieldTypes,
-      segments: ctx.resolver,
-      schema: this.sql,
-      params: head,
-    });
-    const rows: { entered: boolean; contact_id: string; email: string | null }[] = await m.query(
-      `WITH live AS MATERIALIZED (
-         SELECT c.contact_id, c.email FROM ${source} c WHERE ${f.sql}),
+    // The scope's contacts first, by the primary key (one contact, or one batch of a compute's ids),
+    // materialised once for every segment, then each filter on them: the filter never reaches the
+    // scan, where the planner would AND the keys with an index of the filter (the GIN on data: the
+    // posting list of every contact matching in the project) — per batch, a cost in the segment's size.
+    // The entries' addresses come from the contacts' primary key, not from joining `live` (a CTE the
+    // planner estimates at one row: it nested-looped ins × live, 5,000 × 5,000 per batch).
+    const branches: string[] = [];
+    for (const { segment, filter } of withFilter) {
+      params.push(segment.id);
+      const id = `$${params.length}::varchar`;
+      const f = compileFilter(filter, {
+        projectId: ctx.projectId,
+        now: opts.now,
+        fieldTypes: ctx.fieldTypes,
+        segments: ctx.resolver,
+        schema: this.sql,
+        params,
+      });
+      params = f.params;
+      branches.push(`SELECT ${id} AS segment_id, c.contact_id, c.email FROM scoped c WHERE ${f.sql}`);
+    }
+    const rows: { entered: boolean; segment_id: string; contact_id: string; email: string | null }[] = await m.query(
+      `WITH scoped AS MATERIALIZED (
+         SELECT * FROM ${this.contacts} c WHERE c.project_id = $1::varchar AND ${scoped}),
+       live AS MATERIALIZED (${branches.join(' UNION ALL ')}),
        ins AS (
          INSERT INTO ${this.memberships} (project_id, segment_id, contact_id)
-         SELECT $1::varchar, $2::varchar, contact_id FROM live ORDER BY contact_id
-         ON CONFLICT (project_id, segment_id, contact_id) DO NOTHING RETURNING contact_id),
+         SELECT $1::varchar, segment_id, contact_id FROM live ORDER BY segment_id, contact_id
+         ON CONFLICT (project_id, segment_id, contact_id) DO NOTHING RETURNING segment_id, contact_id),
        del AS (
          DELETE FROM ${this.memberships} ms
-          WHERE ms.project_id = $1::varchar AND ms.segment_id = $2::varchar AND ${stored}
-            AND NOT EXISTS (SELECT 1 FROM live l WHERE l.contact_id = ms.contact_id)
-         RETURNING ms.contact_id)
-       SELECT true AS entered, ins.contact_id, l.email FROM ins JOIN live l USING (contact_id)
+          WHERE ms.project_id = $1::varchar AND ms.segment_id = ANY($2::varchar[]) AND ${stored}
+            AND NOT EXISTS (SELECT 1 FROM live l WHERE l.segment_id = ms.segment_id AND l.contact_id = ms.contact_id)
+         RETURNING ms.segment_id, ms.contact_id)
+       SELECT true AS entered, ins.segment_id, ins.contact_id, c1.email FROM ins
+         JOIN ${this.contacts} c1 ON c1.project_id = $1::varchar AND c1.contact_id = ins.contact_id
        UNION ALL
-       SELECT false, del.contact_id, c2.email FROM del
+       SELECT false, del.segment_id, del.contact_id, c2.email FROM del
          LEFT JOIN ${this.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`,
-      f.params,
+      params,
     );
     const added = rows.filter((r) => r.entered).length;
     const removed = rows.length - added;
     if (rows.length === 0) return { added, removed };
-    await this.adjustCount(m, segment.id, added - removed);
-    if (opts.fire)
-      await this.publish(
-        m,
-        ctx.projectId,
-        segment,
-        rows.filter((r): r is typeof r & { email: string } => r.email !== null),
-        opts,
-      );
+    const delta = new Map<string, number>();
+    for (const r of rows) delta.set(r.segment_id, (delta.get(r.segment_id) ?? 0) + (r.entered ? 1 : -1));
+    await this.adjustCounts(m, delta);
+    if (opts.fire) {
+      const events: EventEnvelope[] = [];
+      for (const { segment } of withFilter) {
+        const own = rows.filter(
+          (r): r is typeof r & { email: string } => r.segment_id === segment.id && r.email !== null,
+        );
+        events.push(...this.events(ctx.projectId, segment, own, opts));
+      }
+      await this.outbox.add(m, ...events);
+    }
     return { added, removed };
+  }
+
+  /** Whether a filter (with the untracked dynamic segments it inlines) reads events named `name`. */
+  private readsEvent(ctx: ProjectContext, filter: Filter, name: string, seen = new Set<string>()): boolean {
+    const refs = referencesOf(filter);
+    if (refs.events.includes(name)) return true;
+    for (const id of refs.segments) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const s = ctx.segments.get(id);
+      const inner = s && s.type === 'DYNAMIC' && !s.trackMembership ? ctx.filterOf(s) : undefined;
+      if (inner && this.readsEvent(ctx, inner, name, seen)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether a segment's filter reads the stored membership of a tracked dynamic segment (directly,
+   * or through the untracked dynamic segments it inlines): it must then be re-evaluated after it.
+   */
+  private readsTracked(ctx: ProjectContext, filter: Filter, seen = new Set<string>()): boolean {
+    for (const id of referencesOf(filter).segments) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const s = ctx.segments.get(id);
+      if (!s || s.type !== 'DYNAMIC') continue;
+      if (s.trackMembership) return true;
+      const inner = ctx.filterOf(s);
+      if (inner && this.readsTracked(ctx, inner, seen)) return true;
+    }
+    return false;
   }
 
   /**
    * A read-model consumer changed a contact (in its transaction): re-evaluate it against the
-   * project's tracked dynamic segments, in id order (a segment referencing another tracked
-   * segment of a smaller id sees its new membership).
+   * project's tracked dynamic segments (for a new tracked event, those whose filter reads events of
+   * its name): those reading no tracked membership together in one statement, then the others in id
+   * order (each sees the new membership of the segments before it).
    */
-  async onContactChanged(m: EntityManager, projectId: string, contactId: string, trace: Trace): Promise<void> {
+  async onContactChanged(
+    m: EntityManager,
+    projectId: string,
+    contactId: string,
+    trace: Trace,
+    change: ContactChange = { kind: 'contact' },
+  ): Promise<void> {
     const tracked = await m.query<{ id: string }[]>(
       `SELECT id FROM ${this.segmentsTable} WHERE project_id = $1 AND type = 'DYNAMIC' AND track_membership LIMIT 1`,
       [projectId],
@@ -152,9 +232,22 @@ export class MembershipEngine {
     ]);
     const ctx = await ProjectContext.load(m, projectId, this.readModel);
     const now = new Date();
-    for (const segment of ctx.segments.values())
-      if (segment.type === 'DYNAMIC' && segment.trackMembership)
-        await this.reconcile(m, ctx, segment, { contactId }, { fire: true, reason: 'change', now, trace });
+    const opts: ReconcileOptions = { fire: true, reason: 'change', now, trace };
+    // the segments that read no tracked membership in one statement; then, in id order, those that
+    // do (each sees the new membership of the segments before it)
+    const independent: Segment[] = [];
+    const dependent: Segment[] = [];
+    for (const segment of ctx.segments.values()) {
+      if (segment.type !== 'DYNAMIC' || !segment.trackMembership) continue;
+      const filter = ctx.filterOf(segment);
+      if (!filter) continue;
+      if (this.readsTracked(ctx, filter)) dependent.push(segment);
+      // a new event of a name changes only the filters that read events of that name: the others
+      // gave the same answer at the contact's last change, and still do
+      else if (change.kind === 'contact' || this.readsEvent(ctx, filter, change.name)) independent.push(segment);
+    }
+    await this.reconcileMany(m, ctx, independent, { contactId }, opts);
+    for (const segment of dependent) await this.reconcile(m, ctx, segment, { contactId }, opts);
   }
 
   /** `contact.deleted`: every stored membership goes; tracked dynamic segments publish the exit. */
@@ -175,73 +268,132 @@ export class MembershipEngine {
       [projectId, ids],
     );
     const now = new Date();
-    for (const s of segments) {
-      await this.adjustCount(m, s.id, -1);
-      if (s.type === 'DYNAMIC' && s.track_membership)
-        await this.publish(
-          m,
-          projectId,
-          { id: s.id, name: s.name },
-          [{ entered: false, contact_id: contact.contactId, email: contact.email }],
-          { reason: 'change', now, trace },
-        );
-    }
+    await this.adjustCounts(m, new Map(segments.map((s) => [s.id, -1])));
+    const exited = [{ entered: false, contact_id: contact.contactId, email: contact.email }];
+    await this.outbox.add(
+      m,
+      ...segments
+        .filter((s) => s.type === 'DYNAMIC' && s.track_membership)
+        .flatMap((s) => this.events(projectId, s, exited, { reason: 'change', now, trace })),
+    );
   }
 
   /**
-   * Recomputes a tracked dynamic segment over all the project's contacts, in batches of
-   * COMPUTE_BATCH contact ids, each its own transaction: its contact rows are locked FOR SHARE
-   * first, so a concurrent real-time re-evaluation of one of them waits (or is waited for) and
-   * both end on the same state. Returns the entries, exits and the members after.
+   * Recomputes a tracked dynamic segment, set-based. One read-only statement computes the
+   * difference between the filter over the whole project and the stored members (a hash full join:
+   * the contacts that should enter or leave), held by PostgreSQL in a WITH HOLD cursor on the
+   * compute's own connection, so the process holds one batch at a time whatever the segment's size.
+   * Then, COMPUTE_BATCH ids of it per transaction: their contact rows are locked FOR SHARE (a
+   * concurrent real-time re-evaluation of one of them waits, or is waited for) and `reconcile`
+   * re-evaluates just those contacts on a fresh snapshot, writing entries and exits with one
+   * INSERT … ON CONFLICT and one DELETE, and their events with one outbox statement. Contacts outside
+   * the difference were consistent at its snapshot; any later change to one of them re-evaluates it
+   * in real time. Returns the entries, exits and the members after.
    */
   async compute(
     projectId: string,
     segmentId: string,
     opts: { fire: boolean; reason: SegmentMembershipReason; trace?: Trace },
   ): Promise<{ added: number; removed: number; total: number } | undefined> {
-    let after: string | null = null;
     let added = 0;
     let removed = 0;
     const now = new Date();
-    for (;;) {
-      const next: string | null | undefined = await this.db.transaction(async (m) => {
-        const bound = await m.query<{ contact_id: string }[]>(
-          `SELECT contact_id FROM ${this.contacts} WHERE project_id = $1 AND ($2::varchar IS NULL OR contact_id > $2::varchar)
-            ORDER BY contact_id OFFSET ${COMPUTE_BATCH - 1} LIMIT 1`,
-          [projectId, after],
-        );
-        const upto = bound[0]?.contact_id ?? null;
-        await m.query(
-          `SELECT count(*) FROM (SELECT 1 FROM ${this.contacts} WHERE project_id = $1
-              AND ($2::varchar IS NULL OR contact_id > $2::varchar) AND ($3::varchar IS NULL OR contact_id <= $3::varchar)
-            ORDER BY contact_id FOR SHARE) locked`,
-          [projectId, after, upto],
-        );
-        const ctx = await ProjectContext.load(m, projectId, this.readModel);
-        const segment = ctx.segments.get(segmentId);
-        if (!segment || segment.type !== 'DYNAMIC' || !segment.trackMembership) return undefined;
-        const r = await this.reconcile(m, ctx, segment, { after, upto }, { ...opts, now });
-        added += r.added;
-        removed += r.removed;
-        return upto;
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    let declared = false;
+    try {
+      await runner.startTransaction();
+      const ctx = await ProjectContext.load(runner.manager, projectId, this.readModel);
+      const segment = ctx.segments.get(segmentId);
+      const filter = segment && ctx.filterOf(segment);
+      if (!segment || !filter || segment.type !== 'DYNAMIC' || !segment.trackMembership) {
+        await runner.commitTransaction();
+        return undefined;
+      }
+      const f = compileFilter(filter, {
+        projectId,
+        now,
+        fieldTypes: ctx.fieldTypes,
+        segments: ctx.resolver,
+        schema: this.sql,
+        params: [projectId, segmentId],
       });
-      if (next === undefined) return undefined;
-      if (next === null) break;
-      after = next;
+      await runner.query(
+        `DECLARE ${DIFF_CURSOR} NO SCROLL CURSOR WITH HOLD FOR
+         SELECT COALESCE(l.contact_id, s.contact_id) AS contact_id
+           FROM (SELECT c.contact_id FROM ${this.contacts} c WHERE ${f.sql}) l
+           FULL JOIN (SELECT ms.contact_id FROM ${this.memberships} ms
+                       WHERE ms.project_id = $1::varchar AND ms.segment_id = $2::varchar) s
+             ON s.contact_id = l.contact_id
+          WHERE l.contact_id IS NULL OR s.contact_id IS NULL
+          ORDER BY 1`,
+        f.params,
+      );
+      declared = true;
+      await runner.commitTransaction(); // a WITH HOLD cursor's rows are materialised here
+      for (;;) {
+        const batch: { contact_id: string }[] = await runner.query(`FETCH ${COMPUTE_BATCH} FROM ${DIFF_CURSOR}`);
+        if (batch.length === 0) break;
+        const contactIds = batch.map((r) => r.contact_id);
+        await runner.startTransaction();
+        try {
+          const m = runner.manager;
+          await m.query(
+            `SELECT count(*) FROM (SELECT 1 FROM ${this.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
+                AND contact_id BETWEEN $3::varchar AND $4::varchar ORDER BY contact_id FOR SHARE) locked`,
+            [projectId, contactIds, contactIds[0], contactIds[contactIds.length - 1]],
+          );
+          const batchCtx = await ProjectContext.load(m, projectId, this.readModel);
+          const current = batchCtx.segments.get(segmentId);
+          if (!current || current.type !== 'DYNAMIC' || !current.trackMembership) {
+            await runner.commitTransaction();
+            return undefined;
+          }
+          const r = await this.reconcile(m, batchCtx, current, { contactIds }, { ...opts, now });
+          await runner.commitTransaction();
+          added += r.added;
+          removed += r.removed;
+        } catch (err) {
+          if (runner.isTransactionActive) await runner.rollbackTransaction();
+          throw err;
+        }
+      }
+    } catch (err) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw err;
+    } finally {
+      if (declared) await runner.query(`CLOSE ${DIFF_CURSOR}`).catch(() => undefined);
+      await runner.release();
     }
     const total = await this.recount(this.db.manager, projectId, segmentId);
     return { added, removed, total };
   }
 
-  /** Counts the stored members again and caches the count (the truth after a compute). */
+  /**
+   * Counts the stored members again and caches the count (the truth after a compute). The segment
+   * row is locked first: a membership change commits its `member_count` delta under that lock, so
+   * the count (a statement after the lock) sees every change whose delta is already in, and every
+   * other change adds its delta after this one.
+   */
   async recount(m: EntityManager, projectId: string, segmentId: string): Promise<number> {
-    const [row] = await m.query<{ n: number }[]>(
-      `WITH u AS (UPDATE ${this.segmentsTable} s SET member_count = x.n, counted_at = now()
-         FROM (SELECT count(*)::int AS n FROM ${this.memberships} WHERE project_id = $1 AND segment_id = $2) x
-        WHERE s.project_id = $1 AND s.id = $2 RETURNING x.n) SELECT n FROM u`,
-      [projectId, segmentId],
-    );
-    return row?.n ?? 0;
+    const run = async (t: EntityManager) => {
+      const locked = await t.query<unknown[]>(
+        `SELECT 1 FROM ${this.segmentsTable} WHERE project_id = $1 AND id = $2 FOR UPDATE`,
+        [projectId, segmentId],
+      );
+      if (locked.length === 0) return 0;
+      const [row] = await t.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM ${this.memberships} WHERE project_id = $1 AND segment_id = $2`,
+        [projectId, segmentId],
+      );
+      const n = row?.n ?? 0;
+      await t.query(
+        `UPDATE ${this.segmentsTable} SET member_count = $3, counted_at = now() WHERE project_id = $1 AND id = $2`,
+        [projectId, segmentId, n],
+      );
+      return n;
+    };
+    return m.queryRunner?.isTransactionActive ? run(m) : m.transaction(run);
   }
 
   /** Counts the live members of a dynamic segment (no writes). */
@@ -262,23 +414,27 @@ export class MembershipEngine {
     return row?.n ?? 0;
   }
 
-  private async adjustCount(m: EntityManager, segmentId: string, delta: number): Promise<void> {
-    if (delta === 0) return;
-    await m.query(`UPDATE ${this.segmentsTable} SET member_count = GREATEST(member_count + $2, 0) WHERE id = $1`, [
-      segmentId,
-      delta,
-    ]);
+  /** Adds each segment's delta to its cached count, the rows locked in id order (as every writer does). */
+  private async adjustCounts(m: EntityManager, delta: Map<string, number>): Promise<void> {
+    const changed = [...delta].filter(([, d]) => d !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (changed.length === 0) return;
+    await m.query(
+      `WITH d AS (SELECT * FROM unnest($1::varchar[], $2::int[]) AS d(id, delta)),
+            locked AS (SELECT s.id FROM ${this.segmentsTable} s WHERE s.id IN (SELECT id FROM d) ORDER BY s.id FOR UPDATE)
+       UPDATE ${this.segmentsTable} s SET member_count = GREATEST(s.member_count + d.delta, 0)
+         FROM d JOIN locked USING (id) WHERE s.id = d.id`,
+      [changed.map(([id]) => id), changed.map(([, d]) => d)],
+    );
   }
 
-  private async publish(
-    m: EntityManager,
+  private events(
     projectId: string,
     segment: { id: string; name: string },
     rows: { entered: boolean; contact_id: string; email: string }[],
     opts: Pick<ReconcileOptions, 'reason' | 'now' | 'trace'>,
-  ): Promise<void> {
+  ): EventEnvelope[] {
     const at = opts.now.toISOString();
-    const events: EventEnvelope[] = rows.map((r) =>
+    return rows.map((r) =>
       (r.entered ? SegmentEntered : SegmentExited).create({
         projectId,
         source: SEGMENTS,
@@ -295,6 +451,5 @@ export class MembershipEngine {
         ...(opts.trace?.causationId ? { causationId: opts.trace.causationId } : {}),
       }),
     );
-    await this.outbox.add(m, ...events);
   }
 }

@@ -82,7 +82,10 @@ export class ReadModelHandlers {
       new Date(e.occurredAt),
       e.payload.eventRecordId,
     );
-    await this.membership.onContactChanged(ctx.manager, e.projectId, e.payload.contactId, trace(e));
+    await this.membership.onContactChanged(ctx.manager, e.projectId, e.payload.contactId, trace(e), {
+      kind: 'event',
+      name: e.payload.name,
+    });
   }
 
   @OnEvent(SEGMENTS, Topics.EmailSent)

@@ -196,14 +196,20 @@ export class SegmentsService {
       s.memberCount = r?.total ?? s.memberCount;
       return s;
     }
-    const n = await this.db.transaction(async (m) => {
+    // a tracked segment whose filter does not change with time alone: its stored members are its
+    // live members (entries and exits commit with the read-model change causing them), counted by
+    // the primary key of segment_memberships; otherwise the filter is counted
+    const n = await this.db.transaction(async (m): Promise<{ live: boolean; n: number }> => {
       const ctx = await ProjectContext.load(m, s.projectId, this.readModel);
       const current = ctx.segments.get(s.id);
       if (!current) throw SegmentErrors.notFound(s.id);
-      return this.membership.countLive(m, ctx, current);
+      const filter = ctx.filterOf(current);
+      if (current.trackMembership && filter && !ctx.isTimeDependent(filter))
+        return { live: false, n: await this.membership.recount(m, s.projectId, s.id) };
+      return { live: true, n: await this.membership.countLive(m, ctx, current) };
     });
-    await this.db.getRepository(Segment).update({ id: s.id }, { memberCount: n, countedAt: new Date() });
-    s.memberCount = n;
+    if (n.live) await this.db.getRepository(Segment).update({ id: s.id }, { memberCount: n.n, countedAt: new Date() });
+    s.memberCount = n.n;
     return s;
   }
 
