@@ -4,7 +4,7 @@ import {
   type EmailLifecycleV1,
   type EventEnvelope,
 } from '@herald/contracts';
-import { EventContext, OnEvent } from '@herald/messaging';
+import { EventBatchContext, EventContext, OnEvent, OnEventBatch } from '@herald/messaging';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { CAMPAIGNS } from '../consumer.js';
@@ -22,28 +22,20 @@ const who = (p: EmailLifecycleV1) => ({
 /**
  * Follows the emails of campaigns (`email.*` carrying `campaignId`) into the ledger, through the
  * idempotent inbox (each handler writes in `ctx.manager`): `email.sent` and `email.failed` make the
- * row final, the others record engagement. Emails of other origins, and of no ledger row (a test
+ * row final (a delivered batch at once), the others record engagement. Emails of other origins, and of no ledger row (a test
  * send), change nothing.
  */
 @Controller()
 export class LedgerHandlers {
-  @OnEvent(CAMPAIGNS, Topics.EmailSent)
-  async onSent(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext): Promise<void> {
-    if (!e.payload.campaignId) return;
-    await LedgerRepository.finalise(ctx.manager, e.payload.campaignId, who(e.payload), {
-      status: 'sent',
-      at: new Date(e.occurredAt),
-    });
+  /** `email.sent` and `email.failed` of a delivered batch: the rows become final in two statements, not one per email. */
+  @OnEventBatch(CAMPAIGNS, Topics.EmailSent)
+  onSent(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
+    return this.finalise(events, ctx, 'sent');
   }
 
-  @OnEvent(CAMPAIGNS, Topics.EmailFailed)
-  async onFailed(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext): Promise<void> {
-    if (!e.payload.campaignId) return;
-    await LedgerRepository.finalise(ctx.manager, e.payload.campaignId, who(e.payload), {
-      status: 'failed',
-      error: e.payload.reason ?? 'failed',
-      at: new Date(e.occurredAt),
-    });
+  @OnEventBatch(CAMPAIGNS, Topics.EmailFailed)
+  onFailed(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
+    return this.finalise(events, ctx, 'failed');
   }
 
   @OnEvent(CAMPAIGNS, Topics.EmailDelivered)
@@ -88,6 +80,29 @@ export class LedgerHandlers {
       'unsubscribed',
       new Date(e.occurredAt),
     );
+  }
+
+  private async finalise(
+    events: EventEnvelope<EmailLifecycleV1>[],
+    ctx: EventBatchContext,
+    status: 'sent' | 'failed',
+  ): Promise<void> {
+    const items = events.flatMap((e) =>
+      e.payload.campaignId
+        ? [
+            {
+              campaignId: e.payload.campaignId,
+              who: who(e.payload),
+              outcome: {
+                status,
+                ...(status === 'failed' ? { error: e.payload.reason ?? 'failed' } : {}),
+                at: new Date(e.occurredAt),
+              },
+            },
+          ]
+        : [],
+    );
+    if (items.length > 0) await LedgerRepository.finaliseMany(ctx.manager, items);
   }
 
   private async engage(e: EventEnvelope<EmailLifecycleV1>, ctx: EventContext, kind: Engagement): Promise<void> {

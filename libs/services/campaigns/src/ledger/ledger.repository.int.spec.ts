@@ -135,4 +135,40 @@ describe('the delivery ledger (PostgreSQL)', () => {
     expect(c).toMatchObject({ recipients: 200, sent: 180, failed: 20, queued: 0 });
     expect(addsUp(c)).toBe(true);
   });
+
+  it('a batch of email events finalises each row once: the first event of a row wins, a final row and a duplicate row never move', async () => {
+    const id = campaign();
+    await L.addPage(ds.manager, 'prj', id, [
+      contact('c1'),
+      contact('c2'),
+      contact('c3'),
+      contact('c4', 'c3@example.com'),
+    ]);
+    await L.applyOutcomes(
+      ds.manager,
+      id,
+      ['c1', 'c2', 'c3'].map((c, i) => ({
+        contactId: c,
+        status: 'queued' as const,
+        reason: null,
+        emailId: `eml_${i}`,
+      })),
+    );
+    await L.finalise(ds.manager, id, { contactId: 'c2', email: 'c2@example.com' }, { status: 'sent', at: new Date() });
+    const at = new Date();
+    await L.finaliseMany(ds.manager, [
+      { campaignId: id, who: { contactId: 'c1', email: 'c1@example.com' }, outcome: { status: 'sent', at } },
+      { campaignId: id, who: { contactId: 'c1', email: 'c1@example.com' }, outcome: { status: 'failed', at } },
+      {
+        campaignId: id,
+        who: { contactId: 'c2', email: 'c2@example.com' },
+        outcome: { status: 'failed', error: 'x', at },
+      },
+      // no contact id: found by address, never the duplicate row of that address
+      { campaignId: id, who: { email: 'C3@example.com' }, outcome: { status: 'failed', error: 'refused', at } },
+    ]);
+    const c = await L.counts(ds.manager, id);
+    expect(c).toMatchObject({ recipients: 4, sent: 2, failed: 1, duplicate: 1, queued: 0 });
+    expect(addsUp(c)).toBe(true);
+  });
 });

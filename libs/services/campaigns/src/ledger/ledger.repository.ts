@@ -169,6 +169,58 @@ export class LedgerRepository {
   }
 
   /**
+   * `finalise` for a run of events in one go (a delivered batch of `email.sent` / `email.failed`):
+   * two multi-row UPDATEs (rows found by contact id, rows found by address) instead of one per
+   * email. The first event of a row wins, as it would applied one by one: a final row never moves.
+   */
+  static async finaliseMany(
+    m: EntityManager,
+    items: {
+      campaignId: string;
+      who: { contactId?: string; email: string; emailId?: string };
+      outcome: { status: 'sent' | 'failed'; error?: string; at: Date };
+    }[],
+  ): Promise<void> {
+    const seen = new Set<string>();
+    const byContact: typeof items = [];
+    const byAddress: typeof items = [];
+    for (const it of items) {
+      const email = it.who.email.trim().toLowerCase();
+      const key = it.who.contactId
+        ? `${it.campaignId}\u0000c\u0000${it.who.contactId}`
+        : `${it.campaignId}\u0000e\u0000${email}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      (it.who.contactId ? byContact : byAddress).push({ ...it, who: { ...it.who, email } });
+    }
+    const t = this.table(m);
+    for (const [rows, match] of [
+      [byContact, 'l.contact_id = o.contact_id'],
+      [byAddress, 'l.email = o.email'],
+    ] as const) {
+      if (rows.length === 0) continue;
+      await m.query(
+        `UPDATE ${t} l SET status = o.status, error = o.error,
+                sent_at = CASE WHEN o.status = 'sent' THEN o.at END,
+                email_id = COALESCE(l.email_id, o.email_id), reason = NULL, contact = NULL, updated_at = now()
+           FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::text[], $6::timestamptz[], $7::varchar[])
+                AS o(campaign_id, contact_id, email, status, error, at, email_id)
+          WHERE l.campaign_id = o.campaign_id AND ${match}
+            AND (l.status IN ('pending', 'queued') OR (l.status = 'skipped' AND l.reason = 'cancelled'))
+            AND l.reason IS DISTINCT FROM 'duplicate'`,
+        [
+          rows.map((r) => r.campaignId),
+          rows.map((r) => r.who.contactId ?? null),
+          rows.map((r) => r.who.email),
+          rows.map((r) => r.outcome.status),
+          rows.map((r) => r.outcome.error ?? null),
+          rows.map((r) => r.outcome.at),
+          rows.map((r) => r.who.emailId ?? null),
+        ],
+      );
+    }
+  }
+
    * Engagement (delivered, opened, clicked, bounced, complained, unsubscribed through the campaign's
    * link): the first time is kept; it implies sent.
    */

@@ -29,7 +29,8 @@ const log = createLogger('sending.delivery');
 
 /**
  * Delivers queued emails through the SMTP relay. Claims batches in two lanes (normal mail in its
- * own loop, never behind a campaign's bulk batch; `FOR UPDATE SKIP LOCKED`, leased and renewed while in flight), skips
+ * own loop, never behind a campaign's bulk batch; bulk in DELIVERY_BULK_WORKERS loops, so that one
+ * batch is composed while another is on the wire; `FOR UPDATE SKIP LOCKED`, leased and renewed while in flight), skips
  * suppressed addresses, signs with the sender domain's DKIM key, and records the hand-off just
  * before each message's final dot (see SmtpRelay). Temporary failures retry with exponential
  * backoff; permanent ones bounce and suppress the address. An expired lease (a crashed worker)
@@ -41,7 +42,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private relay?: SmtpRelay;
   private running = false;
   private loops: Promise<void>[] = [];
-  private readonly pauses: Record<Lane, WakeableSleep> = { normal: new WakeableSleep(), bulk: new WakeableSleep() };
+  /** One per claim loop: the normal lane's, then the bulk lane's (DELIVERY_BULK_WORKERS). */
+  private readonly pauses: WakeableSleep[] = [];
   private unlisten?: () => Promise<void>;
   private readonly inFlight = new Set<string>();
   private heartbeat?: NodeJS.Timeout;
@@ -73,12 +75,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       Math.max(500, Math.floor(this.settings.DELIVERY_LEASE_MS / 3)),
     );
     this.heartbeat.unref();
-    this.loops = [this.run('normal'), this.run('bulk')];
+    const lanes: Lane[] = [
+      'normal',
+      ...Array.from({ length: this.settings.DELIVERY_BULK_WORKERS }, () => 'bulk' as const),
+    ];
+    this.loops = lanes.map((lane) => {
+      const pause = new WakeableSleep();
+      this.pauses.push(pause);
+      return this.run(lane, pause);
+    });
   }
 
   private wake(): void {
-    this.pauses.normal.wake();
-    this.pauses.bulk.wake();
+    for (const pause of this.pauses) pause.wake();
   }
 
   /** Finishes the batch in flight (its outcomes are recorded), then stops. */
@@ -91,8 +100,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.relay?.close();
   }
 
-  private async run(lane: Lane): Promise<void> {
-    const pause = this.pauses[lane];
+  private async run(lane: Lane, pause: WakeableSleep): Promise<void> {
     while (this.running) {
       try {
         if (lane === 'normal' && Date.now() - this.lastRecovery > Math.min(5000, this.settings.DELIVERY_LEASE_MS / 2)) {
@@ -111,7 +119,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
           await pause.sleep(1000);
           continue;
         }
-        await this.deliverBatch(batch);
+        await this.deliverBatch(batch, lane);
       } catch (err) {
         if (!this.running) break;
         log.error('delivery loop failed; retrying', { lane, error: (err as Error).message });
@@ -134,25 +142,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       .sort((a, b) => a.priority - b.priority);
   }
 
-  private async deliverBatch(batch: EmailRow[]): Promise<void> {
+  private async deliverBatch(batch: EmailRow[], lane: Lane): Promise<void> {
     for (const e of batch) this.inFlight.add(e.id);
     const endTimer = deliveryMetrics.batchSeconds.startTimer();
     try {
       const suppressed = await this.suppressedOf(batch);
-      // compose and sign everything first, so that while messages are on the wire the event loop is
-      // free and the step from a recorded hand-off to the final dot takes microseconds
+      // a normal batch (small) is composed and signed first, so that while its messages are on the
+      // wire the event loop is free and the step from a recorded hand-off to the final dot is short
       const keys = new Map<string, Promise<DkimKey | null>>(); // one lookup per project and sender domain of the batch
       const keyOf = (email: EmailRow) => {
         const id = `${email.projectId}\u0000${email.fromEmail.slice(email.fromEmail.lastIndexOf('@') + 1)}`;
         if (!keys.has(id)) keys.set(id, this.senders.signingKey(email.projectId, email.fromEmail));
         return keys.get(id)!;
       };
-      const prepared = await Promise.all(
-        batch.map((email) => this.prepare(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`), keyOf)),
-      );
-      const outcomes: Outcome[] = await Promise.all(
-        prepared.map((p) => (p.raw ? this.deliverOne(p.email, p.raw) : p.outcome)),
-      );
+      const prepareOne = (email: EmailRow) =>
+        this.prepare(email, suppressed.has(`${email.projectId}\u0000${email.toEmail}`), keyOf);
+      const send = (p: Awaited<ReturnType<typeof prepareOne>>) =>
+        p.raw ? this.deliverOne(p.email, p.raw) : Promise.resolve(p.outcome);
+      let sending: Promise<Outcome>[];
+      if (lane === 'normal') sending = (await Promise.all(batch.map(prepareOne))).map(send);
+      else {
+        // a bulk batch is composed one message at a time, each handed to the pool as soon as it is
+        // signed, with a turn of the event loop between messages: a hundred compositions at once
+        // would keep the loop busy for the whole batch, and a /v1/send request or a normal-lane
+        // hand-off would wait behind all of them
+        sending = [];
+        for (const email of batch) {
+          sending.push(send(await prepareOne(email)));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      const outcomes = await Promise.all(sending);
       await this.record(outcomes);
       for (const o of outcomes) deliveryMetrics.outcomes.inc({ outcome: o.kind });
     } finally {

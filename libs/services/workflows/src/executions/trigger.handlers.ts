@@ -147,33 +147,33 @@ export class TriggerHandlers {
     });
   }
 
-  @OnEvent(WORKFLOWS, Topics.EmailSent)
-  onSent(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.email(e, ctx);
+  @OnEventBatch(WORKFLOWS, Topics.EmailSent)
+  onSent(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.emails(events, ctx);
   }
-  @OnEvent(WORKFLOWS, Topics.EmailDelivered)
-  onDelivered(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.email(e, ctx);
+  @OnEventBatch(WORKFLOWS, Topics.EmailDelivered)
+  onDelivered(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.emails(events, ctx);
   }
-  @OnEvent(WORKFLOWS, Topics.EmailOpened)
-  onOpened(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.email(e, ctx);
+  @OnEventBatch(WORKFLOWS, Topics.EmailOpened)
+  onOpened(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.emails(events, ctx);
   }
-  @OnEvent(WORKFLOWS, Topics.EmailClicked)
-  onClicked(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.email(e, ctx);
+  @OnEventBatch(WORKFLOWS, Topics.EmailClicked)
+  onClicked(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.emails(events, ctx);
   }
-  @OnEvent(WORKFLOWS, Topics.EmailBounced)
-  onBounced(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.email(e, ctx);
+  @OnEventBatch(WORKFLOWS, Topics.EmailBounced)
+  onBounced(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.emails(events, ctx);
   }
-  @OnEvent(WORKFLOWS, Topics.EmailComplained)
-  onComplained(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.email(e, ctx);
+  @OnEventBatch(WORKFLOWS, Topics.EmailComplained)
+  onComplained(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.emails(events, ctx);
   }
-  @OnEvent(WORKFLOWS, Topics.EmailFailed)
-  onFailed(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.email(e, ctx);
+  @OnEventBatch(WORKFLOWS, Topics.EmailFailed)
+  onFailed(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.emails(events, ctx);
   }
 
   /** Contact data keys and their types, for GET /workflows/fields. */
@@ -216,13 +216,43 @@ export class TriggerHandlers {
     );
   }
 
-  private async email(e: EventEnvelope<EmailLifecycleV1>, ctx: EventContext): Promise<void> {
-    const p = e.payload;
-    if (!p.contactId) return;
-    const kind = ENGAGEMENT[e.type];
-    if (kind) await this.activity(ctx.manager, e.projectId, p.contactId, 'email', kind, e.occurredAt);
-    const { contactId: _c, email: _e, ...data } = p;
-    await this.contactEvent(ctx.manager, e, p.contactId, p.email, e.type, data as Record<string, unknown>);
+  /**
+   * Email events come in runs (a campaign's batch of `email.sent`, say), applied like tracked events:
+   * the engagement activity in one multi-row insert, one look for executions waiting on these
+   * events, the triggered workflows once per project and name, then each contact's event.
+   */
+  private async emails(events: EventEnvelope<EmailLifecycleV1>[], ctx: EventBatchContext): Promise<void> {
+    const m = ctx.manager;
+    const own = events.filter((e) => e.payload.contactId);
+    if (own.length === 0) return;
+    const engaged = own.filter((e) => ENGAGEMENT[e.type]);
+    if (engaged.length > 0)
+      await m.query(
+        `INSERT INTO workflows.workflow_contact_activity (project_id, contact_id, source, name, occurred_at)
+         SELECT p, c, 'email', n, t FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS x(p, c, n, t)`,
+        [
+          engaged.map((e) => e.projectId),
+          engaged.map((e) => e.payload.contactId!),
+          engaged.map((e) => ENGAGEMENT[e.type]!),
+          engaged.map((e) => e.occurredAt),
+        ],
+      );
+    const waiting = await m.query<{ k: string }[]>(
+      `SELECT DISTINCT r.project_id || chr(1) || r.contact_id || chr(1) || r.wait_event AS k
+       FROM workflows.workflow_step_runs r JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(p, c, n)
+         ON r.project_id = x.p AND r.contact_id = x.c AND r.wait_event = x.n
+       WHERE r.status = 'PENDING' AND r.wait_event IS NOT NULL`,
+      [own.map((e) => e.projectId), own.map((e) => e.payload.contactId!), own.map((e) => e.type)],
+    );
+    const waits = new Set(waiting.map((w) => w.k));
+    const cache = new Map<string, Workflow[]>();
+    for (const e of own) {
+      const { contactId, email, ...data } = e.payload;
+      await this.contactEvent(m, e, contactId!, email, e.type, data as Record<string, unknown>, {
+        cache,
+        mayResume: waits.has(`${e.projectId}\u0001${contactId}\u0001${e.type}`),
+      });
+    }
   }
 
   /**
@@ -270,20 +300,6 @@ export class TriggerHandlers {
     }
     if (started || (resumed as unknown[]).length)
       for (const ms of [5, 30, 100]) setTimeout(() => this.runner.wake(), ms).unref();
-  }
-
-  private async activity(
-    m: EntityManager,
-    projectId: string,
-    contactId: string,
-    source: string,
-    name: string,
-    at: string,
-  ): Promise<void> {
-    await m.query(
-      `INSERT INTO workflows.workflow_contact_activity (project_id, contact_id, source, name, occurred_at) VALUES ($1, $2, $3, $4, $5)`,
-      [projectId, contactId, source, name.slice(0, 255), at],
-    );
   }
 
   private async seenKeys(
