@@ -49,9 +49,12 @@ export class TriggerHandlers {
   /**
    * Tracked events come in runs (a Kafka batch, an outbox relay round), applied in one transaction:
    * the activity and the keys seen with multi-row statements, one look for waiting executions and
-   * one for the triggered workflows per project and name, then the starts.
+   * one for the triggered workflows per project and name, then the starts. `gather`: a relay round
+   * interleaves `contact.created` with `event.tracked`; every tracked event of the round comes in one
+   * run (starting executions does not depend on the order against the other topics, which Kafka does
+   * not keep either).
    */
-  @OnEventBatch(WORKFLOWS, Topics.EventTracked)
+  @OnEventBatch(WORKFLOWS, Topics.EventTracked, { gather: true })
   async onTracked(@Payload() events: EventEnvelope<EventTrackedV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
     const m = ctx.manager;
     await m.query(
