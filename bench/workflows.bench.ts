@@ -132,20 +132,33 @@ async function main(): Promise<void> {
       );
       if (r.status !== 200) throw new Error(`track ${r.status}`);
     });
+    // who gates the trigger path: the contacts outbox relay publishes a round once every consumer applied it
+    const atLoadEnd = (
+      await client.query(
+        `SELECT (SELECT count(*)::int FROM contacts.outbox WHERE published_at IS NULL) AS backlog,
+                (SELECT count(*)::int FROM segments.inbox WHERE topic = 'event.tracked') AS segments,
+                (SELECT count(*)::int FROM workflows.inbox WHERE topic = 'event.tracked') AS workflows,
+                (SELECT count(*)::int FROM analytics.inbox WHERE topic = 'event.tracked') AS analytics,
+                (SELECT count(*)::int FROM gateway.inbox WHERE topic = 'event.tracked') AS gateway`,
+      )
+    ).rows[0] as { backlog: number; segments: number; workflows: number; analytics: number; gateway: number };
     const deadline = Date.now() + 60_000;
     while (received.size < load.ok && Date.now() < deadline) await sleep(100);
     const lag = (
       await client.query(
         `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM x.started_at - t.created_at)) * 1000 AS consume,
-                percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.finished_at - r.started_at)) * 1000 AS run
+                percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.finished_at - r.started_at)) * 1000 AS run,
+                percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM i.processed_at - t.created_at)) * 1000 AS pickup,
+                percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM o.published_at - t.created_at)) * 1000 AS round
          FROM workflows.workflow_executions x
          JOIN contacts.outbox o ON o.event_id = x.trigger_event_id::uuid
+         JOIN workflows.inbox i ON i.event_id = o.event_id AND i.topic = 'event.tracked'
          JOIN contacts.tracked_events t ON t.id = o.envelope->'payload'->>'eventRecordId'
          JOIN workflows.workflow_step_runs r ON r.execution_id = x.id AND r.step_type = 'WEBHOOK'
          WHERE x.workflow_id = $1`,
         [w.id],
       )
-    ).rows[0] as { consume: number; run: number };
+    ).rows[0] as { consume: number; run: number; pickup: number; round: number };
     const lat = [...sentAt].filter(([e]) => received.has(e)).map(([e, t]) => received.get(e)! - t);
     const s1 = summarise(lat);
     api.close();
@@ -235,6 +248,13 @@ async function main(): Promise<void> {
       ['trigger → first step, p99', ms(s1.p99), `${num(lat.length)} of ${num(load.ok)} events, ${load.errors} errors`],
       ['  of which event → execution, p50', ms(lag.consume), 'the trigger consumer'],
       ['  of which execution → webhook done, p50', ms(lag.run), 'the runtime'],
+      ['event → workflows consumer picks it up, p50', ms(lag.pickup), 'relay round start (all consumers at once)'],
+      ['event → its contacts relay round done, p50', ms(lag.round), 'the round waits for every consumer'],
+      [
+        'at load end: event.tracked applied',
+        `${num(atLoadEnd.workflows)} workflows`,
+        `segments ${num(atLoadEnd.segments)}, analytics ${num(atLoadEnd.analytics)}, gateway ${num(atLoadEnd.gateway)}; contacts outbox backlog ${num(atLoadEnd.backlog)}`,
+      ],
       ['timers pending (seeded in)', num(TIMERS), `${seeded.toFixed(0)} s`],
       [
         'window timers fired / early',

@@ -18,6 +18,8 @@ import { newProject, type TestProjectApi } from './contacts-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
 import { buildWorkflow, executions } from './workflows-helpers.js';
 
+/** A process (re)start on a loaded 2-core machine: its readiness is waited for generously. */
+const ready = { timeoutMs: 90_000 };
 /** An email whose hand-off a SIGKILL may have cut, as sending's recovery records it (docs/sending.md). */
 const IN_DOUBT = /^(Recovered after a worker stopped|The relay's answer was lost)/;
 
@@ -48,9 +50,9 @@ describe('workflows survive SIGKILL in both phases (standalone)', () => {
       SMTP_URL: smtp.url,
       DELIVERY_LEASE_MS: '2000',
     });
-    await herald.start();
+    await herald.start(ready);
     sending = new SendingDb(db.url);
-  }, 90_000);
+  }, 150_000);
 
   afterAll(async () => {
     await sending?.end();
@@ -93,12 +95,12 @@ describe('workflows survive SIGKILL in both phases (standalone)', () => {
     await eventually(() => subjects('first').length >= 50, { timeoutMs: 60_000, intervalMs: 20 });
     expect(subjects('first').length).toBeLessThan(N);
     await herald.kill();
-    await herald.start();
+    await herald.start(ready);
 
     await eventually(() => subjects('second').length >= 50, { timeoutMs: 90_000, intervalMs: 20 });
     expect(subjects('second').length).toBeLessThan(N);
     await herald.kill();
-    await herald.start();
+    await herald.start(ready);
 
     // every execution completes and sending has nothing left to deliver (generous deadlines: alone
     // this takes ~30 s; beside another crash test on a 2-core CI machine, minutes)
@@ -188,7 +190,7 @@ describe('workflows survive SIGKILL in both phases (distributed)', () => {
       SENDING_URL: sendingProcess.url,
     });
     processes.push(contacts, domains, sendingProcess, workflows);
-    await Promise.all(processes.map((p) => p.start()));
+    await Promise.all(processes.map((p) => p.start(ready)));
     const nowhere = 'http://127.0.0.1:9';
     gateway = new ServiceProcess('gateway', gatewayPort, {
       ...env,
@@ -203,9 +205,9 @@ describe('workflows survive SIGKILL in both phases (distributed)', () => {
       ANALYTICS_URL: nowhere,
     });
     processes.push(gateway);
-    await gateway.start();
+    await gateway.start(ready);
     sending = new SendingDb(db.url);
-  }, 180_000);
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));
@@ -247,12 +249,12 @@ describe('workflows survive SIGKILL in both phases (distributed)', () => {
     await eventually(() => subjects('first').length >= 50, { timeoutMs: 90_000, intervalMs: 20 });
     expect(subjects('first').length).toBeLessThan(N);
     await workflows.kill();
-    await workflows.start();
+    await workflows.start(ready);
 
     await eventually(() => subjects('second').length >= 50, { timeoutMs: 120_000, intervalMs: 20 });
     expect(subjects('second').length).toBeLessThan(N);
     await workflows.kill();
-    await workflows.start();
+    await workflows.start(ready);
 
     await eventually(() => subjects('second').length >= N && subjects('first').length >= N, { timeoutMs: 300_000 });
     await eventually(

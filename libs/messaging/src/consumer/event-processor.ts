@@ -15,6 +15,44 @@ export type EventHandlerFn = (envelope: EventEnvelope, ctx: EventContext) => Pro
 /** A batch handler as the transports call it: Nest's wrapped `OnEventBatch` method, given a run of consecutive events of its topic. */
 export interface EventBatchHandler {
   batch(envelopes: EventEnvelope[], ctx: EventBatchContext): Promise<unknown>;
+  /** Takes every event of its topic in a delivered batch in one run (`OnEventBatch` `gather`). */
+  gather?: boolean;
+}
+
+/**
+ * A delivered batch's events in runs of one topic, in order. A topic whose handlers all gather
+ * (`OnEventBatch` `gather`) has one run, at the place of its first event; any other topic a run per
+ * stretch of consecutive events.
+ */
+export function topicRuns(
+  events: EventEnvelope[],
+  handlersFor: (topic: string) => TopicHandler[],
+): { topic: string; events: EventEnvelope[] }[] {
+  const runs: { topic: string; events: EventEnvelope[] }[] = [];
+  const gathered = new Map<string, { topic: string; events: EventEnvelope[] }>();
+  const gathers = new Map<string, boolean>();
+  for (const e of events) {
+    const last = runs[runs.length - 1];
+    if (last?.topic === e.type) {
+      last.events.push(e);
+      continue;
+    }
+    let gather = gathers.get(e.type);
+    if (gather === undefined) {
+      const handlers = handlersFor(e.type);
+      gather = handlers.length > 0 && handlers.every((h) => typeof h !== 'function' && h.gather === true);
+      gathers.set(e.type, gather);
+    }
+    const open = gather ? gathered.get(e.type) : undefined;
+    if (open) {
+      open.events.push(e);
+      continue;
+    }
+    const run = { topic: e.type, events: [e] };
+    runs.push(run);
+    if (gather) gathered.set(e.type, run);
+  }
+  return runs;
 }
 
 export type TopicHandler = EventHandlerFn | EventBatchHandler;
@@ -133,7 +171,7 @@ export class EventProcessor {
   /**
    * Applies several events (in order) in one transaction with one multi-row inbox insert — the
    * fast path for a Kafka batch or an outbox batch. Each run of consecutive events of one topic
-   * goes to that topic's batch handlers at once. If anything in it fails, the transaction rolls
+   * goes to that topic's batch handlers at once (all of a gathering topic's events: `topicRuns`). If anything in it fails, the transaction rolls
    * back and the events are applied one by one, each with its own retries and dead-lettering.
    */
   async processBatch(
@@ -167,12 +205,8 @@ export class EventProcessor {
         );
         const fresh = new Set(rows.map((r) => r.event_id));
         const done = valid.filter((e) => fresh.has(e.eventId));
-        for (let start = 0; start < done.length;) {
-          let end = start + 1;
-          while (end < done.length && done[end]!.type === done[start]!.type) end++;
-          await this.apply(done.slice(start, end), handlersFor(done[start]!.type), manager, 1);
-          start = end;
-        }
+        for (const run of topicRuns(done, handlersFor))
+          await this.apply(run.events, handlersFor(run.topic), manager, 1);
         return done;
       });
       const appliedIds = new Set(applied.map((e) => e.eventId));

@@ -22,7 +22,12 @@ export abstract class HeraldEventServer extends Server implements CustomTranspor
       const route = head.extras as Partial<EventRoute> | undefined;
       if (route?.consumer && route.topic && this.registry.has(route.consumer)) {
         result.push({
-          route: { consumer: route.consumer, topic: route.topic, ...(route.batch ? { batch: true as const } : {}) },
+          route: {
+            consumer: route.consumer,
+            topic: route.topic,
+            ...(route.batch ? { batch: true as const } : {}),
+            ...(route.gather ? { gather: true as const } : {}),
+          },
           head,
         });
       }
@@ -50,7 +55,10 @@ export abstract class HeraldEventServer extends Server implements CustomTranspor
       .filter(({ route }) => route.topic === topic && route.consumer === consumer)
       .map(({ route, head }): TopicHandler =>
         route.batch
-          ? { batch: (envelopes: EventEnvelope[], ctx: EventBatchContext) => call(head, envelopes, ctx) }
+          ? {
+              batch: (envelopes: EventEnvelope[], ctx: EventBatchContext) => call(head, envelopes, ctx),
+              ...(route.gather ? { gather: true } : {}),
+            }
           : (envelope: EventEnvelope, ctx: EventContext) => call(head, envelope, ctx),
       );
   }

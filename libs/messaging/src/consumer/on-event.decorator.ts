@@ -6,6 +6,8 @@ export interface EventRoute {
   topic: string;
   /** The handler takes a run of events at once (`OnEventBatch`). */
   batch?: true;
+  /** The batch handler takes every event of its topic in a delivered batch in one run (`OnEventBatch` `gather`). */
+  gather?: true;
 }
 
 /**
@@ -28,9 +30,17 @@ export const OnEvent = (consumer: string, topic: string): MethodDecorator =>
  * outbox relay round), in order, inside the transaction that records them all in the inbox; a run
  * is one event when a failed batch is retried event by event. Use with
  * `@Payload() envelopes: EventEnvelope<P>[]` and `@Ctx() ctx: EventBatchContext`.
+ *
+ * `gather: true`: the handler does not depend on the order of its topic's events relative to the
+ * consumer's other topics (Kafka gives no such order either: each topic has its own partitions), so
+ * every event of `topic` in a delivered batch comes in one run, at the place of the first one, even
+ * when other topics' events lie between them (an outbox relay round interleaves `contact.created`
+ * and `event.tracked`). Events of the topic stay in their order.
  */
-export const OnEventBatch = (consumer: string, topic: string): MethodDecorator =>
-  EventPattern<Record<string, unknown>>(
-    { consumer, topic, batch: true } satisfies EventRoute,
-    { consumer, topic, batch: true } satisfies EventRoute,
+export const OnEventBatch = (consumer: string, topic: string, options: { gather?: boolean } = {}): MethodDecorator => {
+  const route: EventRoute = { consumer, topic, batch: true, ...(options.gather ? { gather: true as const } : {}) };
+  return EventPattern<Record<string, unknown>>(
+    route as unknown as Record<string, unknown>,
+    route as unknown as Record<string, unknown>,
   );
+};

@@ -207,6 +207,51 @@ describe('analytics projection (PostgreSQL)', () => {
     expect([await scheduled(), await waiting()]).toEqual([[], []]);
   });
 
+  it('a batch holding several changes of one execution and one campaign, and two unsubscribes, ends as the events one at a time would', async () => {
+    const due = new Date(Date.now() + 86_400_000);
+    const run = (ev: ActivityEvents) => {
+      const c = { campaignId: 'cmp_r', origin: 'campaign' as const };
+      const x = `${ev.projectId}_exe`;
+      return [
+        ev.campaign('scheduled', at(0), 'cmp_r', { scheduledAt: due, estimatedRecipients: 7 }),
+        ev.email('sent', at(1), { ...c, emailId: `${ev.projectId}_e1`, contactId: 'cnt_1' }),
+        ev.email('sent', at(1), { ...c, emailId: `${ev.projectId}_e2`, contactId: 'cnt_2' }),
+        ev.campaign('sending', at(2), 'cmp_r', { recipients: 2 }),
+        ev.campaign('scheduled', at(1), 'cmp_r', { scheduledAt: due }), // older: changes nothing
+        ev.campaign('sent', at(3), 'cmp_r'),
+        ev.workflow('waiting', at(4), x, due),
+        ev.workflow('step', at(6), x),
+        ev.workflow('waiting', at(5), x, due), // older: changes nothing
+        ev.unsubscribed(at(7), 'cnt_1'),
+        ev.unsubscribed(at(8), 'cnt_2'),
+        ev.unsubscribed(at(9), 'cnt_1'), // the same recipient again: counted once
+      ];
+    };
+    const batched = new ActivityEvents('prj_int_rounds_a');
+    const single = new ActivityEvents('prj_int_rounds_b');
+    await ds.transaction((m) => projector.apply(m, run(batched)));
+    for (const e of run(single)) await ds.transaction((m) => projector.apply(m, [e]));
+    const states = async (ev: ActivityEvents) => ({
+      ...(await counts(ev.projectId)),
+      executions: await ds.query(
+        `SELECT workflow_name, email, status, step_id, step_type, due_at, state_at FROM analytics.workflow_executions WHERE project_id = $1`,
+        [ev.projectId],
+      ),
+    });
+    const a = await states(batched);
+    const b = await states(single);
+    const strip = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll('prj_int_rounds_a', 'prj_int_rounds_b'));
+    expect(strip(a)).toEqual(strip(b));
+    expect(a.campaigns[0]).toMatchObject({
+      state: 'sent',
+      recipients: 2,
+      estimated_recipients: 7,
+      sent: 2,
+      unsubscribes: 2,
+    });
+    expect(a.executions).toMatchObject([{ status: 'RUNNING' }]);
+  });
+
   it('retention prunes feed items past ACTIVITY_RETENTION_DAYS and keeps the aggregates', async () => {
     const ev = new ActivityEvents('prj_int_retention');
     const old = new Date(Date.now() - 100 * 86_400_000);

@@ -1,13 +1,8 @@
-import {
-  Topics,
-  type CampaignLifecycleV1,
-  type EmailLifecycleV1,
-  type EventEnvelope,
-  type WorkflowExecutionV1,
-} from '@herald/contracts';
+import { Topics, type EmailLifecycleV1, type EventEnvelope } from '@herald/contracts';
 import { tableName } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import { isPrefetchOpen, SENT_METRIC_TYPE, toActivity, type ActivityRow } from './activity-item.js';
+import { campaignStates, workflowStates } from './entity-states.js';
 import {
   ActivityHourly,
   ActivityItem,
@@ -16,7 +11,6 @@ import {
   CampaignEngagement,
   CampaignStats,
   TrackedEmail,
-  WorkflowExecutionState,
 } from './activity.entities.js';
 
 export interface ProjectorOptions {
@@ -78,11 +72,11 @@ export class ActivityProjector {
         await this.countUnsubscribes(m, inserted);
       }
     }
-    await this.campaignStates(
+    await campaignStates(
       m,
       events.filter((e) => e.type.startsWith('campaign.')),
     );
-    await this.workflowStates(
+    await workflowStates(
       m,
       events.filter((e) => e.type.startsWith('workflow.')),
     );
@@ -389,96 +383,52 @@ export class ActivityProjector {
   /**
    * An unsubscribe through an email's link counts once per recipient for the campaign whose email
    * the contact received last (within the attribution window): `contact.unsubscribed` names no email.
+   * The campaign of every unsubscribe of the run is looked up at once, then counted like the others.
    */
   private async countUnsubscribes(m: EntityManager, rows: ActivityRow[]): Promise<void> {
     const unsubscribes = rows.filter(
       (r) => r.type === Topics.ContactUnsubscribed && r.data.reason === 'unsubscribe-link' && r.contactId,
     );
-    for (const u of unsubscribes) {
-      const [latest] = (await m.query(
-        `SELECT campaign_id FROM ${tableName(m, TrackedEmail)}
-          WHERE project_id = $1 AND contact_id = $2 AND campaign_id IS NOT NULL
-            AND sent_at <= $3::timestamptz AND sent_at > $3::timestamptz - make_interval(secs => $4)
-          ORDER BY sent_at DESC LIMIT 1`,
-        [u.projectId, u.contactId, u.occurredAt, this.options.unsubscribeAttributionMs / 1000],
-      )) as { campaign_id: string }[];
-      if (!latest) continue;
-      const first = await this.firstEngagements(m, [
-        {
-          projectId: u.projectId,
-          campaignId: latest.campaign_id,
-          recipient: u.contactId!,
-          kind: 'unsubscribe',
-          eventId: u.eventId,
-        },
-      ]);
-      if (first.size > 0)
-        await this.addToCampaigns(m, [
-          { projectId: u.projectId, campaignId: latest.campaign_id, counts: { unsubscribes: 1 } },
-        ]);
+    if (unsubscribes.length === 0) return;
+    const latest: { event_id: string; campaign_id: string }[] = await m.query(
+      `SELECT x.event_id, l.campaign_id
+         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[]) AS x(event_id, project_id, contact_id, at)
+         CROSS JOIN LATERAL (
+           SELECT campaign_id FROM ${tableName(m, TrackedEmail)}
+            WHERE project_id = x.project_id AND contact_id = x.contact_id AND campaign_id IS NOT NULL
+              AND sent_at <= x.at AND sent_at > x.at - make_interval(secs => $5)
+            ORDER BY sent_at DESC LIMIT 1) l`,
+      [
+        col(unsubscribes, 'eventId'),
+        col(unsubscribes, 'projectId'),
+        col(unsubscribes, 'contactId'),
+        col(unsubscribes, 'occurredAt'),
+        this.options.unsubscribeAttributionMs / 1000,
+      ],
+    );
+    const campaignOf = new Map(latest.map((l) => [l.event_id, l.campaign_id]));
+    const attributed = unsubscribes
+      .filter((u) => campaignOf.has(u.eventId))
+      .map((u) => ({
+        projectId: u.projectId,
+        campaignId: campaignOf.get(u.eventId)!,
+        recipient: u.contactId!,
+        kind: 'unsubscribe',
+        eventId: u.eventId,
+      }));
+    const first = await this.firstEngagements(m, attributed);
+    const counters = new Map<string, CampaignCounters>();
+    for (const a of attributed) {
+      if (!first.has(a.eventId)) continue;
+      const k = `${a.projectId}\u0000${a.campaignId}`;
+      const c = counters.get(k) ?? { projectId: a.projectId, campaignId: a.campaignId, counts: { unsubscribes: 0 } };
+      c.counts.unsubscribes! += 1;
+      counters.set(k, c);
     }
-  }
-
-  /** `campaign.*`: the campaign's name, state, schedule and ledger size, newest event wins. */
-  private async campaignStates(m: EntityManager, events: EventEnvelope[]): Promise<void> {
-    for (const e of events) {
-      const p = e.payload as CampaignLifecycleV1;
-      const state = e.type.slice('campaign.'.length);
-      await m.query(
-        `INSERT INTO ${tableName(m, CampaignStats)} AS t
-           (project_id, campaign_id, name, subject, state, state_at, scheduled_at, estimated_recipients, recipients)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         ON CONFLICT (project_id, campaign_id) DO UPDATE SET
-           name = EXCLUDED.name, subject = EXCLUDED.subject, state = EXCLUDED.state, state_at = EXCLUDED.state_at,
-           scheduled_at = COALESCE(EXCLUDED.scheduled_at, t.scheduled_at),
-           estimated_recipients = COALESCE(EXCLUDED.estimated_recipients, t.estimated_recipients),
-           recipients = COALESCE(EXCLUDED.recipients, t.recipients)
-         WHERE t.state_at IS NULL OR t.state_at <= EXCLUDED.state_at`,
-        [
-          e.projectId,
-          p.campaignId,
-          p.name,
-          p.subject,
-          state,
-          p.at,
-          p.scheduledAt ?? null,
-          p.estimatedRecipients ?? null,
-          p.recipients ?? null,
-        ],
+    if (counters.size > 0)
+      await this.addToCampaigns(
+        m,
+        [...counters.keys()].sort().map((k) => counters.get(k)!),
       );
-    }
-  }
-
-  /** `workflow.*`: each execution's latest status and the step it waits on, newest event wins. */
-  private async workflowStates(m: EntityManager, events: EventEnvelope[]): Promise<void> {
-    for (const e of events) {
-      const p = e.payload as WorkflowExecutionV1;
-      const waiting = e.type === Topics.WorkflowWaiting;
-      const status = waiting ? 'WAITING' : p.status;
-      await m.query(
-        `INSERT INTO ${tableName(m, WorkflowExecutionState)} AS t (execution_id, project_id, workflow_id, workflow_name,
-           contact_id, email, status, step_id, step_type, step_name, due_at, state_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-         ON CONFLICT (execution_id) DO UPDATE SET
-           workflow_name = EXCLUDED.workflow_name, email = COALESCE(EXCLUDED.email, t.email), status = EXCLUDED.status,
-           step_id = EXCLUDED.step_id, step_type = EXCLUDED.step_type, step_name = EXCLUDED.step_name,
-           due_at = EXCLUDED.due_at, state_at = EXCLUDED.state_at
-         WHERE t.state_at <= EXCLUDED.state_at AND t.project_id = EXCLUDED.project_id`,
-        [
-          p.executionId,
-          e.projectId,
-          p.workflowId,
-          p.workflowName,
-          p.contactId,
-          p.email ?? null,
-          status,
-          p.stepId ?? null,
-          p.stepType ?? null,
-          p.stepName ?? null,
-          waiting ? (p.dueAt ?? null) : null,
-          p.at,
-        ],
-      );
-    }
   }
 }

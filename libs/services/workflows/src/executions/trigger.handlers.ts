@@ -16,7 +16,7 @@ import type { EntityManager } from 'typeorm';
 import { WORKFLOWS } from '../consumer.js';
 import { Workflow } from '../definitions/workflow.entity.js';
 import { StepRunner } from '../runtime/step-runner.js';
-import { ExecutionStarter } from './execution-starter.js';
+import { ExecutionStarter, type StartRequest } from './execution-starter.js';
 import { WorkflowExecution } from './execution.entity.js';
 import { ExecutionsService } from './executions.service.js';
 
@@ -49,9 +49,12 @@ export class TriggerHandlers {
   /**
    * Tracked events come in runs (a Kafka batch, an outbox relay round), applied in one transaction:
    * the activity and the keys seen with multi-row statements, one look for waiting executions and
-   * one for the triggered workflows per project and name, then the starts.
+   * one for the triggered workflows per project and name, then the starts. `gather`: a relay round
+   * interleaves `contact.created` with `event.tracked`; every tracked event of the round comes in one
+   * run (starting executions does not depend on the order against the other topics, which Kafka does
+   * not keep either).
    */
-  @OnEventBatch(WORKFLOWS, Topics.EventTracked)
+  @OnEventBatch(WORKFLOWS, Topics.EventTracked, { gather: true })
   async onTracked(@Payload() events: EventEnvelope<EventTrackedV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
     const m = ctx.manager;
     await m.query(
@@ -87,12 +90,22 @@ export class TriggerHandlers {
       [events.map((e) => e.projectId), events.map((e) => e.payload.contactId), events.map((e) => e.payload.name)],
     );
     const waits = new Set(waiting.map((w) => w.k));
-    const cache = new Map<string, Workflow[]>();
+    let resumed = 0;
     for (const e of events)
-      await this.contactEvent(m, e, e.payload.contactId, e.payload.email, e.payload.name, e.payload.data, {
-        cache,
-        mayResume: waits.has(`${e.projectId}\u0001${e.payload.contactId}\u0001${e.payload.name}`),
-      });
+      if (waits.has(`${e.projectId}\u0001${e.payload.contactId}\u0001${e.payload.name}`))
+        resumed += await this.resume(m, e.projectId, e.payload.contactId, e.payload.name, e.payload.data ?? {});
+    const triggered = await this.triggeredBy(
+      m,
+      events.map((e) => [e.projectId, e.payload.name] as const),
+    );
+    const starts = events.flatMap((e) =>
+      (triggered.get(`${e.projectId}\u0000${e.payload.name}`) ?? []).map((w) => ({
+        w,
+        req: this.request(e, e.payload.contactId, e.payload.email, e.payload.name, e.payload.data ?? {}),
+      })),
+    );
+    const started = (await this.starter.startMany(m, starts)).filter((r) => r.started).length;
+    if (started || resumed) this.wakeSoon();
   }
 
   @OnEvent(WORKFLOWS, Topics.ContactSubscribed)
@@ -266,40 +279,78 @@ export class TriggerHandlers {
     email: string,
     name: string,
     data: Record<string, unknown>,
-    batch: { cache?: Map<string, Workflow[]>; mayResume?: boolean } = {},
   ): Promise<void> {
-    const resumed =
-      batch.mayResume === false
-        ? []
-        : await m.query<unknown[]>(
-            `UPDATE workflows.workflow_step_runs SET due_at = now(), resumed_with = $4
+    const resumed = await this.resume(m, e.projectId, contactId, name, data);
+    const workflows = (await this.triggeredBy(m, [[e.projectId, name]])).get(`${e.projectId}\u0000${name}`) ?? [];
+    const results = await this.starter.startMany(
+      m,
+      workflows.map((w) => ({ w, req: this.request(e, contactId, email, name, data) })),
+    );
+    if (resumed || results.some((r) => r.started)) this.wakeSoon();
+  }
+
+  /** Resumes the contact's executions waiting for `name`, the event's data merged into their context. */
+  private async resume(
+    m: EntityManager,
+    projectId: string,
+    contactId: string,
+    name: string,
+    data: Record<string, unknown>,
+  ): Promise<number> {
+    const rows = await m.query<unknown[]>(
+      `UPDATE workflows.workflow_step_runs SET due_at = now(), resumed_with = $4
        WHERE id IN (SELECT id FROM workflows.workflow_step_runs
                     WHERE project_id = $1 AND contact_id = $2 AND wait_event = $3 AND status = 'PENDING' AND resumed_with IS NULL
                     FOR UPDATE SKIP LOCKED)
        RETURNING id`,
-            [e.projectId, contactId, name, JSON.stringify(data)],
-          );
-    const key = `${e.projectId}\u0000${name}`;
-    let workflows = batch.cache?.get(key);
-    if (!workflows) {
-      workflows = await m.find(Workflow, { where: { projectId: e.projectId, eventName: name, enabled: true } });
-      batch.cache?.set(key, workflows);
+      [projectId, contactId, name, JSON.stringify(data)],
+    );
+    return rows.length;
+  }
+
+  /** The enabled workflows each (project, event name) triggers, in one look-up. */
+  private async triggeredBy(m: EntityManager, keys: (readonly [string, string])[]): Promise<Map<string, Workflow[]>> {
+    const distinct = [...new Map(keys.map(([p, n]) => [`${p}\u0000${n}`, [p, n] as const])).values()];
+    const rows = await m
+      .getRepository(Workflow)
+      .createQueryBuilder('w')
+      .where('w.enabled')
+      .andWhere(`(w.project_id, w.event_name) IN (SELECT p, n FROM unnest(:p::text[], :n::text[]) AS x(p, n))`, {
+        p: distinct.map((k) => k[0]),
+        n: distinct.map((k) => k[1]),
+      })
+      .orderBy('w.created_at')
+      .addOrderBy('w.id')
+      .getMany();
+    const out = new Map<string, Workflow[]>();
+    for (const w of rows) {
+      const k = `${w.projectId}\u0000${w.eventName}`;
+      out.set(k, [...(out.get(k) ?? []), w]);
     }
-    let started = 0;
-    for (const w of workflows) {
-      const r = await this.starter.start(m, w, {
-        contactId,
-        email,
-        trigger: name,
-        triggerEventId: e.eventId,
-        event: data,
-        context: {},
-        trace: { causationId: e.eventId, ...(e.correlationId ? { correlationId: e.correlationId } : {}) },
-      });
-      if (r.started) started++;
-    }
-    if (started || (resumed as unknown[]).length)
-      for (const ms of [5, 30, 100]) setTimeout(() => this.runner.wake(), ms).unref();
+    return out;
+  }
+
+  private request(
+    e: EventEnvelope,
+    contactId: string,
+    email: string,
+    name: string,
+    data: Record<string, unknown>,
+  ): StartRequest {
+    return {
+      contactId,
+      email,
+      trigger: name,
+      triggerEventId: e.eventId,
+      event: data,
+      context: {},
+      trace: { causationId: e.eventId, ...(e.correlationId ? { correlationId: e.correlationId } : {}) },
+    };
+  }
+
+  /** The runner polls; a start or a resume wakes it a few times so the new runs are claimed at once. */
+  private wakeSoon(): void {
+    for (const ms of [5, 30, 100]) setTimeout(() => this.runner.wake(), ms).unref();
   }
 
   private async seenKeys(

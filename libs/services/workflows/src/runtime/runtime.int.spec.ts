@@ -152,6 +152,70 @@ describe('workflows runtime (PostgreSQL)', () => {
     expect((await start(again, 'c2', 'e5')).started).toBe(true);
   });
 
+  const request = (contact: string, eventId: string | null) => ({
+    contactId: contact,
+    email: `${contact}@example.com`,
+    trigger: 'signup',
+    triggerEventId: eventId,
+    event: {},
+    context: {},
+  });
+  const startRun = (starts: { w: Workflow; contact: string; eventId: string | null }[]) =>
+    ds.transaction((m) =>
+      starter.startMany(
+        m,
+        starts.map((s) => ({ w: s.w, req: request(s.contact, s.eventId) })),
+      ),
+    );
+
+  it('a run of starts in one transaction decides as one start after the other: a redelivered event, an active pair and a past entry start nothing', async () => {
+    const once = await emailDelayEmail(60, false);
+    const again = await emailDelayEmail(60, true);
+    expect((await start(once, 'b0', 'be0')).started).toBe(true);
+    await ds.query(`UPDATE workflows.workflow_executions SET status = 'COMPLETED' WHERE workflow_id = $1`, [once.id]);
+    expect((await start(again, 'b1', 'be1')).started).toBe(true);
+    const results = await startRun([
+      { w: once, contact: 'b0', eventId: 'be2' }, // ran it before, no re-entry
+      { w: again, contact: 'b1', eventId: 'be1' }, // the same event again
+      { w: again, contact: 'b1', eventId: 'be3' }, // active since be1
+      { w: again, contact: 'b2', eventId: 'be4' },
+      { w: again, contact: 'b2', eventId: 'be5' }, // active since be4, in this run
+      { w: once, contact: 'b3', eventId: 'be6' },
+      { w: once, contact: 'b3', eventId: 'be7' }, // active since be6, in this run
+    ]);
+    expect(results.map((r) => (r.started ? 'started' : r.reason))).toEqual([
+      'reentry',
+      'duplicate',
+      'active',
+      'started',
+      'active',
+      'started',
+      'active',
+    ]);
+    expect(await statuses(again)).toEqual({ RUNNING: 2 });
+    expect(await statuses(once)).toEqual({ COMPLETED: 1, RUNNING: 1 });
+    const firstRuns = await ds.query(
+      `SELECT e.trigger_event_id AS t, r.step_type AS type, r.status FROM workflows.workflow_step_runs r
+       JOIN workflows.workflow_executions e ON e.id = r.execution_id
+       WHERE e.trigger_event_id IN ('be4', 'be6') ORDER BY 1`,
+    );
+    expect(firstRuns).toEqual([
+      { t: 'be4', type: 'SEND_EMAIL', status: 'PENDING' },
+      { t: 'be6', type: 'SEND_EMAIL', status: 'PENDING' },
+    ]);
+  });
+
+  it('concurrent runs of starts over the same contacts start each pair once and do not deadlock', async () => {
+    const w = await emailDelayEmail(60, true);
+    const contacts = Array.from({ length: 40 }, (_, i) => `cc${i}`);
+    const runs = [contacts, [...contacts].reverse(), contacts.slice(10), contacts.slice(0, 30).reverse()];
+    const results = await Promise.all(
+      runs.map((cs, r) => startRun(cs.map((c) => ({ w, contact: c, eventId: `cce${r}_${c}` })))),
+    );
+    expect(results.flat().filter((x) => x.started)).toHaveLength(contacts.length);
+    expect(await statuses(w)).toEqual({ RUNNING: contacts.length });
+  });
+
   it('two runners claim each due run once; a DELAY never fires early and is at most 2 s late; each email goes out once', async () => {
     const w = await emailDelayEmail(2);
     const n = 300;
