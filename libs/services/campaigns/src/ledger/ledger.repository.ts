@@ -221,6 +221,7 @@ export class LedgerRepository {
     }
   }
 
+  /**
    * Engagement (delivered, opened, clicked, bounced, complained, unsubscribed through the campaign's
    * link): the first time is kept; it implies sent.
    */

@@ -258,14 +258,25 @@ export class TriggerHandlers {
       [own.map((e) => e.projectId), own.map((e) => e.payload.contactId!), own.map((e) => e.type)],
     );
     const waits = new Set(waiting.map((w) => w.k));
-    const cache = new Map<string, Workflow[]>();
-    for (const e of own) {
+    let resumed = 0;
+    for (const e of own)
+      if (waits.has(`${e.projectId}\u0001${e.payload.contactId}\u0001${e.type}`)) {
+        const { contactId, email: _email, ...data } = e.payload;
+        resumed += await this.resume(m, e.projectId, contactId!, e.type, data as Record<string, unknown>);
+      }
+    const triggered = await this.triggeredBy(
+      m,
+      own.map((e) => [e.projectId, e.type] as const),
+    );
+    const starts = own.flatMap((e) => {
       const { contactId, email, ...data } = e.payload;
-      await this.contactEvent(m, e, contactId!, email, e.type, data as Record<string, unknown>, {
-        cache,
-        mayResume: waits.has(`${e.projectId}\u0001${contactId}\u0001${e.type}`),
-      });
-    }
+      return (triggered.get(`${e.projectId}\u0000${e.type}`) ?? []).map((w) => ({
+        w,
+        req: this.request(e, contactId!, email, e.type, data as Record<string, unknown>),
+      }));
+    });
+    const started = (await this.starter.startMany(m, starts)).filter((r) => r.started).length;
+    if (started || resumed) this.wakeSoon();
   }
 
   /**
