@@ -88,7 +88,7 @@ describe(`the contact's timeline (${e2eMode()})`, () => {
     process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     pool = new pg.Pool({ connectionString: herald.db.url, max: 2 });
-  }, 240_000);
+  }, 480_000); // eight processes migrated and started on a loaded machine: a deadline, not a target
 
   afterAll(async () => {
     await pool?.end();

@@ -73,7 +73,7 @@ describe(`POST /internal/emails (${e2eMode()})`, () => {
     const domain = `intake-${Date.now().toString(36)}.example.test`;
     await verifiedDomain(project, dns, sending, domain);
     api = Object.assign(project, { from: `news@${domain}` });
-  }, 240_000);
+  }, 480_000); // eight processes migrated and started on a loaded machine: a deadline, not a target
 
   afterAll(async () => {
     await pool?.end();

@@ -101,7 +101,7 @@ describe(`sending through the public API (${e2eMode()})`, () => {
     process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
-  }, 240_000);
+  }, 480_000); // eight processes migrated and started on a loaded machine: a deadline, not a target
 
   afterAll(async () => {
     await sending?.end();
