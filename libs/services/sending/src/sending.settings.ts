@@ -39,17 +39,6 @@ export class SendingSettings {
   @Max(1000)
   DELIVERY_BATCH_SIZE: number = 100;
 
-  /**
-   * Claim loops of the bulk lane (campaigns): with two, one batch is composed and signed while the
-   * previous one is on the wire, so neither the CPU nor the SMTP connections wait for the other.
-   */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(8)
-  DELIVERY_BULK_WORKERS: number = 2;
-
   /** Lease of a claimed email; a crashed worker's emails are recovered after it (live workers renew theirs). */
   @IsOptional()
   @Transform(toInt)

@@ -29,8 +29,7 @@ const log = createLogger('sending.delivery');
 
 /**
  * Delivers queued emails through the SMTP relay. Claims batches in two lanes (normal mail in its
- * own loop, never behind a campaign's bulk batch; bulk in DELIVERY_BULK_WORKERS loops, so that one
- * batch is composed while another is on the wire; `FOR UPDATE SKIP LOCKED`, leased and renewed while in flight), skips
+ * own loop, never behind a campaign's bulk batch; `FOR UPDATE SKIP LOCKED`, leased and renewed while in flight), skips
  * suppressed addresses, signs with the sender domain's DKIM key, and records the hand-off just
  * before each message's final dot (see SmtpRelay). Temporary failures retry with exponential
  * backoff; permanent ones bounce and suppress the address. An expired lease (a crashed worker)
@@ -42,7 +41,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private relay?: SmtpRelay;
   private running = false;
   private loops: Promise<void>[] = [];
-  /** One per claim loop: the normal lane's, then the bulk lane's (DELIVERY_BULK_WORKERS). */
+  /** One per claim loop: the normal lane's, then the bulk lane's. */
   private readonly pauses: WakeableSleep[] = [];
   private unlisten?: () => Promise<void>;
   private readonly inFlight = new Set<string>();
@@ -75,11 +74,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       Math.max(500, Math.floor(this.settings.DELIVERY_LEASE_MS / 3)),
     );
     this.heartbeat.unref();
-    const lanes: Lane[] = [
-      'normal',
-      ...Array.from({ length: this.settings.DELIVERY_BULK_WORKERS }, () => 'bulk' as const),
-    ];
-    this.loops = lanes.map((lane) => {
+    this.loops = (['normal', 'bulk'] as const).map((lane) => {
       const pause = new WakeableSleep();
       this.pauses.push(pause);
       return this.run(lane, pause);
