@@ -248,8 +248,8 @@ async function main(): Promise<void> {
       ['trigger → first step, p99', ms(s1.p99), `${num(lat.length)} of ${num(load.ok)} events, ${load.errors} errors`],
       ['  of which event → execution, p50', ms(lag.consume), 'the trigger consumer'],
       ['  of which execution → webhook done, p50', ms(lag.run), 'the runtime'],
-      ['event → workflows consumer picks it up, p50', ms(lag.pickup), 'relay round start (all consumers at once)'],
-      ['event → its contacts relay round done, p50', ms(lag.round), 'the round waits for every consumer'],
+      ['event → its contacts relay round starts, p50', ms(lag.round), 'rounds wait for every consumer'],
+      ['event → workflows consumer picks it up, p50', ms(lag.pickup), 'all consumers get a round at once'],
       [
         'at load end: event.tracked applied',
         `${num(atLoadEnd.workflows)} workflows`,
