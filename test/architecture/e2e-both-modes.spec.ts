@@ -15,7 +15,6 @@ export const SINGLE_MODE_E2E_FILES: readonly string[] = [
   'workflows-crash.e2e.spec.ts',
   // distributed-only by subject: consumer groups, replays, the gateway's proxying over Kafka
   'analytics-distributed.e2e.spec.ts',
-  'billing-distributed.e2e.spec.ts',
   'gateway-distributed.e2e.spec.ts',
   'gateway-uploads.e2e.spec.ts',
   'segments-distributed.e2e.spec.ts',
