@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite — unit, integration (real PostgreSQL, Kafka wire protocol) and
 # end-to-end (separate processes). Installs what the machine lacks first.
-#   PostgreSQL: DATABASE_URL when set, else an embedded server started for the run.
+#   PostgreSQL: DATABASE_URL when set and its server allows 300 connections, else an embedded server
+#   started for the run (max_connections 400).
 #   Kafka: KAFKA_BROKERS when set, else librdkafka's mock cluster (tools/kafka-mock).
 # The route-level e2e files built on `startTopology()` run twice: standalone, and distributed (every
 # service its own process; jest.config.js). HERALD_E2E_MODE=standalone|distributed runs one mode.

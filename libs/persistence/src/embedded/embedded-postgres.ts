@@ -48,6 +48,8 @@ export interface EmbeddedPostgresOptions {
   database?: string;
   /** Receives initdb/postgres output and Herald's own notes, one line per call. */
   log?: (line: string) => void;
+  /** max_connections (default 200): the test suite's server allows more (many processes at once). */
+  maxConnections?: number;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -96,7 +98,15 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const initialised = await exists(path.join(dataDir, 'PG_VERSION'));
   let state = initialised ? await readState(dataDir) : undefined;
   const makeInstance = (port: number): Promise<PackageInstance> =>
-    createInstance({ dataDir, port, superuser: SUPERUSER, asPostgresUser: isRoot, logChunk, log });
+    createInstance({
+      dataDir,
+      port,
+      superuser: SUPERUSER,
+      asPostgresUser: isRoot,
+      logChunk,
+      log,
+      maxConnections: opts.maxConnections,
+    });
 
   if (!initialised) {
     await assertEmptyForInitdb(dataDir);

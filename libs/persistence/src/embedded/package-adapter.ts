@@ -28,10 +28,10 @@ const START_TIMEOUT_MS = 60_000;
 // versions of this file (and so ALTER SYSTEM cannot move them). Sized for a small machine; the
 // memory settings scale with the memory the process may use (embeddedMemorySettings), read when a
 // server starts.
-export const serverSettings = (): Record<string, string> => ({
+export const serverSettings = (maxConnections = 200): Record<string, string> => ({
   listen_addresses: HOST, // loopback only
   unix_socket_directories: '', // TCP only: no socket/lock files in /tmp, no path-length limits
-  max_connections: '200',
+  max_connections: String(maxConnections),
   ...embeddedMemorySettings(availableMemory()),
   work_mem: '4MB',
   maintenance_work_mem: '64MB',
@@ -81,6 +81,8 @@ export interface InstanceOptions {
   asPostgresUser: boolean;
   logChunk: (chunk: string) => void;
   log: (line: string) => void;
+  /** max_connections (default 200). */
+  maxConnections?: number;
 }
 
 /** An instance of the package's server on `port`, with Herald's settings and a stop() that works. */
@@ -96,7 +98,7 @@ export async function createInstance(o: InstanceOptions): Promise<PackageInstanc
     persistent: true,
     createPostgresUser: o.asPostgresUser,
     initdbFlags: [...INITDB_FLAGS],
-    postgresFlags: Object.entries(serverSettings()).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    postgresFlags: Object.entries(serverSettings(o.maxConnections)).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
     onLog: (message: unknown) => o.logChunk(String(message)),
     onError: (error: unknown) => o.logChunk(error instanceof Error ? error.message : String(error)),
   }) as unknown as PackageInstance;
