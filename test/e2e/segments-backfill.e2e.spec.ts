@@ -20,7 +20,8 @@ describe(`segments read model backfill (${e2eMode()})`, () => {
 
   beforeAll(async () => {
     // the operator's script signs its service principal with the deployment's secret (the topology's)
-    herald = await startTopology({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+    // exclusive: the backfill route is internal (not on the gateway), reached at the segments process
+    herald = await startTopology({ exclusive: true, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
     process.stdout.write(`${describeTopology(herald)}\n`);
     sql = new pg.Client({ connectionString: herald.db.url });
     await sql.connect();

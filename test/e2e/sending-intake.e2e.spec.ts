@@ -64,6 +64,7 @@ describe(`POST /internal/emails (${e2eMode()})`, () => {
   beforeAll(async () => {
     [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink({ replyDelayMs: SINK_REPLY_DELAY_MS })]);
     herald = await startTopology({
+      exclusive: true, // /internal/emails is reached at the sending process (processOf), not through the gateway
       env: { RATE_LIMIT_PER_MINUTE: '100000', DNS_SERVERS: dns.address, SMTP_URL: smtp.url },
     });
     process.stdout.write(`${describeTopology(herald)}\n`);
