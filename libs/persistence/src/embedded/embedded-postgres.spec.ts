@@ -227,12 +227,15 @@ describe('startEmbeddedPostgres', () => {
       script = path.join(dir, 'child.js');
       await writeFile(
         script,
-        `import { startEmbeddedPostgres } from './embedded-postgres.js';
+        `import { readFileSync } from 'node:fs';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
 const [dataDir, mode] = process.argv.slice(2);
 const handle = await startEmbeddedPostgres({ dataDir });
 // Like an app that also stops the database on SIGTERM: must not clash with the package's exit hook.
 process.on('SIGTERM', () => void handle.stop());
-console.log(JSON.stringify({ port: handle.port }));
+// the postmaster's pid, read while it surely runs (in 'exit' mode the exit hook removes the file at once)
+const postmaster = Number(readFileSync(dataDir + '/postmaster.pid', 'utf8').split('\\n')[0]);
+console.log(JSON.stringify({ port: handle.port, postmaster }));
 if (mode === 'exit') process.exit(0);
 `,
       );
@@ -248,8 +251,9 @@ if (mode === 'exit') process.exit(0);
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      await waitFor(() => stdout.includes('"port"') || child.exitCode !== null, 60_000);
-      const postmaster = (await postmasterPid(dir))!;
+      await waitFor(() => /"port".*\n/.test(stdout) || child.exitCode !== null, 60_000);
+      const line = stdout.split('\n').find((l) => l.includes('"port"'));
+      const postmaster = (JSON.parse(line ?? '{}') as { postmaster?: number }).postmaster ?? 0;
       expect(postmaster).toBeGreaterThan(0);
       if (mode === 'sigterm') child.kill('SIGTERM');
       const code = await exited;
