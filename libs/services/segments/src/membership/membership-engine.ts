@@ -28,6 +28,16 @@ export interface ReconcileOptions {
   reason: SegmentMembershipReason;
   now: Date;
   trace?: Trace;
+  /** The trace of each contact's own change, when changes of several contacts are reconciled together. */
+  traceOf?: (contactId: string) => Trace | undefined;
+}
+
+/** A contact a read-model consumer changed, and how. */
+export interface ChangedContact {
+  projectId: string;
+  contactId: string;
+  trace: Trace;
+  change: ContactChange;
 }
 
 /** Changed contacts per transaction of a compute: bounds its memory and the length of its locks. */
@@ -200,12 +210,7 @@ export class MembershipEngine {
     return false;
   }
 
-  /**
-   * A read-model consumer changed a contact (in its transaction): re-evaluate it against the
-   * project's tracked dynamic segments (for a new tracked event, those whose filter reads events of
-   * its name): those reading no tracked membership together in one statement, then the others in id
-   * order (each sees the new membership of the segments before it).
-   */
+  /** A read-model consumer changed a contact (in its transaction): `onContactsChanged` for one. */
   async onContactChanged(
     m: EntityManager,
     projectId: string,
@@ -213,28 +218,67 @@ export class MembershipEngine {
     trace: Trace,
     change: ContactChange = { kind: 'contact' },
   ): Promise<void> {
-    const tracked = await m.query<{ id: string }[]>(
-      `SELECT id FROM ${this.segmentsTable} WHERE project_id = $1 AND type = 'DYNAMIC' AND track_membership LIMIT 1`,
-      [projectId],
+    await this.onContactsChanged(m, [{ projectId, contactId, trace, change }]);
+  }
+
+  /**
+   * A read-model consumer changed contacts (in its transaction): re-evaluate them against their
+   * project's tracked dynamic segments, a project at a time. The segments reading no tracked
+   * membership go together in one statement (for changes that are only new tracked events, those
+   * whose filter reads events of one of their names); then, in id order, those that do (each sees
+   * the new membership of the segments before it). A contact changed several times is re-evaluated
+   * once, on its state after all of them; its entries and exits name the last change as their cause.
+   */
+  async onContactsChanged(m: EntityManager, changes: ChangedContact[]): Promise<void> {
+    if (changes.length === 0) return;
+    const projects = [...new Set(changes.map((c) => c.projectId))].sort();
+    const tracked = await m.query<{ project_id: string }[]>(
+      `SELECT DISTINCT project_id FROM ${this.segmentsTable}
+        WHERE project_id = ANY($1::varchar[]) AND type = 'DYNAMIC' AND track_membership`,
+      [projects],
     );
-    if (tracked.length === 0) return;
+    for (const { project_id: projectId } of tracked.sort((a, b) => (a.project_id < b.project_id ? -1 : 1)))
+      await this.reevaluate(
+        m,
+        projectId,
+        changes.filter((c) => c.projectId === projectId),
+      );
+  }
+
+  private async reevaluate(m: EntityManager, projectId: string, changes: ChangedContact[]): Promise<void> {
+    const traces = new Map<string, Trace>();
+    const eventNames = new Set<string>();
+    let anyContact = false;
+    for (const c of changes) {
+      traces.set(c.contactId, c.trace);
+      if (c.change.kind === 'contact') anyContact = true;
+      else eventNames.add(c.change.name);
+    }
+    const contactIds = [...traces.keys()].sort();
     // One re-evaluation of a contact at a time, and each sees the writes of the one before it. The
     // contact's row lock is not enough: two events of one contact applied at once (`contact.created`
     // and `event.tracked` arrive on different topics) each write, and neither sees the other's
-    // uncommitted row, so neither would match a filter that needs both. The advisory lock is taken
-    // after this transaction's write and held to its commit; the evaluation after it reads a fresh
-    // snapshot (READ COMMITTED), so the later of the two sees both writes. The row lock remains
-    // for a compute batch, which takes its contacts' rows FOR SHARE.
-    await m.query(`SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`, [projectId, contactId]);
-    await m.query(`SELECT 1 FROM ${this.contacts} WHERE project_id = $1 AND contact_id = $2 FOR UPDATE`, [
-      projectId,
-      contactId,
-    ]);
+    // uncommitted row, so neither would match a filter that needs both. The advisory locks are taken
+    // after this transaction's writes, in contact order, and held to its commit; the evaluation after
+    // them reads a fresh snapshot (READ COMMITTED), so the later of the two sees both writes. The row
+    // locks remain for a compute batch, which takes its contacts' rows FOR SHARE.
+    await m.query(
+      `SELECT count(pg_advisory_xact_lock(hashtext($1), hashtext(k)))
+         FROM (SELECT k FROM unnest($2::varchar[]) k ORDER BY k) ordered`,
+      [projectId, contactIds],
+    );
+    await m.query(
+      `SELECT count(*) FROM (SELECT 1 FROM ${this.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
+          ORDER BY contact_id FOR UPDATE) locked`,
+      [projectId, contactIds],
+    );
     const ctx = await ProjectContext.load(m, projectId, this.readModel);
-    const now = new Date();
-    const opts: ReconcileOptions = { fire: true, reason: 'change', now, trace };
-    // the segments that read no tracked membership in one statement; then, in id order, those that
-    // do (each sees the new membership of the segments before it)
+    const opts: ReconcileOptions = {
+      fire: true,
+      reason: 'change',
+      now: new Date(),
+      traceOf: (contactId) => traces.get(contactId),
+    };
     const independent: Segment[] = [];
     const dependent: Segment[] = [];
     for (const segment of ctx.segments.values()) {
@@ -244,10 +288,12 @@ export class MembershipEngine {
       if (this.readsTracked(ctx, filter)) dependent.push(segment);
       // a new event of a name changes only the filters that read events of that name: the others
       // gave the same answer at the contact's last change, and still do
-      else if (change.kind === 'contact' || this.readsEvent(ctx, filter, change.name)) independent.push(segment);
+      else if (anyContact || [...eventNames].some((name) => this.readsEvent(ctx, filter, name)))
+        independent.push(segment);
     }
-    await this.reconcileMany(m, ctx, independent, { contactId }, opts);
-    for (const segment of dependent) await this.reconcile(m, ctx, segment, { contactId }, opts);
+    const scope: Scope = contactIds.length === 1 ? { contactId: contactIds[0]! } : { contactIds };
+    await this.reconcileMany(m, ctx, independent, scope, opts);
+    for (const segment of dependent) await this.reconcile(m, ctx, segment, scope, opts);
   }
 
   /** `contact.deleted`: every stored membership goes; tracked dynamic segments publish the exit. */
@@ -431,11 +477,12 @@ export class MembershipEngine {
     projectId: string,
     segment: { id: string; name: string },
     rows: { entered: boolean; contact_id: string; email: string }[],
-    opts: Pick<ReconcileOptions, 'reason' | 'now' | 'trace'>,
+    opts: Pick<ReconcileOptions, 'reason' | 'now' | 'trace' | 'traceOf'>,
   ): EventEnvelope[] {
     const at = opts.now.toISOString();
-    return rows.map((r) =>
-      (r.entered ? SegmentEntered : SegmentExited).create({
+    return rows.map((r) => {
+      const trace = opts.traceOf?.(r.contact_id) ?? opts.trace;
+      return (r.entered ? SegmentEntered : SegmentExited).create({
         projectId,
         source: SEGMENTS,
         occurredAt: opts.now,
@@ -447,9 +494,9 @@ export class MembershipEngine {
           at,
           reason: opts.reason,
         },
-        ...(opts.trace?.correlationId ? { correlationId: opts.trace.correlationId } : {}),
-        ...(opts.trace?.causationId ? { causationId: opts.trace.causationId } : {}),
-      }),
-    );
+        ...(trace?.correlationId ? { correlationId: trace.correlationId } : {}),
+        ...(trace?.causationId ? { causationId: trace.causationId } : {}),
+      });
+    });
   }
 }

@@ -8,12 +8,12 @@ import {
   type EventEnvelope,
   type EventTrackedV1,
 } from '@herald/contracts';
-import { EventContext, OnEvent } from '@herald/messaging';
+import { EventBatchContext, EventContext, OnEvent, OnEventBatch } from '@herald/messaging';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { SEGMENTS } from '../consumer.js';
-import { MembershipEngine, type Trace } from '../membership/membership-engine.js';
-import { ReadModelWriter } from './read-model.writer.js';
+import { MembershipEngine, type ChangedContact, type Trace } from '../membership/membership-engine.js';
+import { ReadModelWriter, rounds, type ContactKey } from './read-model.writer.js';
 
 const trace = (e: EventEnvelope): Trace => ({
   causationId: e.eventId,
@@ -32,10 +32,12 @@ const ENGAGEMENT: Record<string, string> = {
 
 /**
  * Feeds the read model from the contacts and sending events, through the idempotent inbox: each
- * handler writes in `ctx.manager` (the transaction that records the event as applied), then
- * re-evaluates the contact against the project's tracked segments in the same transaction, so a
- * membership change commits (and its `segment.entered`/`segment.exited` is published) with the
- * contact change that caused it.
+ * handler takes every event of its topic in a delivered batch (`gather`: the read model does not
+ * depend on the order of topics, see ReadModelWriter), writes them with a few multi-row statements
+ * in `ctx.manager` (the transaction that records them as applied), then re-evaluates the changed
+ * contacts against their project's tracked segments in the same transaction, so a membership change
+ * commits (and its `segment.entered`/`segment.exited` is published) with the contact change that
+ * caused it.
  */
 @Controller()
 export class ReadModelHandlers {
@@ -44,26 +46,24 @@ export class ReadModelHandlers {
     private readonly membership: MembershipEngine,
   ) {}
 
-  @OnEvent(SEGMENTS, Topics.ContactCreated)
-  async onCreated(@Payload() e: EventEnvelope<ContactCreatedV1>, @Ctx() ctx: EventContext): Promise<void> {
-    if (await this.writer.upsertContact(ctx.manager, e.projectId, e.payload, new Date(e.occurredAt), true))
-      await this.membership.onContactChanged(ctx.manager, e.projectId, e.payload.contactId, trace(e));
+  @OnEventBatch(SEGMENTS, Topics.ContactCreated, { gather: true })
+  onCreated(@Payload() events: EventEnvelope<ContactCreatedV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.contacts(events, ctx, true);
   }
 
-  @OnEvent(SEGMENTS, Topics.ContactUpdated)
-  async onUpdated(@Payload() e: EventEnvelope<ContactUpdatedV1>, @Ctx() ctx: EventContext): Promise<void> {
-    if (await this.writer.upsertContact(ctx.manager, e.projectId, e.payload, new Date(e.occurredAt), false))
-      await this.membership.onContactChanged(ctx.manager, e.projectId, e.payload.contactId, trace(e));
+  @OnEventBatch(SEGMENTS, Topics.ContactUpdated, { gather: true })
+  onUpdated(@Payload() events: EventEnvelope<ContactUpdatedV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.contacts(events, ctx, false);
   }
 
-  @OnEvent(SEGMENTS, Topics.ContactSubscribed)
-  onSubscribed(@Payload() e: EventEnvelope<ContactSubscriptionChangedV1>, @Ctx() ctx: EventContext) {
-    return this.subscription(e, ctx, true);
+  @OnEventBatch(SEGMENTS, Topics.ContactSubscribed, { gather: true })
+  onSubscribed(@Payload() events: EventEnvelope<ContactSubscriptionChangedV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.subscription(events, ctx, true);
   }
 
-  @OnEvent(SEGMENTS, Topics.ContactUnsubscribed)
-  onUnsubscribed(@Payload() e: EventEnvelope<ContactSubscriptionChangedV1>, @Ctx() ctx: EventContext) {
-    return this.subscription(e, ctx, false);
+  @OnEventBatch(SEGMENTS, Topics.ContactUnsubscribed, { gather: true })
+  onUnsubscribed(@Payload() events: EventEnvelope<ContactSubscriptionChangedV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.subscription(events, ctx, false);
   }
 
   @OnEvent(SEGMENTS, Topics.ContactDeleted)
@@ -72,68 +72,145 @@ export class ReadModelHandlers {
     await this.membership.onContactDeleted(ctx.manager, e.projectId, e.payload, trace(e));
   }
 
-  @OnEvent(SEGMENTS, Topics.EventTracked)
-  async onTracked(@Payload() e: EventEnvelope<EventTrackedV1>, @Ctx() ctx: EventContext): Promise<void> {
-    await this.writer.addEvent(
-      ctx.manager,
-      e.projectId,
-      e.payload.contactId,
-      e.payload.name,
-      new Date(e.occurredAt),
-      e.payload.eventRecordId,
-    );
-    await this.membership.onContactChanged(ctx.manager, e.projectId, e.payload.contactId, trace(e), {
-      kind: 'event',
-      name: e.payload.name,
-    });
+  @OnEventBatch(SEGMENTS, Topics.EventTracked, { gather: true })
+  async onTracked(@Payload() events: EventEnvelope<EventTrackedV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
+    for (const round of byContact(events, (e) => e.payload.contactId)) {
+      await this.writer.addEvents(
+        ctx.manager,
+        round.map((e) => ({
+          projectId: e.projectId,
+          contactId: e.payload.contactId,
+          name: e.payload.name,
+          at: new Date(e.occurredAt),
+          ...(e.payload.eventRecordId ? { recordId: e.payload.eventRecordId } : {}),
+        })),
+      );
+      await this.membership.onContactsChanged(
+        ctx.manager,
+        round.map((e) => ({
+          projectId: e.projectId,
+          contactId: e.payload.contactId,
+          trace: trace(e),
+          change: { kind: 'event', name: e.payload.name },
+        })),
+      );
+    }
   }
 
-  @OnEvent(SEGMENTS, Topics.EmailSent)
-  onSent(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.engagement(e, ctx);
+  @OnEventBatch(SEGMENTS, Topics.EmailSent, { gather: true })
+  onSent(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.engagement(events, ctx);
   }
 
-  @OnEvent(SEGMENTS, Topics.EmailDelivered)
-  onDelivered(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.engagement(e, ctx);
+  @OnEventBatch(SEGMENTS, Topics.EmailDelivered, { gather: true })
+  onDelivered(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.engagement(events, ctx);
   }
 
-  @OnEvent(SEGMENTS, Topics.EmailOpened)
-  onOpened(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.engagement(e, ctx);
+  @OnEventBatch(SEGMENTS, Topics.EmailOpened, { gather: true })
+  onOpened(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.engagement(events, ctx);
   }
 
-  @OnEvent(SEGMENTS, Topics.EmailClicked)
-  onClicked(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.engagement(e, ctx);
+  @OnEventBatch(SEGMENTS, Topics.EmailClicked, { gather: true })
+  onClicked(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.engagement(events, ctx);
   }
 
-  @OnEvent(SEGMENTS, Topics.EmailBounced)
-  onBounced(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.engagement(e, ctx);
+  @OnEventBatch(SEGMENTS, Topics.EmailBounced, { gather: true })
+  onBounced(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.engagement(events, ctx);
   }
 
-  @OnEvent(SEGMENTS, Topics.EmailComplained)
-  onComplained(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext) {
-    return this.engagement(e, ctx);
+  @OnEventBatch(SEGMENTS, Topics.EmailComplained, { gather: true })
+  onComplained(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.engagement(events, ctx);
+  }
+
+  private async contacts(
+    events: EventEnvelope<ContactCreatedV1 | ContactUpdatedV1>[],
+    ctx: EventBatchContext,
+    created: boolean,
+  ): Promise<void> {
+    for (const round of byContact(events, (e) => e.payload.contactId)) {
+      const applied = await this.writer.upsertContacts(
+        ctx.manager,
+        round.map((e) => ({ projectId: e.projectId, state: e.payload, at: new Date(e.occurredAt), created })),
+      );
+      await this.membership.onContactsChanged(ctx.manager, changed(round, applied));
+    }
   }
 
   private async subscription(
-    e: EventEnvelope<ContactSubscriptionChangedV1>,
-    ctx: EventContext,
+    events: EventEnvelope<ContactSubscriptionChangedV1>[],
+    ctx: EventBatchContext,
     subscribed: boolean,
   ): Promise<void> {
-    const at = new Date(e.occurredAt);
-    if (await this.writer.setSubscribed(ctx.manager, e.projectId, e.payload.contactId, subscribed, at))
-      await this.membership.onContactChanged(ctx.manager, e.projectId, e.payload.contactId, trace(e));
+    for (const round of byContact(events, (e) => e.payload.contactId)) {
+      const applied = await this.writer.setSubscribedMany(
+        ctx.manager,
+        round.map((e) => ({
+          projectId: e.projectId,
+          contactId: e.payload.contactId,
+          subscribed,
+          at: new Date(e.occurredAt),
+        })),
+      );
+      await this.membership.onContactsChanged(ctx.manager, changed(round, applied));
+    }
   }
 
-  private async engagement(e: EventEnvelope<EmailLifecycleV1>, ctx: EventContext): Promise<void> {
-    const kind = ENGAGEMENT[e.type];
-    if (!kind) return;
-    const contactId = await this.writer.contactIdFor(ctx.manager, e.projectId, e.payload.contactId, e.payload.email);
-    if (!contactId) return;
-    await this.writer.addEngagement(ctx.manager, e.projectId, contactId, kind, new Date(e.occurredAt));
-    await this.membership.onContactChanged(ctx.manager, e.projectId, contactId, trace(e));
+  private async engagement(events: EventEnvelope<EmailLifecycleV1>[], ctx: EventBatchContext): Promise<void> {
+    const engaged = events.filter((e) => ENGAGEMENT[e.type]);
+    const ids = await this.writer.contactIdsFor(
+      ctx.manager,
+      engaged.map((e) => ({ projectId: e.projectId, contactId: e.payload.contactId, email: e.payload.email })),
+    );
+    const known = engaged.flatMap((e, i) => (ids[i] ? [{ e, contactId: ids[i] }] : []));
+    for (const round of rounds(
+      known,
+      (k) => k.contactId,
+      (k) => k.e.projectId,
+    )) {
+      await this.writer.addEngagements(
+        ctx.manager,
+        round.map(({ e, contactId }) => ({
+          projectId: e.projectId,
+          contactId,
+          kind: ENGAGEMENT[e.type]!,
+          at: new Date(e.occurredAt),
+        })),
+      );
+      await this.membership.onContactsChanged(
+        ctx.manager,
+        round.map(({ e, contactId }) => ({
+          projectId: e.projectId,
+          contactId,
+          trace: trace(e),
+          change: { kind: 'contact' },
+        })),
+      );
+    }
   }
+}
+
+/**
+ * A topic's events in rounds where each contact appears once, in their order: each round is written
+ * and its contacts re-evaluated before the next, so that a contact changed twice in one delivered
+ * batch enters and leaves as if its events had come one at a time (most batches are one round).
+ */
+const byContact = <T extends EventEnvelope>(events: T[], contactOf: (e: T) => string): T[][] =>
+  rounds(events, contactOf, (e) => e.projectId);
+
+/** The changes behind the contacts a write applied, the last event of each contact named as the cause. */
+function changed(events: EventEnvelope<{ contactId: string }>[], applied: ContactKey[]): ChangedContact[] {
+  const keys = new Set(applied.map((a) => `${a.projectId}\u0000${a.contactId}`));
+  return events
+    .filter((e) => keys.has(`${e.projectId}\u0000${e.payload.contactId}`))
+    .map((e) => ({
+      projectId: e.projectId,
+      contactId: e.payload.contactId,
+      trace: trace(e),
+      change: { kind: 'contact' },
+    }));
 }

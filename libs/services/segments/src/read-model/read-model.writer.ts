@@ -16,6 +16,37 @@ export interface ContactState {
   data: Record<string, unknown>;
 }
 
+/** A contact of a project. */
+export interface ContactKey {
+  projectId: string;
+  contactId: string;
+}
+
+/** One contact event's state, to apply (`created`: a `contact.created`, which may also fix the creation time). */
+export interface ContactWrite {
+  projectId: string;
+  state: ContactState;
+  at: Date;
+  created: boolean;
+}
+
+/**
+ * Splits changes into rounds where each contact appears at most once, keeping each contact's
+ * changes in their order: applying the rounds one statement after another is applying the changes
+ * one by one (one statement cannot change a row twice).
+ */
+export function rounds<T>(items: T[], contactOf: (t: T) => string, projectOf: (t: T) => string): T[][] {
+  const out: T[][] = [];
+  const seen = new Map<string, number>();
+  for (const item of items) {
+    const key = `${projectOf(item)}\u0000${contactOf(item)}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    (out[n] ??= []).push(item);
+  }
+  return out;
+}
+
 /**
  * The writes of the read model, each in the caller's transaction (the inbox's). Out of order
  * safety: a contact row keeps the `occurredAt` of the newest contact event applied as `updated_at`,
@@ -34,41 +65,99 @@ export class ReadModelWriter {
     at: Date,
     created: boolean,
   ): Promise<boolean> {
+    return (await this.upsertContacts(m, [{ projectId, state: c, at, created }])).length > 0;
+  }
+
+  /**
+   * Many contact states, applied as if one after the other (see `rounds`): one statement per round
+   * for the creations and one for the updates. Answers the contacts whose row changed.
+   */
+  async upsertContacts(m: EntityManager, writes: ContactWrite[]): Promise<ContactKey[]> {
     const t = tableName(m, SegmentContact);
-    const rows: unknown[] = await m.query(
-      `INSERT INTO ${t} AS t (project_id, contact_id, email, subscribed, data, created_at, updated_at)
-       SELECT $1::varchar, $2::varchar, $3::varchar, $4::boolean, $5::jsonb, $6::timestamptz, $6::timestamptz
-        WHERE NOT EXISTS (SELECT 1 FROM ${tableName(m, SegmentDeletedContact)} d WHERE d.project_id = $1::varchar AND d.contact_id = $2::varchar)
-       ON CONFLICT (project_id, contact_id) DO UPDATE SET
-         email = CASE WHEN t.updated_at <= EXCLUDED.updated_at THEN EXCLUDED.email ELSE t.email END,
-         subscribed = CASE WHEN t.updated_at <= EXCLUDED.updated_at THEN EXCLUDED.subscribed ELSE t.subscribed END,
-         data = CASE WHEN t.updated_at <= EXCLUDED.updated_at THEN EXCLUDED.data ELSE t.data END,
-         created_at = CASE WHEN $7::boolean THEN LEAST(t.created_at, EXCLUDED.created_at) ELSE t.created_at END,
-         updated_at = GREATEST(t.updated_at, EXCLUDED.updated_at)
-       WHERE t.updated_at <= EXCLUDED.updated_at OR ($7::boolean AND EXCLUDED.created_at < t.created_at)
-       RETURNING 1`,
-      [
-        projectId,
-        c.contactId,
-        normaliseEmail(c.email),
-        c.subscribed,
-        JSON.stringify(c.data),
-        at.toISOString(),
-        created,
-      ],
+    const applied: ContactKey[] = [];
+    for (const round of rounds(
+      writes,
+      (w) => w.state.contactId,
+      (w) => w.projectId,
+    )) {
+      for (const created of [true, false]) {
+        const rows = round
+          .filter((w) => w.created === created)
+          .map((w) => ({
+            project_id: w.projectId,
+            contact_id: w.state.contactId,
+            email: normaliseEmail(w.state.email),
+            subscribed: w.state.subscribed,
+            data: w.state.data,
+            at: w.at.toISOString(),
+          }));
+        if (rows.length === 0) continue;
+        // rows in key order, as every writer of these rows takes their locks
+        const done: { project_id: string; contact_id: string }[] = await m.query(
+          `INSERT INTO ${t} AS t (project_id, contact_id, email, subscribed, data, created_at, updated_at)
+           SELECT r.project_id, r.contact_id, r.email, r.subscribed, r.data, r.at, r.at
+             FROM jsonb_to_recordset($1::jsonb)
+                  AS r(project_id varchar, contact_id varchar, email varchar, subscribed boolean, data jsonb, at timestamptz)
+            WHERE NOT EXISTS (SELECT 1 FROM ${tableName(m, SegmentDeletedContact)} d
+                               WHERE d.project_id = r.project_id AND d.contact_id = r.contact_id)
+            ORDER BY r.project_id, r.contact_id
+           ON CONFLICT (project_id, contact_id) DO UPDATE SET
+             email = CASE WHEN t.updated_at <= EXCLUDED.updated_at THEN EXCLUDED.email ELSE t.email END,
+             subscribed = CASE WHEN t.updated_at <= EXCLUDED.updated_at THEN EXCLUDED.subscribed ELSE t.subscribed END,
+             data = CASE WHEN t.updated_at <= EXCLUDED.updated_at THEN EXCLUDED.data ELSE t.data END,
+             created_at = CASE WHEN $2::boolean THEN LEAST(t.created_at, EXCLUDED.created_at) ELSE t.created_at END,
+             updated_at = GREATEST(t.updated_at, EXCLUDED.updated_at)
+           WHERE t.updated_at <= EXCLUDED.updated_at OR ($2::boolean AND EXCLUDED.created_at < t.created_at)
+           RETURNING t.project_id, t.contact_id`,
+          [JSON.stringify(rows), created],
+        );
+        for (const r of done) applied.push({ projectId: r.project_id, contactId: r.contact_id });
+      }
+    }
+    await this.registerFieldTypesOf(
+      m,
+      writes.map((w) => ({ projectId: w.projectId, data: w.state.data })),
     );
-    await this.registerFieldTypes(m, projectId, c.data);
-    return rows.length > 0;
+    return applied;
   }
 
   /** `contact.subscribed` / `contact.unsubscribed`: only the subscription (the full state comes with contact.updated). */
   async setSubscribed(m: EntityManager, projectId: string, contactId: string, subscribed: boolean, at: Date) {
-    const rows: unknown[] = await m.query(
-      `WITH u AS (UPDATE ${tableName(m, SegmentContact)} SET subscribed = $3, updated_at = $4
-        WHERE project_id = $1 AND contact_id = $2 AND updated_at <= $4 RETURNING 1) SELECT 1 FROM u`,
-      [projectId, contactId, subscribed, at.toISOString()],
-    );
-    return rows.length > 0;
+    return (await this.setSubscribedMany(m, [{ projectId, contactId, subscribed, at }])).length > 0;
+  }
+
+  /** Many subscription changes, applied as if one after the other; answers the contacts whose row changed. */
+  async setSubscribedMany(
+    m: EntityManager,
+    changes: (ContactKey & { subscribed: boolean; at: Date })[],
+  ): Promise<ContactKey[]> {
+    const applied: ContactKey[] = [];
+    for (const round of rounds(
+      changes,
+      (c) => c.contactId,
+      (c) => c.projectId,
+    )) {
+      const done: { project_id: string; contact_id: string }[] = await m.query(
+        `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb)
+                      AS r(project_id varchar, contact_id varchar, subscribed boolean, at timestamptz)),
+              u AS (UPDATE ${tableName(m, SegmentContact)} t SET subscribed = r.subscribed, updated_at = r.at
+                      FROM r WHERE t.project_id = r.project_id AND t.contact_id = r.contact_id AND t.updated_at <= r.at
+                    RETURNING t.project_id, t.contact_id)
+         SELECT project_id, contact_id FROM u`,
+        [
+          JSON.stringify(
+            round.map((c) => ({
+              project_id: c.projectId,
+              contact_id: c.contactId,
+              subscribed: c.subscribed,
+              at: c.at.toISOString(),
+            })),
+          ),
+        ],
+      );
+      for (const r of done) applied.push({ projectId: r.project_id, contactId: r.contact_id });
+    }
+    return applied;
   }
 
   /** `contact.deleted`: the row, its events and engagement go; a tombstone stays. */
@@ -94,45 +183,101 @@ export class ReadModelWriter {
     at: Date,
     recordId?: string,
   ): Promise<void> {
+    await this.addEvents(m, [{ projectId, contactId, name, at, ...(recordId ? { recordId } : {}) }]);
+  }
+
+  /** Many tracked events in one statement (each once per contacts record id, when given). */
+  async addEvents(
+    m: EntityManager,
+    events: (ContactKey & { name: string; at: Date; recordId?: string })[],
+  ): Promise<void> {
+    if (events.length === 0) return;
     await m.query(
       `INSERT INTO ${tableName(m, SegmentContactEvent)} (project_id, contact_id, name, occurred_at, event_record_id)
-       VALUES ($1, $2, $3, $4, $5)
+       SELECT project_id, contact_id, name, at, record_id FROM jsonb_to_recordset($1::jsonb)
+           AS r(project_id varchar, contact_id varchar, name varchar, at timestamptz, record_id varchar)
        ON CONFLICT (project_id, event_record_id) WHERE event_record_id IS NOT NULL DO NOTHING`,
-      [projectId, contactId, name, at.toISOString(), recordId ?? null],
+      [
+        JSON.stringify(
+          events.map((e) => ({
+            project_id: e.projectId,
+            contact_id: e.contactId,
+            name: e.name,
+            at: e.at.toISOString(),
+            record_id: e.recordId ?? null,
+          })),
+        ),
+      ],
     );
   }
 
-  /** `email.<kind>`: one more engagement record. */
-  async addEngagement(m: EntityManager, projectId: string, contactId: string, kind: string, at: Date): Promise<void> {
+  /** `email.<kind>`: engagement records, one statement. */
+  async addEngagements(m: EntityManager, records: (ContactKey & { kind: string; at: Date })[]): Promise<void> {
+    if (records.length === 0) return;
     await m.query(
-      `INSERT INTO ${tableName(m, SegmentContactEmail)} (project_id, contact_id, kind, occurred_at) VALUES ($1, $2, $3, $4)`,
-      [projectId, contactId, kind, at.toISOString()],
+      `INSERT INTO ${tableName(m, SegmentContactEmail)} (project_id, contact_id, kind, occurred_at)
+       SELECT project_id, contact_id, kind, at FROM jsonb_to_recordset($1::jsonb)
+           AS r(project_id varchar, contact_id varchar, kind varchar, at timestamptz)`,
+      [
+        JSON.stringify(
+          records.map((r) => ({
+            project_id: r.projectId,
+            contact_id: r.contactId,
+            kind: r.kind,
+            at: r.at.toISOString(),
+          })),
+        ),
+      ],
     );
   }
 
-  /** The contact an email event concerns: its id when given, else the address's contact in the read model. */
-  async contactIdFor(m: EntityManager, projectId: string, contactId: string | undefined, email: string) {
-    if (contactId) return contactId;
-    const rows: { contact_id: string }[] = await m.query(
-      `SELECT contact_id FROM ${tableName(m, SegmentContact)} WHERE project_id = $1 AND email = $2 LIMIT 1`,
-      [projectId, normaliseEmail(email)],
+  /**
+   * The contacts email events concern, in their order: the contact id when the event gives it, else
+   * the address's contact in the read model (undefined when there is none), looked up in one statement.
+   */
+  async contactIdsFor(
+    m: EntityManager,
+    refs: { projectId: string; contactId?: string | undefined; email: string }[],
+  ): Promise<(string | undefined)[]> {
+    const ids: (string | undefined)[] = refs.map((r) => r.contactId || undefined);
+    const missing = refs.flatMap((r, i) =>
+      ids[i] ? [] : [{ i, project_id: r.projectId, email: normaliseEmail(r.email) }],
     );
-    return rows[0]?.contact_id;
+    if (missing.length === 0) return ids;
+    const rows: { i: number; contact_id: string }[] = await m.query(
+      `SELECT r.i, (SELECT c.contact_id FROM ${tableName(m, SegmentContact)} c
+                     WHERE c.project_id = r.project_id AND c.email = r.email LIMIT 1) AS contact_id
+         FROM jsonb_to_recordset($1::jsonb) AS r(i int, project_id varchar, email varchar)`,
+      [JSON.stringify(missing)],
+    );
+    for (const r of rows) if (r.contact_id) ids[r.i] = r.contact_id;
+    return ids;
   }
 
   /** The first non-null value of a key fixes its type (the contacts rule); later values change nothing. */
   async registerFieldTypes(m: EntityManager, projectId: string, data: Record<string, unknown>): Promise<void> {
-    const typed = new Map<string, string>();
-    for (const [field, value] of flattenLeaves(data)) {
-      const type = inferFieldType(value);
-      if (type && field.length <= 300) typed.set(field, type);
-    }
+    await this.registerFieldTypesOf(m, [{ projectId, data }]);
+  }
+
+  /** `registerFieldTypes` for many contacts' data in one statement (within it, the first value seen of a key). */
+  async registerFieldTypesOf(m: EntityManager, items: { projectId: string; data: Record<string, unknown> }[]) {
+    const typed = new Map<string, { project_id: string; field: string; type: string }>();
+    for (const { projectId, data } of items)
+      for (const [field, value] of flattenLeaves(data)) {
+        const type = inferFieldType(value);
+        const key = `${projectId}\u0000${field}`;
+        if (type && field.length <= 300 && !typed.has(key)) typed.set(key, { project_id: projectId, field, type });
+      }
     if (typed.size === 0) return;
-    const fields = [...typed.keys()].sort();
+    // in key order, as concurrent writers lock the rows
+    const rows = [...typed.values()].sort((a, b) =>
+      a.project_id === b.project_id ? (a.field < b.field ? -1 : 1) : a.project_id < b.project_id ? -1 : 1,
+    );
     await m.query(
       `INSERT INTO ${tableName(m, SegmentFieldType)} (project_id, field, type)
-       SELECT $1::varchar, * FROM unnest($2::varchar[], $3::varchar[]) ON CONFLICT (project_id, field) DO NOTHING`,
-      [projectId, fields, fields.map((f) => typed.get(f)!)],
+       SELECT project_id, field, type FROM jsonb_to_recordset($1::jsonb) AS r(project_id varchar, field varchar, type varchar)
+       ON CONFLICT (project_id, field) DO NOTHING`,
+      [JSON.stringify(rows)],
     );
   }
 
