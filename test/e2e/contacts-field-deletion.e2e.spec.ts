@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { describeTopology, e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
+import { e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
 import { newProject, type ContactBody, type CursorPageBody, type FieldBody } from './contacts-helpers.js';
 
 /**
@@ -15,7 +15,6 @@ describe(`deleting a field through the public API (${e2eMode()})`, () => {
 
   beforeAll(async () => {
     herald = await startTopology({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     pool = new pg.Pool({ connectionString: herald.db.url, max: 3 });
   }, 240_000);
 

@@ -1,6 +1,6 @@
 import { ResourceReferencesChanged, type ResourceReference } from '@herald/contracts';
 import { outboxChannel } from '@herald/messaging';
-import { describeTopology, e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
+import { e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
 import pg from 'pg';
 import { newProject } from './contacts-helpers.js';
 
@@ -18,7 +18,6 @@ describe(`usage routes fed by published references (${e2eMode()})`, () => {
 
   beforeAll(async () => {
     herald = await startTopology();
-    process.stdout.write(`${describeTopology(herald)}\n`);
     pool = new pg.Pool({ connectionString: herald.db.url, max: 2 });
     owner = (await newProject(herald.url)).cookie;
   }, 240_000);
