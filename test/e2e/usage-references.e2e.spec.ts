@@ -6,10 +6,12 @@ import { newProject } from './contacts-helpers.js';
 
 /**
  * The usage routes answer from the references other services publish (`resource.references.changed`,
- * docs/adr/0011-usage-references.md). Segments, campaigns and workflows hold no resources yet, so
- * this test is their producer: it commits the event into the segments, campaigns and workflows
- * services' outboxes, as their use cases will, and the running Herald relays it on its bus (standalone)
- * or over Kafka (distributed). The mode is the run's: HERALD_E2E_MODE (libs/testing `startTopology`).
+ * docs/adr/0011-usage-references.md). This test is the producer itself: it commits the event into the
+ * segments, campaigns and workflows services' outboxes, as their use cases do (`publishReferences`),
+ * and the running Herald relays it on its bus (standalone) or over Kafka (distributed). So the owners'
+ * side (the three routes, project isolation, a newer revision replacing an older one) is proven
+ * independently of those services' rules; their own publishing is covered by segments.e2e, campaigns.e2e and
+ * workflows.e2e. The mode is the run's: HERALD_E2E_MODE (libs/testing `startTopology`).
  */
 describe(`usage routes fed by published references (${e2eMode()})`, () => {
   let herald: Topology;
@@ -27,7 +29,7 @@ describe(`usage routes fed by published references (${e2eMode()})`, () => {
     await herald?.stop();
   }, 60_000);
 
-  /** What a segments/campaigns/workflows use case will do: the event in its own outbox, committed. */
+  /** What a segments/campaigns/workflows use case does: the event in its own outbox, committed. */
   async function publishAs(
     service: 'segments' | 'campaigns' | 'workflows',
     projectId: string,
