@@ -7,12 +7,22 @@
 # The route-level e2e files built on `startTopology()` run twice: standalone, and distributed (every
 # service its own process; jest.config.js). HERALD_E2E_MODE=standalone|distributed runs one mode.
 # Extra arguments go to Jest (e.g. `npm test -- libs/http`).
+# Passing tests print nothing; the figures they measure (start times, latencies: `testReport` of
+# libs/testing) go to test-results/figures.log, printed under `::: figures` once Jest is done, pass or fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node-runtime.sh
 bash scripts/ensure-node-deps.sh
 bash scripts/ensure-system-deps.sh
 bash scripts/build.sh
+figures=test-results/figures.log
+mkdir -p "$(dirname "$figures")" && : >"$figures"
 started=$(date +%s)
-NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning ${NODE_OPTIONS:-}" npx --no-install jest "$@"
+status=0
+NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning ${NODE_OPTIONS:-}" npx --no-install jest "$@" || status=$?
+if [ -s "$figures" ]; then
+  echo "::: figures ($figures)"
+  cat "$figures"
+fi
 echo "herald: test suite finished in $(( $(date +%s) - started )) s"
+exit "$status"

@@ -1,5 +1,4 @@
 import {
-  describeTopology,
   e2eMode,
   freePort,
   sessionCookie,
@@ -34,7 +33,6 @@ describe(`sign-up with the SMTP relay down (${e2eMode()})`, () => {
         MAIL_FROM: 'Herald <no-reply@herald.example.test>',
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
   }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {

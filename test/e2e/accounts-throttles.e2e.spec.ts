@@ -1,5 +1,4 @@
 import {
-  describeTopology,
   e2eMode,
   sessionCookie,
   signUp,
@@ -43,7 +42,6 @@ describe(`account throttles and session revocation (${e2eMode()})`, () => {
         TRUSTED_PROXIES: '127.0.0.1,::1',
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
   }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {

@@ -1,7 +1,6 @@
 import {
   accountWithProject,
   bearer,
-  describeTopology,
   e2eMode,
   eventually,
   freePort,
@@ -36,7 +35,6 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
         MAIL_FROM: 'Herald <no-reply@herald.example.test>',
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
   }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine
 
   afterAll(async () => {

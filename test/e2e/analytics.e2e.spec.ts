@@ -8,7 +8,6 @@ import {
   type EventEnvelope,
 } from '@herald/contracts';
 import {
-  describeTopology,
   e2eMode,
   eventually as eventuallyWithin,
   startDnsServer,
@@ -59,7 +58,6 @@ describe(`activity and analytics through the gateway (${e2eMode()})`, () => {
       exclusive: true,
       env: { RATE_LIMIT_PER_MINUTE: '100000', DNS_SERVERS: dns.address, SMTP_URL: smtp.url },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     outbox = new AnalyticsOutbox(herald.db.url);
     const p = await newProject(herald.url);

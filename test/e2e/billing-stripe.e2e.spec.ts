@@ -1,4 +1,4 @@
-import { describeTopology, e2eMode, signUp, startTopology, type Topology } from '@herald/testing';
+import { e2eMode, signUp, startTopology, type Topology } from '@herald/testing';
 import Stripe from 'stripe';
 import { newProject, type ErrorBody, type Json, type Reply, type TestProjectApi } from './contacts-helpers.js';
 import { StripeStandIn } from './stripe-stand-in.js';
@@ -82,7 +82,6 @@ describe(`billing through Stripe (${e2eMode()}, SDK against a loopback stand-in)
         STRIPE_API_URL: stripe.url,
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
   }, 360_000);
 
   afterAll(async () => {

@@ -1,5 +1,4 @@
 import {
-  describeTopology,
   e2eMode,
   eventually as eventuallyWithin,
   signUp,
@@ -97,7 +96,6 @@ describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () =>
         REPUTATION_MIN_SENDS: '5',
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
   }, 360_000);
 

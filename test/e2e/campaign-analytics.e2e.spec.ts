@@ -1,5 +1,4 @@
 import {
-  describeTopology,
   e2eMode,
   eventually,
   startDnsServer,
@@ -48,7 +47,6 @@ describe(`campaign figures: analytics agrees with the campaigns ledger (${e2eMod
         DELIVERY_RETRY_BASE_MS: '200',
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
   }, 240_000);
 

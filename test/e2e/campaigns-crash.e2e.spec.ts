@@ -9,6 +9,7 @@ import {
   startKafka,
   startRedis,
   startSmtpSink,
+  testReport,
   type KafkaBroker,
   type SmtpSink,
   type TestDatabase,
@@ -83,7 +84,7 @@ async function crashAndCheck(
       [api.projectId, missing, IN_DOUBT.source],
     );
     expect(new Set((inDoubt as { to_email: string }[]).map((r) => r.to_email))).toEqual(new Set(missing));
-    console.log(`campaigns crash: ${missing.length} emails in doubt after the kill`);
+    testReport(`campaigns crash: ${missing.length} emails in doubt after the kill`);
   }
   const rows = await recipientsOf(api, c.id, 'status=sent');
   expect(rows).toHaveLength(RECIPIENTS);

@@ -1,5 +1,4 @@
 import {
-  describeTopology,
   e2eMode,
   eventually,
   startDnsServer,
@@ -96,7 +95,6 @@ describe(`campaigns through the public API (${e2eMode()})`, () => {
         JOB_LEASE_MS: '2000',
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     references = new OwnerReferences(herald.db.url);
     owner = (await newProject(herald.url)).cookie;

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
 import {
-  describeTopology,
   e2eMode,
   eventually,
   startDnsServer,
@@ -85,7 +84,6 @@ describe(`the contact's timeline (${e2eMode()})`, () => {
         WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     pool = new pg.Pool({ connectionString: herald.db.url, max: 2 });
   }, 480_000); // eight processes migrated and started on a loaded machine: a deadline, not a target

@@ -1,4 +1,4 @@
-import { describeTopology, e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
+import { e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
 import {
   csv,
   fieldsOf,
@@ -29,7 +29,6 @@ describe(`contacts through the public API (${e2eMode()})`, () => {
 
   beforeAll(async () => {
     herald = await startTopology({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     outbox = new Outbox(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
   }, 480_000); // eight processes migrated and started on a loaded machine: a deadline, not a target

@@ -2,7 +2,6 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import pg from 'pg';
 import { dkimEncryptionKey, openSecret } from '@herald/core';
 import {
-  describeTopology,
   e2eMode,
   eventually,
   startDnsServer,
@@ -118,7 +117,6 @@ describe(`sender domains through the public API (${e2eMode()})`, () => {
     dns = await startDnsServer();
     // exclusive: the last test stops and starts the process hosting domains
     herald = await startTopology({ exclusive: true, env: env(dns.address) });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     outbox = new DomainsOutbox(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
   }, 600_000); // a distributed topology of its own: 8 processes spawned at once on a busy machine

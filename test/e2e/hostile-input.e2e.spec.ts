@@ -10,6 +10,7 @@ import {
   pathologicalBodies,
   SeededRandom,
   ServiceProcess,
+  testReport,
   type DeclaredRoute,
   type TestDatabase,
   type TestProject,
@@ -203,10 +204,10 @@ describe('hostile input on every route (standalone)', () => {
           );
       }
     const liveSlowest = await stopWatching();
-    process.stdout.write(
+    testReport(
       `pathological bodies: ${pathologicalBodies().length * bodyRoutes.length} requests, slowest ${Math.round(slowest)} ms, ` +
         `event loop blocked at most ${Math.round(slowestBlock)} ms, /health/live slowest ${Math.round(liveSlowest)} ms, ` +
-        `reference (benign 900 KB body) ${Math.round(referenceMs)} ms\n`,
+        `reference (benign 900 KB body) ${Math.round(referenceMs)} ms`,
     );
     expect(problems).toEqual([]);
     expect(await rows()).toBe(before);
@@ -231,9 +232,9 @@ describe('hostile input on every route (standalone)', () => {
       for (const route of bodyRoutes) await check(route.method, concrete(route.path), hostileJson(rng));
       for (const route of queryRoutes) await check('GET', `${concrete(route.path)}?${hostileQuery(rng)}`);
     }
-    process.stdout.write(
+    testReport(
       `fuzz: ${requests} requests (${bodyRoutes.length} body routes, ${queryRoutes.length} GET routes), ` +
-        `slowest ${Math.round(slowest.ms)} ms (${slowest.what}), reference ${Math.round(referenceMs)} ms\n`,
+        `slowest ${Math.round(slowest.ms)} ms (${slowest.what}), reference ${Math.round(referenceMs)} ms`,
     );
     expect(problems).toEqual([]);
   }, 180_000);

@@ -1,4 +1,4 @@
-import { describeTopology, e2eMode, eventually, principalHeaders, startTopology, type Topology } from '@herald/testing';
+import { e2eMode, eventually, principalHeaders, startTopology, type Topology } from '@herald/testing';
 import pg from 'pg';
 import { newProject, type TestProjectApi } from './contacts-helpers.js';
 import { createSegment, SegmentsOutbox } from './segments-helpers.js';
@@ -22,7 +22,6 @@ describe(`segments read model backfill (${e2eMode()})`, () => {
     // the operator's script signs its service principal with the deployment's secret (the topology's)
     // exclusive: the backfill route is internal (not on the gateway), reached at the segments process
     herald = await startTopology({ exclusive: true, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sql = new pg.Client({ connectionString: herald.db.url });
     await sql.connect();
     outbox = new SegmentsOutbox(herald.db.url);

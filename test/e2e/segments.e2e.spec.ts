@@ -1,5 +1,5 @@
 import { EmailOpened } from '@herald/contracts';
-import { describeTopology, e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
+import { e2eMode, eventually, startTopology, testReport, type Topology } from '@herald/testing';
 import { fieldsOf, newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
 import {
   createSegment,
@@ -20,12 +20,12 @@ import {
  * own, so its topology is exclusive.
  *
  * Entry and exit are real-time: these tests wait for them with a deadline far above the one-second
- * target (events cross Kafka in distributed mode) and print the latency seen; the target itself (p99
- * under one second while /v1/track runs at 1,000 requests/s) is measured by bench/segments, where a
- * loaded CI machine cannot fail it by chance.
+ * target (events cross Kafka in distributed mode) and report the latency seen (`testReport`: the
+ * run's figures); the target itself (p99 under one second while /v1/track runs at 1,000 requests/s) is
+ * measured by bench/segments, where a loaded CI machine cannot fail it by chance.
  */
 const PROMPT_DEADLINE_MS = 30_000;
-const reportLatency = (what: string, since: number) => console.log(`segments e2e: ${what} in ${Date.now() - since} ms`);
+const reportLatency = (what: string, since: number) => testReport(`segments e2e: ${what} in ${Date.now() - since} ms`);
 
 describe(`segments through the public API (${e2eMode()})`, () => {
   let herald: Topology;
@@ -38,7 +38,6 @@ describe(`segments through the public API (${e2eMode()})`, () => {
       exclusive: true,
       env: { RATE_LIMIT_PER_MINUTE: '100000', SEGMENTS_SWEEP_INTERVAL_MS: '1000' },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     outbox = new SegmentsOutbox(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
   }, 240_000);

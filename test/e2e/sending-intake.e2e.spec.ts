@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { createResolver } from '@herald/core';
 import {
-  describeTopology,
   e2eMode,
   eventually,
   principalHeaders,
@@ -67,7 +66,6 @@ describe(`POST /internal/emails (${e2eMode()})`, () => {
       exclusive: true, // /internal/emails is reached at the sending process (processOf), not through the gateway
       env: { RATE_LIMIT_PER_MINUTE: '100000', DNS_SERVERS: dns.address, SMTP_URL: smtp.url },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     pool = new pg.Pool({ connectionString: herald.db.url, max: 2 });
     const project = await newProject(herald.url);

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createResolver } from '@herald/core';
 import {
-  describeTopology,
   e2eMode,
   eventually,
   startDnsServer,
@@ -98,7 +97,6 @@ describe(`sending through the public API (${e2eMode()})`, () => {
         WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
   }, 480_000); // eight processes migrated and started on a loaded machine: a deadline, not a target

@@ -7,6 +7,7 @@ import {
   principalHeaders,
   ServiceProcess,
   startKafka,
+  testReport,
   type KafkaBroker,
   type TestDatabase,
 } from '@herald/testing';
@@ -136,7 +137,7 @@ describe('service lifecycle (distributed)', () => {
     await measure('SIGKILL');
     expect(await contacts.stop()).toBe(0);
     await measure('SIGTERM');
-    process.stdout.write(`service-lifecycle: times from spawn, contacts on the mock broker ${JSON.stringify(times)}\n`);
+    testReport(`service-lifecycle: times from spawn, contacts on the mock broker ${JSON.stringify(times)}`);
     expect(times.SIGKILL!.routesMs).toBeLessThan(times.SIGKILL!.readyMs);
   }, 600_000); // three starts, each given up to 180 s on a busy machine
 });

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { accountWithProject, bearer, freePort, ServiceProcess } from '@herald/testing';
+import { accountWithProject, bearer, freePort, ServiceProcess, testReport } from '@herald/testing';
 
 /**
  * What a newcomer gets from `npm start` with no DATABASE_URL: an embedded PostgreSQL in the data
@@ -41,6 +41,6 @@ describe('standalone start with embedded PostgreSQL', () => {
     const secondMs = await herald.waitReady(120_000);
     const stats = await (await fetch(`${herald.url}/events/stats`, { headers })).json();
     expect(stats).toMatchObject({ total: 1, events: [{ name: 'kept', count: 1 }] });
-    process.stdout.write(`standalone cold start: first ${firstMs} ms (initdb + migrations), second ${secondMs} ms\n`);
+    testReport(`standalone cold start: first ${firstMs} ms (initdb + migrations), second ${secondMs} ms`);
   }, 300_000);
 });

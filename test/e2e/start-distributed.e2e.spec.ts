@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVICES } from '@herald/core';
-import { accountWithProject, bearer, eventually, freePort } from '@herald/testing';
+import { accountWithProject, bearer, eventually, freePort, testReport } from '@herald/testing';
 
 const LAUNCHER = path.join(process.cwd(), process.env.HERALD_DIST ?? 'dist', 'scripts', 'start-distributed.js');
 
@@ -118,11 +118,11 @@ describe('npm run start:distributed', () => {
       throw new Error(`${err.message} (pids ${services.filter(alive).join(', ')})\n${output}`);
     });
     expect(await exited).toBe(0);
-    process.stdout.write(
-      `${output
+    testReport(
+      output
         .split('\n')
         .filter((l) => l.includes('ready ') && l.includes('after spawn'))
-        .join('\n')}\n`,
+        .join('\n'),
     );
   }, 240_000);
 });

@@ -1,15 +1,17 @@
 import { ResourceReferencesChanged, type ResourceReference } from '@herald/contracts';
 import { outboxChannel } from '@herald/messaging';
-import { describeTopology, e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
+import { e2eMode, eventually, startTopology, type Topology } from '@herald/testing';
 import pg from 'pg';
 import { newProject } from './contacts-helpers.js';
 
 /**
  * The usage routes answer from the references other services publish (`resource.references.changed`,
- * docs/adr/0011-usage-references.md). Segments, campaigns and workflows hold no resources yet, so
- * this test is their producer: it commits the event into the segments, campaigns and workflows
- * services' outboxes, as their use cases will, and the running Herald relays it on its bus (standalone)
- * or over Kafka (distributed). The mode is the run's: HERALD_E2E_MODE (libs/testing `startTopology`).
+ * docs/adr/0011-usage-references.md). This test is the producer itself: it commits the event into the
+ * segments, campaigns and workflows services' outboxes, as their use cases do (`publishReferences`),
+ * and the running Herald relays it on its bus (standalone) or over Kafka (distributed). So the owners'
+ * side (the three routes, project isolation, a newer revision replacing an older one) is proven
+ * independently of those services' rules; their own publishing is covered by segments.e2e, campaigns.e2e and
+ * workflows.e2e. The mode is the run's: HERALD_E2E_MODE (libs/testing `startTopology`).
  */
 describe(`usage routes fed by published references (${e2eMode()})`, () => {
   let herald: Topology;
@@ -18,7 +20,6 @@ describe(`usage routes fed by published references (${e2eMode()})`, () => {
 
   beforeAll(async () => {
     herald = await startTopology();
-    process.stdout.write(`${describeTopology(herald)}\n`);
     pool = new pg.Pool({ connectionString: herald.db.url, max: 2 });
     owner = (await newProject(herald.url)).cookie;
   }, 240_000);
@@ -28,7 +29,7 @@ describe(`usage routes fed by published references (${e2eMode()})`, () => {
     await herald?.stop();
   }, 60_000);
 
-  /** What a segments/campaigns/workflows use case will do: the event in its own outbox, committed. */
+  /** What a segments/campaigns/workflows use case does: the event in its own outbox, committed. */
   async function publishAs(
     service: 'segments' | 'campaigns' | 'workflows',
     projectId: string,

@@ -9,6 +9,7 @@ import {
   startKafka,
   startRedis,
   startSmtpSink,
+  testReport,
   type KafkaBroker,
   type SmtpSink,
   type TestDatabase,
@@ -136,7 +137,7 @@ describe('workflows survive SIGKILL in both phases (standalone)', () => {
       const missing = emails.filter((e) => !reached.has(e.to_email));
       expect(missing.filter((e) => !IN_DOUBT.test(e.error ?? ''))).toEqual([]);
       if (missing.length > 0)
-        console.log(`workflows crash: ${missing.length} '${subject}' emails in doubt after the kill`);
+        testReport(`workflows crash: ${missing.length} '${subject}' emails in doubt after the kill`);
     }
     expect(await executions(api, w.id, 'FAILED')).toEqual([]);
   }, 800_000);

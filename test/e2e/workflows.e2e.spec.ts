@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  describeTopology,
   e2eMode,
   eventually as eventuallyWithin,
   startDnsServer,
@@ -79,7 +78,6 @@ describe(`workflows through the public API (${e2eMode()})`, () => {
         WORKFLOW_WEBHOOK_SECRET: WEBHOOK_SECRET,
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
   }, 360_000);

@@ -11,3 +11,4 @@ export * from './fixtures/images.js';
 export * from './http/routes.js';
 export * from './fuzz/hostile-json.js';
 export * from './processes/topology.js';
+export * from './report/test-report.js';

@@ -2,7 +2,8 @@
 // runs outside its module mapper): PostgreSQL (global-setup.mjs); a database with every service's
 // migrations applied, which each distributed topology copies instead of migrating its own; and ONE
 // distributed topology that every non-exclusive `startTopology()` of the run reuses
-// (libs/testing/src/processes/shared-topology.ts). Their names reach the test workers through
+// (libs/testing/src/processes/shared-topology.ts; its start times go to test-results/figures.log,
+// as every topology's do). Their names reach the test workers through
 // process.env; the global teardown stops and drops them. HERALD_E2E_SHARED_TOPOLOGY=0 gives every
 // file a topology of its own.
 import path from 'node:path';
@@ -19,6 +20,5 @@ export default async function distributedGlobalSetup() {
   const { startSharedTopology } = await import(dist('shared-topology.js'));
   const shared = await startSharedTopology();
   process.env.HERALD_E2E_SHARED_TOPOLOGY = shared.handle;
-  process.stdout.write(`\nherald: ${shared.description}\n`);
   globalThis.__heraldTestTeardown.push(() => shared.stop());
 }

@@ -1,23 +1,17 @@
-import {
-  describeTopology,
-  SHARED_TOPOLOGY_ENV,
-  startTopology,
-  type SharedTopologyHandle,
-  type Topology,
-} from './topology.js';
+import { SHARED_TOPOLOGY_ENV, startTopology, type SharedTopologyHandle, type Topology } from './topology.js';
 
 /** The run's shared distributed topology, as the Jest global setup holds it. */
 export interface SharedTopology {
   /** JSON for HERALD_E2E_SHARED_TOPOLOGY: what the test files need to reach it. */
   handle: string;
-  description: string;
   topology: Topology;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the distributed topology that every non-exclusive `startTopology()` of the run reuses
- * (called once by jest/distributed-global-setup.mjs, from dist/).
+ * (called once by jest/distributed-global-setup.mjs, from dist/). Its spawn-to-ready times are test
+ * figures of the run, reported by `startTopology`.
  */
 export async function startSharedTopology(): Promise<SharedTopology> {
   const topology = await startTopology({ mode: 'distributed', env: { ...SHARED_TOPOLOGY_ENV }, exclusive: true });
@@ -28,7 +22,6 @@ export async function startSharedTopology(): Promise<SharedTopology> {
   };
   return {
     handle: JSON.stringify(handle),
-    description: `shared ${describeTopology(topology)}`,
     topology,
     stop: () => topology.stop(),
   };

@@ -3,6 +3,7 @@ import { startKafka, type KafkaBroker } from '../kafka/kafka-broker.js';
 import { TEST_INTERNAL_SECRET } from '../http/principal-headers.js';
 import { createTestDatabase, type TestDatabase } from '../postgres/test-database.js';
 import { startRedis } from '../redis/test-redis.js';
+import { testReport } from '../report/test-report.js';
 import { distributedEnv, freePort, migrateApps, ServiceProcess } from './service-process.js';
 
 /** How route-level e2e files deploy Herald: one process, or every service its own over Kafka. */
@@ -61,7 +62,10 @@ export interface Topology {
   stop(): Promise<void>;
 }
 
-/** One line for a test's output: the mode and each process's spawn-to-ready time. */
+/**
+ * One line of figures: the mode and each process's spawn-to-ready time ({@link startTopology} reports
+ * it through `testReport` for each topology it starts).
+ */
 export function describeTopology(t: Topology): string {
   const times = Object.entries(t.spawnToReadyMs)
     .map(([name, ms]) => `${name} ${ms} ms`)
@@ -189,9 +193,15 @@ function topologyOf(
 /**
  * How long a process of a topology may take from spawn to ready: a deadline, not a speed target (eight
  * processes spawned at once on a busy 2-core machine can take minutes; bench/ and service-lifecycle
- * print the real figures).
+ * report the real figures: test-results/figures.log).
  */
 const START_DEADLINE_MS = 300_000;
+
+/** `t`, its spawn-to-ready times reported as test figures (`testReport`: quiet unless asked). */
+function reported(t: Topology): Topology {
+  testReport(describeTopology(t));
+  return t;
+}
 
 /** Starts `proc` and answers the milliseconds from spawn to ready. */
 async function timedStart(proc: ServiceProcess, timeoutMs: number): Promise<number> {
@@ -210,6 +220,8 @@ async function timedStart(proc: ServiceProcess, timeoutMs: number): Promise<numb
  * In distributed mode under Jest, a call that is not `exclusive` and asks for no settings beyond
  * {@link SHARED_TOPOLOGY_ENV} gets the run's shared topology (jest/distributed-global-setup.mjs)
  * instead of starting one; isolation then comes from each test's own account and project.
+ * Each topology started reports its spawn-to-ready times through `testReport` (the shared one from the
+ * global setup, once per run).
  */
 export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
   const mode = options.mode ?? e2eMode();
@@ -237,7 +249,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       });
       processes.set('standalone', herald);
       spawnToReadyMs.standalone = await timedStart(herald, START_DEADLINE_MS);
-      return topologyOf(mode, herald.url, db, processes, spawnToReadyMs, stop);
+      return reported(topologyOf(mode, herald.url, db, processes, spawnToReadyMs, stop));
     }
     const [kafka, redis]: [KafkaBroker, { url: string; stop(): Promise<void> }] = await Promise.all([
       startKafka(),
@@ -278,7 +290,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       }),
     );
     spawnToReadyMs.gateway = await timedStart(processes.get('gateway')!, START_DEADLINE_MS);
-    return topologyOf(mode, gatewayUrl, db, processes, spawnToReadyMs, stop);
+    return reported(topologyOf(mode, gatewayUrl, db, processes, spawnToReadyMs, stop));
   } catch (err) {
     await stop();
     throw err;

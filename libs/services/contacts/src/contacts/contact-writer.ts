@@ -113,8 +113,8 @@ export interface ContactWrite {
 }
 
 /**
- * The one write path of contacts: every change (API, /v1/track, import, bulk jobs, and later
- * /v1/send and workflows) goes through here, so the data rules, the field registry and the
+ * The one write path of contacts: every change (API, /v1/track, import, bulk jobs, /v1/send and
+ * workflow UPDATE_CONTACT steps) goes through here, so the data rules, the field registry and the
  * contact.* events are the same for all. Runs inside the caller's transaction.
  */
 @Injectable()

@@ -3,17 +3,24 @@ import {
   ContactUnsubscribed,
   EmailBounced,
   EmailClicked,
+  EmailFailed,
   EmailOpened,
   EmailSent,
   EventTracked,
   SegmentEntered,
   SegmentExited,
+  Topics,
   type EventEnvelope,
 } from '@herald/contracts';
+import type { EventRoute } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
+import { PATTERN_METADATA } from '@nestjs/microservices/constants.js';
 import type { DataSource } from 'typeorm';
+import { CONTACTS } from '../consumer.js';
 import { contactsSchema } from '../contacts.module.js';
+import { SYSTEM_EVENT_NAMES } from './system-events.js';
+import { TimelineHandler } from './timeline.handler.js';
 import { TimelineProjection } from './timeline.projection.js';
 
 /** The projection of Herald's own topics into contacts' timelines, on real PostgreSQL. */
@@ -90,6 +97,43 @@ describe('TimelineProjection (PostgreSQL)', () => {
         created_at: at(4),
       },
     ]);
+  });
+
+  it("records a failed email with its id, subject and the relay's reason", async () => {
+    await project([
+      EmailFailed.create({
+        projectId,
+        source: 'sending',
+        occurredAt: at(8),
+        payload: { ...email, reason: '554 5.7.1 Message rejected', fromDomain: 'example.com' },
+      }),
+    ]);
+    expect(await entries()).toEqual([
+      {
+        contact_id: contactId,
+        name: 'email.failed',
+        data: {
+          emailId: 'eml_1',
+          subject: 'Welcome',
+          origin: 'api',
+          reason: '554 5.7.1 Message rejected',
+          fromDomain: 'example.com',
+        },
+        system: true,
+        created_at: at(8),
+      },
+    ]);
+  });
+
+  it('is fed every topic of the timeline: contacts subscribes to each system event, email.failed included, and to segment entries and exits', () => {
+    const handler = TimelineHandler.prototype as unknown as Record<string, unknown>;
+    const routes = Object.getOwnPropertyNames(handler).flatMap(
+      (name) => (Reflect.getMetadata(PATTERN_METADATA, handler[name] as object) as EventRoute[] | undefined) ?? [],
+    );
+    expect(routes.every((r) => r.consumer === CONTACTS)).toBe(true);
+    expect(routes.map((r) => r.topic).sort()).toEqual(
+      [...SYSTEM_EVENT_NAMES, Topics.SegmentEntered, Topics.SegmentExited].sort(),
+    );
   });
 
   it('finds the contact by address when the event names no contact (a relay notice), case-insensitively', async () => {

@@ -9,7 +9,7 @@ import { Contact } from '../contacts/contact.entity.js';
 import { CONTACTS } from '../consumer.js';
 import { ContactFieldDeletion } from './contact-field-deletion.entity.js';
 import { DELETE_FIELD_QUEUE, type DeleteFieldJob } from './fields.service.js';
-import { jsonPath } from './live-data.js';
+import { jsonPath, liveDataSql } from './live-data.js';
 
 const BATCH = 1000;
 
@@ -42,7 +42,7 @@ export class DeleteFieldProcessor implements OnModuleInit {
           `UPDATE ${table} SET data = data #- $2::text[], updated_at = now()
             WHERE id IN (SELECT id FROM ${table} WHERE project_id = $1 AND data #> $2::text[] IS NOT NULL
                            AND ($3::bigint IS NULL OR deletions_applied < $3::bigint) LIMIT ${BATCH} FOR UPDATE)
-            RETURNING id, email, subscribed, "contacts"."live_data"(project_id, data, deletions_applied) AS data`,
+            RETURNING id, email, subscribed, ${liveDataSql()} AS data`,
           [projectId, path, seq ?? null],
         )) as [{ id: string; email: string; subscribed: boolean; data: Record<string, unknown> }[], number];
         await this.outbox.add(

@@ -9,6 +9,7 @@ import { ListContactsQueryDto } from '../contacts/contact.dto.js';
 import { ContactsService } from '../contacts/contacts.service.js';
 import { contactsSchema } from '../contacts.module.js';
 import { CONTACTS } from '../consumer.js';
+import { ContactsExport } from '../internal/contacts-export.js';
 import type { ServiceUpsertContactDto } from '../internal/internal-contacts.dto.js';
 import { DeleteFieldProcessor } from './delete-field.processor.js';
 import { FieldRegistry } from './field-registry.js';
@@ -25,6 +26,7 @@ describe('deleting a field, with its job held back (PostgreSQL)', () => {
   let contacts: ContactsService;
   let fields: FieldsService;
   let writer: ContactWriter;
+  let exporter: ContactsExport;
   let project: string;
   let n = 0;
   const queued: { id: string; payload: Record<string, unknown> }[] = [];
@@ -68,6 +70,7 @@ describe('deleting a field, with its job held back (PostgreSQL)', () => {
     const registry = new FieldRegistry(ds);
     writer = new ContactWriter(new Outbox(CONTACTS, ds), registry);
     contacts = new ContactsService(ds, writer);
+    exporter = new ContactsExport(ds);
     fields = new FieldsService(ds, heldBack, registry, {} as ReferenceDirectory);
     new DeleteFieldProcessor(ds, heldBack, new Outbox(CONTACTS, ds)).onModuleInit();
   });
@@ -155,6 +158,36 @@ describe('deleting a field, with its job held back (PostgreSQL)', () => {
       expect((await contacts.get(project, c.id)).data).toEqual({ n: 1 });
     }
     expect(await coverage()).toEqual({ 'data.n': 1 });
+  });
+
+  it('the export a segments backfill copies leaves the key out, and shows a value written after the delete', async () => {
+    const ada = await upsert('ada@example.com', {
+      plan: 'gold',
+      city: 'Berlin',
+      profile: { tier: 'vip', since: 2020 },
+    });
+    const bob = await upsert('bob@example.com', { plan: 'free' });
+    const { jobId } = await fields.delete(project, 'data.plan');
+    await fields.delete(project, 'data.profile.tier');
+    const exported = async () =>
+      Object.fromEntries((await exporter.page(project, undefined, 100)).contacts.map((c) => [c.email, c.data]));
+
+    expect(await raw(ada.id)).toEqual({ plan: 'gold', city: 'Berlin', profile: { tier: 'vip', since: 2020 } });
+    expect(await raw(bob.id)).toEqual({ plan: 'free' });
+    expect(await exported()).toEqual({
+      'ada@example.com': { city: 'Berlin', profile: { since: 2020 } },
+      'bob@example.com': {},
+    });
+
+    await upsert('bob@example.com', { plan: 'pro' });
+    expect(await exported()).toEqual({
+      'ada@example.com': { city: 'Berlin', profile: { since: 2020 } },
+      'bob@example.com': { plan: 'pro' },
+    });
+    await runJob(jobId);
+    expect((await exporter.page(project, undefined, 100)).contacts.find((c) => c.id === bob.id)?.data).toEqual({
+      plan: 'pro',
+    });
   });
 
   it('a key deleted, written again and deleted again is gone again, and the first job leaves the second value to the second', async () => {

@@ -11,9 +11,18 @@
  *   the job (which only touches rows below its tombstone) leaves it alone.
  */
 
+/**
+ * SQL: the live data of a contact row (`alias` the table's alias in the statement, if any): its
+ * `data` without the keys of fields deleted since the row was last written.
+ */
+export const liveDataSql = (alias?: string): string => {
+  const col = (name: string) => (alias ? `${alias}.${name}` : name);
+  return `"contacts"."live_data"(${col('project_id')}, ${col('data')}, ${col('deletions_applied')})`;
+};
+
 /** The columns of a contact as every read (API, internal routes, the write path) selects them. */
 export const CONTACT_COLUMNS = `id, project_id, email, subscribed, created_at, updated_at,
-  "contacts"."live_data"(project_id, data, deletions_applied) AS data,
+  ${liveDataSql()} AS data,
   GREATEST(deletions_applied, "contacts"."deletions_seen"(project_id))::text AS deletions_applied`;
 
 /** SQL: the highest field deletion of a project (`$project`), 0 when none is in progress. */
