@@ -18,8 +18,11 @@ import {
   type Topology,
 } from '@herald/testing';
 import { AnalyticsOutbox } from './analytics-helpers.js';
+import { createCampaign, type CampaignBody } from './campaigns-helpers.js';
 import { fieldsOf, newProject, type ErrorBody, type Json, type TestProjectApi } from './contacts-helpers.js';
+import { createSegment, where } from './segments-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
+import { buildWorkflow, execution, executions, projectWithDomain } from './workflows-helpers.js';
 
 /** Eventual rules get 30 s: a loaded machine, and Kafka between the services in distributed mode. */
 const eventually: typeof eventuallyWithin = (probe, options = {}) =>
@@ -38,10 +41,12 @@ interface ActivityBody {
 
 /**
  * Activity and analytics through the gateway, in the run's mode (HERALD_E2E_MODE: one process, or
- * every service its own over Kafka) (spec: Activity and analytics; issue 24): a real send, open, click, bounce and tracked event reach the feed with their
- * type and contact; campaigns and workflows (published here through analytics' outbox, their
- * services being elsewhere) reach the upcoming list and leave it; the time series honours the time
- * zone and fills empty buckets; another project sees nothing; bad queries are 422s.
+ * every service its own over Kafka) (spec: Activity and analytics; issue 24): a real send, open,
+ * click, bounce and tracked event reach the feed with their type and contact; a real scheduled
+ * campaign and a real waiting execution reach the upcoming list and leave it once cancelled, and
+ * lifecycle events published through analytics' outbox leave it once sending or at the next step;
+ * the time series honours the time zone and fills empty buckets; another project sees nothing; bad
+ * queries are 422s.
  */
 describe(`activity and analytics through the gateway (${e2eMode()})`, () => {
   let dns: TestDnsServer;
@@ -219,6 +224,66 @@ describe(`activity and analytics through the gateway (${e2eMode()})`, () => {
     );
     await eventually(async () => {
       const body = (await api.get('/activity/upcoming')).body;
+      return body.campaigns.length === 0 && body.executions.length === 0 ? true : undefined;
+    });
+  });
+
+  it('a real scheduled campaign and a real waiting execution appear in /activity/upcoming, and leave it once cancelled', async () => {
+    const p = await projectWithDomain(herald.url, api.cookie, dns, sending);
+    const w = await buildWorkflow(p, {
+      eventName: 'trial-started',
+      steps: [
+        ['DELAY', { amount: 1, unit: 'hours' }],
+        ['EXIT', {}],
+      ],
+    });
+    await p.track({ email: 'trialist@example.com', event: 'trial-started' });
+    const [waiting] = await eventually(async () => {
+      const list = await executions(p, w.id, 'WAITING');
+      return list.length === 1 ? list : undefined;
+    });
+    const [delay] = (await execution(p, w.id, waiting!.id)).steps!;
+    // the campaign's estimate is asked of segments' read model: wait until it holds the contact
+    const everyone = await createSegment(p, { name: 'everyone', filters: where('email', 'contains', '@') });
+    await eventually(async () => (await p.get(`/segments/${everyone.id}/contacts?pageSize=1`)).body.total === 1);
+    const c = await createCampaign(p, {
+      name: 'Trial tips',
+      subject: 'Tips',
+      body: '<p>Tips</p>',
+      from: p.from,
+      audienceType: 'ALL',
+    });
+    const scheduled = await p.post<CampaignBody>(`/campaigns/${c.id}/send`, {
+      scheduledFor: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(scheduled.body.status).toBe('SCHEDULED');
+
+    const upcoming = await eventually(async () => {
+      const body = (await p.get('/activity/upcoming')).body;
+      return body.campaigns.length && body.executions.length ? body : undefined;
+    });
+    expect(upcoming).toEqual({
+      campaigns: [
+        {
+          campaign: { id: c.id, name: 'Trial tips', subject: 'Tips' },
+          scheduledAt: scheduled.body.scheduledAt,
+          estimatedRecipients: 1,
+        },
+      ],
+      executions: [
+        {
+          executionId: waiting!.id,
+          workflow: { id: w.id, name: (await p.get(`/workflows/${w.id}`)).body.name },
+          contact: { id: waiting!.contactId, email: 'trialist@example.com' },
+          nextStep: { id: w.steps[0]!.id, type: 'DELAY', name: w.steps[0]!.name },
+          dueAt: delay!.dueAt,
+        },
+      ],
+    });
+    expect((await p.post<CampaignBody>(`/campaigns/${c.id}/cancel`)).body.status).toBe('CANCELLED');
+    expect((await p.delete(`/workflows/${w.id}/executions/${waiting!.id}`)).body.status).toBe('CANCELLED');
+    await eventually(async () => {
+      const body = (await p.get('/activity/upcoming')).body;
       return body.campaigns.length === 0 && body.executions.length === 0 ? true : undefined;
     });
   });

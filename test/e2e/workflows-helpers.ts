@@ -1,4 +1,6 @@
-import type { ProjectApi } from './contacts-helpers.js';
+import type { TestDnsServer } from '@herald/testing';
+import { newProject, type ProjectApi, type TestProjectApi } from './contacts-helpers.js';
+import { verifiedDomain, type SendingDb } from './sending-helpers.js';
 
 export interface StepBody {
   id: string;
@@ -10,8 +12,12 @@ export interface ExecutionBody {
   id: string;
   status: string;
   contactId: string;
+  email: string;
+  /** The triggering event's name, or `manual`. */
+  trigger: string;
   reason: string | null;
   context: Record<string, unknown>;
+  event: Record<string, unknown>;
   steps?: {
     stepId: string;
     type: string;
@@ -22,7 +28,27 @@ export interface ExecutionBody {
     startedAt: string;
     finishedAt: string | null;
     dueAt: string;
+    attempts: number;
   }[];
+}
+
+let domains = 0;
+
+/**
+ * Another project of the account whose session is `owner`, with a verified sending domain (published on
+ * the loopback `dns`, waited for in sending's copy) and `from`, an address on it: what SEND_EMAIL
+ * templates and /v1/send need.
+ */
+export async function projectWithDomain(
+  baseUrl: string,
+  owner: string,
+  dns: TestDnsServer,
+  sending: SendingDb,
+): Promise<TestProjectApi & { from: string }> {
+  const api = await newProject(baseUrl, owner);
+  const domain = `wf${++domains}-${Date.now().toString(36)}.example.test`;
+  await verifiedDomain(api, dns, sending, domain);
+  return Object.assign(api, { from: `hello@${domain}` });
 }
 
 async function ok<T>(p: Promise<{ status: number; body: T }>, what: string): Promise<T> {

@@ -12,8 +12,8 @@ import {
   type Topology,
 } from '@herald/testing';
 import { fieldsOf, newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
-import { SendingDb, verifiedDomain } from './sending-helpers.js';
-import { buildWorkflow, execution, executions } from './workflows-helpers.js';
+import { SendingDb } from './sending-helpers.js';
+import { buildWorkflow, execution, executions, projectWithDomain } from './workflows-helpers.js';
 
 /** Eventual rules get 30 s: a loaded machine, and Kafka between the services in distributed mode. */
 const eventually: typeof eventuallyWithin = (probe, options = {}) =>
@@ -36,14 +36,8 @@ describe(`workflows through the public API (${e2eMode()})`, () => {
   let owner: string;
   let receiver: Server;
   const hooks: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
-  let seq = 0;
 
-  const project = async (): Promise<TestProjectApi & { from: string }> => {
-    const api = await newProject(herald.url, owner);
-    const domain = `wf${++seq}-${Date.now().toString(36)}.example.test`;
-    await verifiedDomain(api, dns, sending, domain);
-    return Object.assign(api, { from: `hello@${domain}` });
-  };
+  const project = () => projectWithDomain(herald.url, owner, dns, sending);
   const template = async (api: TestProjectApi & { from: string }, subject: string, type = 'transactional') =>
     (
       await api.post<{ id: string }>('/templates', {

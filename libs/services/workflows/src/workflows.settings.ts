@@ -40,6 +40,17 @@ export class WorkflowsSettings {
   @IsString()
   WORKFLOW_WEBHOOK_SECRET?: string;
 
+  /**
+   * The first backoff of a failing WEBHOOK step (ms): the n-th retry waits base × 4^(n − 1), at most
+   * 10 minutes. Lowered by tests that watch the retries run out.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(600_000)
+  WORKFLOW_WEBHOOK_RETRY_BASE_MS: number = 1000;
+
   @IsOptional()
   @Matches(HTTP_URL, { message: 'CONTACTS_URL must be an http(s) URL' })
   CONTACTS_URL?: string;

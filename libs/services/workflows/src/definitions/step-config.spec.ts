@@ -71,6 +71,10 @@ describe('timer math', () => {
   });
 
   it('webhook retries back off 1 s, 4 s, 16 s, 64 s, capped at 10 minutes', () => {
-    expect([1, 2, 3, 4, 10].map(webhookBackoffMs)).toEqual([1000, 4000, 16000, 64000, 600000]);
+    expect([1, 2, 3, 4, 10].map((a) => webhookBackoffMs(a))).toEqual([1000, 4000, 16000, 64000, 600000]);
+  });
+
+  it('webhook retries back off from WORKFLOW_WEBHOOK_RETRY_BASE_MS when it is set, with the same cap', () => {
+    expect([1, 2, 3, 4, 12].map((a) => webhookBackoffMs(a, 50))).toEqual([50, 200, 800, 3200, 600000]);
   });
 });

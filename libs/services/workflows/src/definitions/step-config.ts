@@ -135,5 +135,9 @@ export function checkStepConfig(type: WorkflowStepType, raw: unknown, at = 'conf
 /** A DELAY's length in milliseconds. */
 export const delayMs = (config: Config): number => (config.amount as number) * DELAY_UNITS[config.unit as DelayUnit];
 
-/** The backoff before webhook attempt `attempt + 1` (attempt counts from 1): 1 s, 4 s, 16 s, 64 s…, at most 10 min. */
-export const webhookBackoffMs = (attempt: number): number => Math.min(600_000, 1000 * 4 ** (attempt - 1));
+/**
+ * The backoff before webhook attempt `attempt + 1` (attempt counts from 1): `baseMs` × 4^(attempt − 1), so
+ * 1 s, 4 s, 16 s, 64 s… by default (`WORKFLOW_WEBHOOK_RETRY_BASE_MS`), at most 10 min.
+ */
+export const webhookBackoffMs = (attempt: number, baseMs = 1000): number =>
+  Math.min(600_000, baseMs * 4 ** (attempt - 1));

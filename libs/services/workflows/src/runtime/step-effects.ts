@@ -59,6 +59,7 @@ export function templateVariables(t: StepTask, contact?: RemoteContact): Record<
 @Injectable()
 export class StepEffects {
   private readonly webhooks: WebhookCaller;
+  private readonly webhookRetryBaseMs: number | undefined;
   private readonly templateTypes = new Map<string, { type: 'marketing' | 'transactional'; at: number }>();
 
   constructor(
@@ -70,6 +71,7 @@ export class StepEffects {
     const secret =
       settings.WORKFLOW_WEBHOOK_SECRET ??
       createHmac('sha256', runtime.internalJwtSecret).update('workflow-webhooks').digest('hex');
+    this.webhookRetryBaseMs = settings.WORKFLOW_WEBHOOK_RETRY_BASE_MS;
     this.webhooks = new WebhookCaller({
       secret,
       ...(settings.WORKFLOW_WEBHOOK_ALLOW ? { allow: settings.WORKFLOW_WEBHOOK_ALLOW } : {}),
@@ -215,7 +217,7 @@ export class StepEffects {
     if (answer.status >= 200 && answer.status < 300) return { kind: 'next', branch: '', outcome: 'called', detail };
     const error = answer.error ?? `the webhook answered ${answer.status}`;
     if (answer.permanent || t.run.attempts + 1 >= WEBHOOK_MAX_ATTEMPTS) return { kind: 'fail', error, detail };
-    return { kind: 'retry', error, delayMs: webhookBackoffMs(t.run.attempts + 1), detail };
+    return { kind: 'retry', error, delayMs: webhookBackoffMs(t.run.attempts + 1, this.webhookRetryBaseMs), detail };
   }
 
   private async category(projectId: string, templateId: string): Promise<'marketing' | 'transactional'> {
