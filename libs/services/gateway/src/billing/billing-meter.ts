@@ -166,7 +166,10 @@ export class BillingMeter {
         : `Herald: ${level}% of the ${category} email cap is used`,
       `Your project ${projectId} has used ${used} of its ${cap} ${category} emails this billing period (${level}%).\n\n` +
         (level === 100
-          ? `New ${category} sends are refused until the period resets at ${resets}, and sending campaigns pause.`
+          ? `New ${category} sends are refused until the period resets at ${resets}.` +
+            (category === 'campaign'
+              ? ` A campaign that is sending stops at its next batch: its remaining recipients are skipped (reason billing_limit) and it ends with that stopped reason.`
+              : '')
           : `At 100% new ${category} sends are refused until the period resets at ${resets}.`) +
         `\n\nRaise the cap in the project's billing settings if you need more.`,
     );
