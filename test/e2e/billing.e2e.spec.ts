@@ -289,7 +289,7 @@ describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () =>
     expect(delivered).toHaveLength(5);
   });
 
-  it('without Stripe configured, /config says billing is off and the payment routes answer BILLING_NOT_CONFIGURED', async () => {
+  it('without Stripe configured, /config says billing is off and the payment routes and the Stripe webhook answer 409 BILLING_NOT_CONFIGURED', async () => {
     const config = (await (await fetch(`${herald.url}/config`)).json()) as { billing: { enabled: boolean } };
     expect(config.billing).toEqual({ enabled: false, provider: null });
     const api = await project();
@@ -306,7 +306,12 @@ describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () =>
       );
       expect([res.status, (res.body as ErrorBody).error.code]).toEqual([409, 'BILLING_NOT_CONFIGURED']);
     }
-  });
+    // no session, any signature: the webhook says billing is off before it verifies anything
+    const hook = await fetch(`${herald.url}/webhooks/incoming/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      body: JSON.stringify({ id: 'evt_unconfigured', type: 'customer.subscription.updated' }),
+    });
     expect([hook.status, ((await hook.json()) as ErrorBody).error.code]).toEqual([409, 'BILLING_NOT_CONFIGURED']);
   });
 });
