@@ -9,7 +9,17 @@ import {
   type TestDnsServer,
   type Topology,
 } from '@herald/testing';
+import {
+  addsUp,
+  campaignIn,
+  createCampaign,
+  recipientsOf,
+  statsOf,
+  type CampaignBody,
+  type StatsBody,
+} from './campaigns-helpers.js';
 import { newProject, type ErrorBody, type Json, type Reply, type TestProjectApi } from './contacts-helpers.js';
+import { createSegment, where } from './segments-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
 
 /** Eventual rules get 30 s: a loaded machine, and Kafka between the services in distributed mode. */
@@ -35,8 +45,9 @@ interface SecurityBody {
  * Caps, consumption and sender reputation through the public API, in the run's mode (HERALD_E2E_MODE:
  * one process, or every service its own over Kafka, where consumption reaches the gateway as
  * `email.sent` / `email.bounced` and sending asks the gateway before each send): sends into a
- * loopback SMTP sink (which can answer 550), the owners' notices in the same sink (issue 25;
- * docs/billing.md).
+ * loopback SMTP sink (which can answer 550, or 451 to hold a campaign's emails in flight), the
+ * owners' notices in the same sink (issue 25; docs/billing.md). Campaigns hand over batches of 5 with
+ * at most 5 in flight, so a held batch keeps a campaign mid-send.
  */
 describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () => {
   let dns: TestDnsServer;
@@ -94,6 +105,9 @@ describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () =>
         DNS_SERVERS: dns.address,
         SMTP_URL: smtp.url,
         REPUTATION_MIN_SENDS: '5',
+        CAMPAIGN_BATCH_SIZE: '5',
+        CAMPAIGN_IN_FLIGHT: '5',
+        DELIVERY_RETRY_BASE_MS: '500',
       },
     });
     sending = new SendingDb(herald.db.url);
@@ -211,7 +225,69 @@ describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () =>
     expect((await send(api, 'fine@example.com')).status).toBe(200);
   });
 
-  it('without Stripe configured, /config says billing is off and the payment routes answer BILLING_NOT_CONFIGURED', async () => {
+  it('a campaign meeting a sending suspension stops: its remaining recipients end skipped: sending_suspended, the ledger adds up, and it ends with stoppedReason sending_suspended', async () => {
+    const api = await project();
+    const audience = Array.from({ length: 15 }, (_, i) => `r${i}-p${seq}@held.example.test`);
+    for (const email of audience) await api.upsert(email);
+    const everyone = await createSegment(api, { name: 'everyone', filters: where('email', 'contains', '@') });
+    await eventually(
+      async () => {
+        const res = await api.get<{ total: number }>(`/segments/${everyone.id}/contacts?pageSize=1`);
+        return res.body.total >= audience.length ? true : undefined;
+      },
+      { message: "segments' read model never held the audience" },
+    );
+    // the relay defers the campaign's emails (451) until the project is suspended: its first batch
+    // stays in flight, so the campaign is mid-send, with 10 recipients pending, when the suspension comes
+    let holding = true;
+    smtp.reject({ recipient: (a) => holding && audience.includes(a.toLowerCase()), code: 451, message: 'Try later' });
+    smtp.reject({ recipient: /@suspend\.example\.test$/i, code: 550, message: 'No such user' });
+
+    const c = await createCampaign(api, {
+      name: 'Spring',
+      subject: 'Hello',
+      body: '<p>Hello</p>',
+      from: api.from,
+      audienceType: 'ALL',
+    });
+    expect((await api.post(`/campaigns/${c.id}/send`)).status).toBeLessThan(300);
+    await eventually(
+      async () => {
+        const s = await statsOf(api, c.id);
+        return s.recipients === 15 && s.queued === 5 && s.pending === 10 ? s : undefined;
+      },
+      { message: "the campaign's first batch was never in flight" },
+    );
+
+    for (let i = 0; i < 5; i++) expect((await send(api, `gone${i}@suspend.example.test`)).status).toBe(200);
+    await eventually(async () => ((await security(api)).status === 'suspended' ? true : undefined), {
+      message: 'the project was never suspended',
+    });
+    holding = false;
+
+    // the held batch goes out; the next one is refused (403) and the campaign stops
+    await campaignIn(api, c.id, 'SENT', 120_000);
+    const stats: StatsBody = await statsOf(api, c.id);
+    expect(stats).toMatchObject({
+      recipients: 15,
+      sent: 5,
+      failed: 0,
+      skipped: 10,
+      sendingSuspended: 10,
+      billingLimit: 0,
+    });
+    expect(addsUp(stats)).toBe(true);
+    expect((await recipientsOf(api, c.id, 'status=skipped&reason=sending_suspended')).length).toBe(10);
+    expect((await api.get<CampaignBody>(`/campaigns/${c.id}`)).body).toMatchObject({
+      status: 'SENT',
+      stoppedReason: 'sending_suspended',
+    });
+    const delivered = smtp.messages.filter((m) => m.to.some((a) => audience.includes(a.toLowerCase())));
+    expect(new Set(delivered.flatMap((m) => m.to)).size).toBe(5);
+    expect(delivered).toHaveLength(5);
+  });
+
+  it('without Stripe configured, /config says billing is off and the payment routes and the Stripe webhook answer 409 BILLING_NOT_CONFIGURED', async () => {
     const config = (await (await fetch(`${herald.url}/config`)).json()) as { billing: { enabled: boolean } };
     expect(config.billing).toEqual({ enabled: false, provider: null });
     const api = await project();
@@ -228,5 +304,12 @@ describe(`billing caps, consumption and sender reputation (${e2eMode()})`, () =>
       );
       expect([res.status, (res.body as ErrorBody).error.code]).toEqual([409, 'BILLING_NOT_CONFIGURED']);
     }
+    // no session, any signature: the webhook says billing is off before it verifies anything
+    const hook = await fetch(`${herald.url}/webhooks/incoming/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      body: JSON.stringify({ id: 'evt_unconfigured', type: 'customer.subscription.updated' }),
+    });
+    expect([hook.status, ((await hook.json()) as ErrorBody).error.code]).toEqual([409, 'BILLING_NOT_CONFIGURED']);
   });
 });

@@ -32,6 +32,7 @@ export interface StatsBody {
   invalidAddress: number;
   cancelled: number;
   billingLimit: number;
+  sendingSuspended: number;
   delivered: number;
   opened: number;
   clicked: number;

@@ -19,7 +19,7 @@ import { SessionService } from './accounts/session.service.js';
 import { SessionStrategy } from './accounts/session.strategy.js';
 import { User } from './accounts/user.entity.js';
 import { AccountMail } from './accounts/account-mail.js';
-import { BILLING_CLOCK, systemClock } from './billing/billing-clock.js';
+import { BILLING_CLOCK, startedClock, systemClock, type BillingClock } from './billing/billing-clock.js';
 import { BillingMeter } from './billing/billing-meter.js';
 import { BillingProjectData } from './billing/billing-project-data.js';
 import { BillingController } from './billing/billing.controller.js';
@@ -163,7 +163,12 @@ class RedisLifecycle implements OnApplicationShutdown {
     ProjectsService,
     MembersService,
     InvitationTokens,
-    { provide: BILLING_CLOCK, useValue: systemClock },
+    {
+      provide: BILLING_CLOCK,
+      inject: [GATEWAY_SETTINGS],
+      useFactory: (s: GatewaySettings): BillingClock =>
+        s.BILLING_CLOCK_START ? startedClock(new Date(s.BILLING_CLOCK_START)) : systemClock,
+    },
     BillingMeter,
     BillingProjectData,
     MeteredEmailRetention,

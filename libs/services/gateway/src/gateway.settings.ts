@@ -1,6 +1,17 @@
 import { ServiceConfig, toBool, toFloat, toInt, UPSTREAMS, urlVariableOf, type UpstreamName } from '@herald/core';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsInt,
+  IsISO8601,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/;
 const PRICES = /^[A-Za-z0-9_-]+=(\d+|-)\/(\d+|-)\/(\d+|-)(,[A-Za-z0-9_-]+=(\d+|-)\/(\d+|-)\/(\d+|-))*$/;
@@ -59,6 +70,15 @@ export class GatewaySettings {
   @IsOptional() @Transform(toFloat) @IsNumber() @Min(0) @Max(1) REPUTATION_BOUNCE_SUSPEND: number = 0.1;
   /** No warning or suspension before a window holds this many sends. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) REPUTATION_MIN_SENDS: number = 100;
+
+  /**
+   * Tests and rehearsals only: the instant (ISO 8601) the billing clock shows when the gateway starts;
+   * it runs at real speed from there, and event times move by the same offset (docs/billing.md, "The
+   * billing clock"). Unset (the default): the real clock.
+   */
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'BILLING_CLOCK_START must be an ISO 8601 instant' })
+  BILLING_CLOCK_START?: string;
 
   /** Stripe (optional): billing through the payment provider is enabled only when all three are set. */
   @IsOptional()

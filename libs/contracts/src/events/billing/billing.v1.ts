@@ -9,8 +9,9 @@ export type BillingCategory = (typeof BILLING_CATEGORIES)[number];
 /**
  * Payload of `billing.limit.reached`: a project's consumption of `category` reached its cap in the
  * current billing period. From now until `periodEnd` new sends in the category are refused with
- * 429 BILLING_LIMIT_EXCEEDED; a campaign that is sending pauses and ends its remaining recipients
- * as `skipped: billing_limit`. Published once per project, category and period (by the gateway).
+ * 429 BILLING_LIMIT_EXCEEDED; a campaign that is sending stops at its next batch (refused): its
+ * remaining recipients end `skipped: billing_limit` and it ends with `stoppedReason: billing_limit`.
+ * Published once per project, category and period (by the gateway).
  */
 export class BillingLimitReachedV1 {
   @IsIn(BILLING_CATEGORIES) category!: BillingCategory;
@@ -30,7 +31,8 @@ export const BillingLimitReached = defineEvent({
 
 /**
  * Payload of `project.sending.suspended` (the project's bounce or complaint rate passed its
- * threshold: every new send is refused with 403 PROJECT_SENDING_SUSPENDED and campaigns pause) and
+ * threshold: every new send is refused with 403 PROJECT_SENDING_SUSPENDED; a sending campaign stops
+ * at its next batch, its remaining recipients `skipped: sending_suspended`) and
  * `project.sending.resumed` (an OWNER lifted the suspension).
  */
 export class ProjectSendingSuspensionV1 {

@@ -21,7 +21,7 @@ export interface CampaignView {
   startedAt: string | null;
   sentAt: string | null;
   cancelledAt: string | null;
-  /** Why the campaign stopped before its whole audience was sent: `billing_limit`, else null. */
+  /** Why the campaign stopped before its whole audience was sent: `billing_limit` or `sending_suspended`, else null. */
   stoppedReason: string | null;
   createdAt: string;
   updatedAt: string;

@@ -79,7 +79,10 @@ export class Campaign {
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
   cancelledAt!: Date | null;
 
-  /** Why it stopped taking batches before its whole audience was sent: `billing_limit` (docs/billing.md). */
+  /**
+   * Why it stopped taking batches before its whole audience was sent (docs/billing.md): `billing_limit`
+   * (the campaign cap reached) or `sending_suspended` (the project's sending suspended); null otherwise.
+   */
   @Column({ name: 'stopped_reason', type: 'varchar', length: 40, nullable: true })
   stoppedReason!: string | null;
 
@@ -103,6 +106,7 @@ export const SKIP_REASONS = [
   'duplicate',
   'cancelled',
   'billing_limit',
+  'sending_suspended',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -10,13 +10,10 @@ import { CAMPAIGNS_SETTINGS, type CampaignsSettings } from '../campaigns.setting
 import { SegmentsClient, type Audience } from '../clients/segments-client.js';
 import { SendingClient, type IntakeItem } from '../clients/sending-client.js';
 import { CAMPAIGNS } from '../consumer.js';
-import { outcomeOf } from '../ledger/ledger-rules.js';
+import { outcomeOf, stopReasonOf, type StopReason } from '../ledger/ledger-rules.js';
 import { LedgerRepository, type PendingRow } from '../ledger/ledger.repository.js';
 
 const log = createLogger('campaigns.sender');
-
-/** The intake's refusals that stop a campaign (docs/billing.md): a cap reached, sending suspended. */
-const BILLING_STOPS = ['BILLING_LIMIT_EXCEEDED', 'PROJECT_SENDING_SUSPENDED'] as const;
 
 /** The intake key of a campaign's email to a contact: a second hand-off (after a crash) is a duplicate. */
 export const deliveryKey = (campaignId: string, contactId: string): string => `campaign:${campaignId}:${contactId}`;
@@ -130,8 +127,9 @@ export class CampaignSender {
     try {
       results = await this.sending.submit(c.projectId, items);
     } catch (err) {
-      if (BILLING_STOPS.some((code) => DomainError.is(err, code))) {
-        await this.stopForBilling(c, err as DomainError);
+      const stop = err instanceof DomainError ? stopReasonOf(err.code) : null;
+      if (stop) {
+        await this.stopSending(c, stop, err as DomainError);
         return;
       }
       if (!(err instanceof DomainError) || err.kind !== 'invalid') throw err;
@@ -148,18 +146,20 @@ export class CampaignSender {
   }
 
   /**
-   * The project reached its campaign cap, or its sending is suspended (docs/billing.md): nothing of
-   * the batch was written, and no later batch would be taken. Every pending row ends `skipped:
-   * billing_limit` — nothing is dropped silently — and the campaign ends once its queued rows have
-   * their outcome, with `stoppedReason: billing_limit`; the stats count the rows under `billingLimit`.
+   * The intake refused the batch because the project reached its campaign cap (`billing_limit`) or
+   * its sending is suspended (`sending_suspended`; docs/billing.md): nothing of the batch was written,
+   * and no later batch would be taken. Every pending row ends `skipped` with that reason — nothing is
+   * dropped silently — and the campaign ends (SENT) once its queued rows have their outcome, with
+   * `stoppedReason` set to it; the stats count the rows under `billingLimit` / `sendingSuspended`.
    */
-  private async stopForBilling(c: Campaign, err: DomainError): Promise<void> {
+  private async stopSending(c: Campaign, reason: StopReason, err: DomainError): Promise<void> {
     const skipped = await this.db.transaction(async (m) => {
-      await m.update(Campaign, { id: c.id }, { stoppedReason: 'billing_limit' });
-      return LedgerRepository.skipPending(m, c.id, 'billing_limit');
+      await m.update(Campaign, { id: c.id }, { stoppedReason: reason });
+      return LedgerRepository.skipPending(m, c.id, reason);
     });
     log.warn('campaign stopped: the project cannot send more campaign email', {
       campaignId: c.id,
+      reason,
       code: err.code,
       skipped,
       err: err.message,

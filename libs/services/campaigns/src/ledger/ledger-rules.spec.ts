@@ -1,4 +1,4 @@
-import { addsUp, outcomeOf, planRows, statsOf, type LedgerCounts } from './ledger-rules.js';
+import { addsUp, outcomeOf, planRows, statsOf, stopReasonOf, type LedgerCounts } from './ledger-rules.js';
 
 const counts = (over: Partial<LedgerCounts>): LedgerCounts => ({
   recipients: 0,
@@ -13,6 +13,7 @@ const counts = (over: Partial<LedgerCounts>): LedgerCounts => ({
   invalidAddress: 0,
   cancelled: 0,
   billingLimit: 0,
+  sendingSuspended: 0,
   delivered: 0,
   opened: 0,
   clicked: 0,
@@ -71,6 +72,19 @@ describe('ledger rules', () => {
     expect(addsUp({ ...done, sent: 5 })).toBe(false);
     expect(addsUp({ ...done, duplicate: 0 })).toBe(false);
     expect(statsOf({ ...done, sent: 5, queued: 1 }).complete).toBe(false);
+  });
+
+  it('rows left unsent by a cap (billing_limit) or a suspension (sending_suspended) count among the skip reasons that add up to skipped', () => {
+    const stopped = counts({ recipients: 9, sent: 4, skipped: 5, billingLimit: 2, sendingSuspended: 3 });
+    expect(addsUp(stopped)).toBe(true);
+    expect(addsUp({ ...stopped, sendingSuspended: 0 })).toBe(false);
+  });
+
+  it('a campaign stops on the intake refusing for a cap (billing_limit) or a suspension (sending_suspended), and on no other refusal', () => {
+    expect(stopReasonOf('BILLING_LIMIT_EXCEEDED')).toBe('billing_limit');
+    expect(stopReasonOf('PROJECT_SENDING_SUSPENDED')).toBe('sending_suspended');
+    expect(stopReasonOf('VALIDATION_ERROR')).toBeNull();
+    expect(stopReasonOf('DOMAIN_NOT_VERIFIED')).toBeNull();
   });
 
   it('rates are over sent, and 0 when nothing was sent', () => {

@@ -76,8 +76,10 @@ export interface LedgerCounts {
   duplicate: number;
   invalidAddress: number;
   cancelled: number;
-  /** Left unsent because the project reached its campaign cap or its sending was suspended (docs/billing.md). */
+  /** Left unsent because the project reached its campaign cap (docs/billing.md). */
   billingLimit: number;
+  /** Left unsent because the project's sending was suspended (sender reputation, docs/billing.md). */
+  sendingSuspended: number;
   delivered: number;
   opened: number;
   clicked: number;
@@ -131,4 +133,19 @@ export function statsOf(c: LedgerCounts): CampaignStats {
 /** The ledger's invariant: every row is counted once, in one state. */
 export const addsUp = (c: LedgerCounts): boolean =>
   c.recipients === c.sent + c.skipped + c.failed + c.pending + c.queued &&
-  c.skipped === c.unsubscribed + c.suppressed + c.duplicate + c.invalidAddress + c.cancelled;
+  c.skipped ===
+    c.unsubscribed + c.suppressed + c.duplicate + c.invalidAddress + c.cancelled + c.billingLimit + c.sendingSuspended;
+
+/** Why a campaign stopped before its whole audience was sent: its `stoppedReason`, and its remaining rows' skip reason. */
+export type StopReason = Extract<SkipReason, 'billing_limit' | 'sending_suspended'>;
+
+/**
+ * The intake's refusals that stop a campaign (docs/billing.md), by error code: the project reached
+ * its campaign cap (`billing_limit`), or its sending is suspended (`sending_suspended`). Any other
+ * refusal does not stop it (null).
+ */
+export function stopReasonOf(code: string): StopReason | null {
+  if (code === 'BILLING_LIMIT_EXCEEDED') return 'billing_limit';
+  if (code === 'PROJECT_SENDING_SUSPENDED') return 'sending_suspended';
+  return null;
+}

@@ -2,7 +2,7 @@ import { tableName } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import { CampaignRecipient, type SkipReason } from '../campaigns/campaign.entity.js';
 import type { AudienceContact } from '../clients/segments-client.js';
-import { planRows, type LedgerCounts } from './ledger-rules.js';
+import { planRows, type LedgerCounts, type StopReason } from './ledger-rules.js';
 
 /** A pending row ready to hand over, with the contact it renders with. */
 export interface PendingRow {
@@ -120,14 +120,10 @@ export class LedgerRepository {
   }
 
   /**
-   * Every pending row ends skipped with `reason` (a cancel; a billing cap reached or the project's
-   * sending suspended: `billing_limit`). Answers how many rows it ended.
+   * Every pending row ends skipped with `reason` (a cancel: `cancelled`; the campaign cap reached:
+   * `billing_limit`; the project's sending suspended: `sending_suspended`). Answers how many rows it ended.
    */
-  static async skipPending(
-    m: EntityManager,
-    campaignId: string,
-    reason: 'cancelled' | 'billing_limit',
-  ): Promise<number> {
+  static async skipPending(m: EntityManager, campaignId: string, reason: 'cancelled' | StopReason): Promise<number> {
     const result: unknown = await m.query(
       `UPDATE ${this.table(m)} SET status = 'skipped', reason = $2, contact = NULL, updated_at = now()
         WHERE campaign_id = $1 AND status = 'pending'`,
@@ -259,6 +255,7 @@ export class LedgerRepository {
               count(*) FILTER (WHERE reason = 'invalid_address')::int AS "invalidAddress",
               count(*) FILTER (WHERE reason = 'cancelled')::int AS cancelled,
               count(*) FILTER (WHERE reason = 'billing_limit')::int AS "billingLimit",
+              count(*) FILTER (WHERE reason = 'sending_suspended')::int AS "sendingSuspended",
               count(delivered_at)::int AS delivered, count(opened_at)::int AS opened,
               count(clicked_at)::int AS clicked, count(bounced_at)::int AS bounced,
               count(complained_at)::int AS complained, count(unsubscribed_at)::int AS "unsubscribedByLink"

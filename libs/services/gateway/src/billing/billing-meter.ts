@@ -1,10 +1,11 @@
 import { BillingLimitReached, type BillingCategory, type EmailLifecycleV1 } from '@herald/contracts';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { tableName } from '@herald/persistence';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccountMail } from '../accounts/account-mail.js';
 import { GATEWAY } from '../consumer.js';
+import { BILLING_CLOCK, type BillingClock } from './billing-clock.js';
 import { BillingAccount, BillingLimits, BillingUsage, MeteredEmail } from './billing.entities.js';
 import {
   billingPeriod,
@@ -27,7 +28,8 @@ const GAUGE_PERIOD: Period = { start: GAUGE_PERIOD_START, end: new Date(Date.UTC
 /**
  * Projects consumption from events, inside the transaction of the idempotent inbox (`ctx.manager`):
  * an email is counted once, by its first `email.sent` or `email.bounced` (its `metered_emails` row
- * is the natural key), in the period its event happened in. Crossing 80% and 100% of a cap emails the
+ * is the natural key), in the period its event happened in, on the billing clock (an event's time
+ * goes through `clock.fromReal`, so usage lands in the periods admission and consumption read). Crossing 80% and 100% of a cap emails the
  * owners once per period; reaching 100% also publishes `billing.limit.reached` through the outbox.
  */
 @Injectable()
@@ -35,6 +37,7 @@ export class BillingMeter {
   constructor(
     @InjectOutbox(GATEWAY) private readonly outbox: Outbox,
     private readonly mail: AccountMail,
+    @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
   ) {}
 
   /** One email's `email.sent` / `email.bounced` (`bounced`): counts it if it is new; a bounce marks it. */
@@ -49,7 +52,9 @@ export class BillingMeter {
    */
   async emails(m: EntityManager, events: MeteredEvent[], bounced: boolean): Promise<void> {
     const byId = new Map<string, MeteredEvent>();
-    for (const e of events) if (e.payload.emailId && !byId.has(e.payload.emailId)) byId.set(e.payload.emailId, e);
+    for (const e of events)
+      if (e.payload.emailId && !byId.has(e.payload.emailId))
+        byId.set(e.payload.emailId, { ...e, at: this.clock.fromReal(e.at) });
     if (byId.size === 0) return; // relay notices that matched no email of Herald's: nothing was sent by us
     const list = [...byId.values()];
     const table = tableName(m, MeteredEmail);
@@ -91,7 +96,7 @@ export class BillingMeter {
     await m.query(
       `INSERT INTO ${table} (email_id, project_id, category, sent_at, sender_domain, complained_at) VALUES ($1, $2, $3, $4, $5, $4)
        ON CONFLICT (email_id) DO UPDATE SET complained_at = COALESCE(${table}.complained_at, EXCLUDED.complained_at)`,
-      [p.emailId, projectId, categoryOfOrigin(p.origin), at, p.fromDomain?.toLowerCase() ?? null],
+      [p.emailId, projectId, categoryOfOrigin(p.origin), this.clock.fromReal(at), p.fromDomain?.toLowerCase() ?? null],
     );
   }
 
@@ -99,8 +104,11 @@ export class BillingMeter {
   async trackedEvents(m: EntityManager, projectId: string, times: Date[]): Promise<void> {
     const account = await m.findOneBy(BillingAccount, { projectId });
     const perPeriod = new Map<number, { period: Period; n: number }>();
-    for (const at of times) {
-      const period = billingPeriod(at, account && { start: account.periodStart, end: account.periodEnd });
+    for (const real of times) {
+      const period = billingPeriod(
+        this.clock.fromReal(real),
+        account && { start: account.periodStart, end: account.periodEnd },
+      );
       const entry = perPeriod.get(period.start.getTime()) ?? { period, n: 0 };
       entry.n += 1;
       perPeriod.set(period.start.getTime(), entry);
@@ -166,7 +174,10 @@ export class BillingMeter {
         : `Herald: ${level}% of the ${category} email cap is used`,
       `Your project ${projectId} has used ${used} of its ${cap} ${category} emails this billing period (${level}%).\n\n` +
         (level === 100
-          ? `New ${category} sends are refused until the period resets at ${resets}, and sending campaigns pause.`
+          ? `New ${category} sends are refused until the period resets at ${resets}.` +
+            (category === 'campaign'
+              ? ` A campaign that is sending stops at its next batch: its remaining recipients are skipped (reason billing_limit) and it ends with that stopped reason.`
+              : '')
           : `At 100% new ${category} sends are refused until the period resets at ${resets}.`) +
         `\n\nRaise the cap in the project's billing settings if you need more.`,
     );

@@ -23,7 +23,12 @@ describe('billing meter and caps (PostgreSQL, injected clock)', () => {
   let meter: BillingMeter;
   let billing: BillingService;
   const notices: { projectId: string; subject: string }[] = [];
-  const clock: BillingClock & { at: Date } = { at: new Date('2026-11-15T12:00:00Z'), now: () => clock.at };
+  // event times are given on this clock already: fromReal is the identity
+  const clock: BillingClock & { at: Date } = {
+    at: new Date('2026-11-15T12:00:00Z'),
+    now: () => clock.at,
+    fromReal: (t) => t,
+  };
   let seq = 0;
 
   beforeAll(async () => {
@@ -35,7 +40,7 @@ describe('billing meter and caps (PostgreSQL, injected clock)', () => {
       notifyOwners: async (_m: unknown, projectId: string, subject: string) =>
         void notices.push({ projectId, subject }),
     } as unknown as AccountMail;
-    meter = new BillingMeter(outbox, mail);
+    meter = new BillingMeter(outbox, mail, clock);
     const reputation = new ReputationService(ds, new GatewaySettings(), clock, outbox, mail);
     billing = new BillingService(ds, clock, reputation);
   });

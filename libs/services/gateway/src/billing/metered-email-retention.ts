@@ -1,10 +1,11 @@
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobQueue } from '@herald/jobs';
 import { tableName } from '@herald/persistence';
-import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
+import { BILLING_CLOCK, type BillingClock } from './billing-clock.js';
 import { MeteredEmail } from './billing.entities.js';
 
 const log = createLogger('gateway.billing');
@@ -27,6 +28,7 @@ export class MeteredEmailRetention implements OnModuleInit, OnApplicationBootstr
   constructor(
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
     @InjectJobQueue(GATEWAY) private readonly jobs: JobQueue,
+    @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
   ) {}
 
   onModuleInit(): void {
@@ -40,12 +42,14 @@ export class MeteredEmailRetention implements OnModuleInit, OnApplicationBootstr
 
   private async run(): Promise<void> {
     const table = tableName(this.db, MeteredEmail);
+    // `sent_at` is on the billing clock (BillingMeter)
+    const before = new Date(this.clock.now().getTime() - METERED_EMAIL_RETENTION_DAYS * 86_400_000);
     let deleted = 0;
     for (;;) {
       const [, n] = (await this.db.query(
         `DELETE FROM ${table} WHERE email_id IN (
-           SELECT email_id FROM ${table} WHERE sent_at < now() - make_interval(days => $1) LIMIT ${CHUNK})`,
-        [METERED_EMAIL_RETENTION_DAYS],
+           SELECT email_id FROM ${table} WHERE sent_at < $1 LIMIT ${CHUNK})`,
+        [before],
       )) as [unknown, number];
       deleted += n;
       if (n < CHUNK) break;

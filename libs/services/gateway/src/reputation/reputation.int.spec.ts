@@ -19,7 +19,7 @@ describe('sender reputation (PostgreSQL)', () => {
   let meter: BillingMeter;
   let reputation: ReputationService;
   const notices: string[] = [];
-  const clock: BillingClock = { now: () => new Date() };
+  const clock: BillingClock = { now: () => new Date(), fromReal: (t) => t };
   const project = 'prj_reputation_1';
 
   beforeAll(async () => {
@@ -31,7 +31,7 @@ describe('sender reputation (PostgreSQL)', () => {
       notifyOwners: async (_m: unknown, projectId: string, subject: string) =>
         void notices.push(`${projectId}: ${subject}`),
     } as unknown as AccountMail;
-    meter = new BillingMeter(outbox, mail);
+    meter = new BillingMeter(outbox, mail, clock);
     reputation = new ReputationService(ds, new GatewaySettings(), clock, outbox, mail);
     await ds.getRepository(Membership).insert([
       { projectId: project, userId: 'usr_owner', role: 'OWNER' },

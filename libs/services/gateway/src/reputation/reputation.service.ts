@@ -57,8 +57,11 @@ const view = (s: SendingSuspension): SuspensionView => ({
  * Sender reputation: bounce and complaint rates per project over two windows (the last 7 days, the
  * last 1,000 sends), both starting no earlier than the last lifted suspension, so that a lift gives
  * the project a fresh start instead of an immediate re-suspension. A breach (docs/billing.md)
- * suspends sending: recorded with its reason and rates, published (`project.sending.suspended`,
- * campaigns pause on it) and emailed to the owners, all in the transaction of the event that caused it.
+ * suspends sending: recorded with its reason and rates, published (`project.sending.suspended`) and
+ * emailed to the owners, all in the transaction of the event that caused it. From then on admission
+ * refuses every new send (403 PROJECT_SENDING_SUSPENDED), a campaign's next batch included: a sending
+ * campaign stops there, its remaining recipients end `skipped: sending_suspended`, and it ends with
+ * `stoppedReason: sending_suspended` (the campaigns service decides that, on the refusal).
  */
 @Injectable()
 export class ReputationService {
@@ -124,7 +127,9 @@ export class ReputationService {
       `Sending for project ${projectId} was suspended at ${now.toISOString()}: over the last ${w.sends} sends the ` +
         `bounce rate is ${pct(w.bounceRate)} and the complaint rate ${pct(w.complaintRate)} ` +
         `(suspension thresholds: bounces ${pct(this.thresholds.bounceSuspend)}, complaints ${pct(this.thresholds.complaintSuspend)}).\n\n` +
-        `New sends are refused and campaigns pause. Remove the addresses that bounce or complain, then an OWNER can lift the suspension from the project's security page.`,
+        `New sends are refused. A campaign that is sending stops at its next batch: its remaining recipients ` +
+        `are skipped (reason sending_suspended) and it ends with that stopped reason; it is not resumed when the ` +
+        `suspension is lifted. Remove the addresses that bounce or complain, then an OWNER can lift the suspension from the project's security page.`,
     );
   }
 
