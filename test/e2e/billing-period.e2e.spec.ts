@@ -1,5 +1,4 @@
 import {
-  describeTopology,
   e2eMode,
   eventually,
   signUp,
@@ -62,7 +61,6 @@ describe(`a billing cap across a period's end (${e2eMode()})`, () => {
         BILLING_CLOCK_START: new Date(Date.parse(PERIOD_END) - LEAD_S * 1000).toISOString(),
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
   }, 360_000);
 

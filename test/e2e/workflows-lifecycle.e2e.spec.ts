@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  describeTopology,
   e2eMode,
   eventually as eventuallyWithin,
   startDnsServer,
@@ -59,7 +58,6 @@ describe(`workflow executions: triggers, lifecycle and isolation (${e2eMode()})`
         WORKFLOW_WEBHOOK_RETRY_BASE_MS: WEBHOOK_RETRY_BASE_MS,
       },
     });
-    process.stdout.write(`${describeTopology(herald)}\n`);
     sending = new SendingDb(herald.db.url);
     owner = (await newProject(herald.url)).cookie;
   }, 360_000);
