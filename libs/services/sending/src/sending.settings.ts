@@ -39,6 +39,17 @@ export class SendingSettings {
   @Max(1000)
   DELIVERY_BATCH_SIZE: number = 100;
 
+  /**
+   * Threads that compose and DKIM-sign outgoing messages, off the event loop (0: on it). The
+   * largest share of an email's CPU; one thread keeps the event loop free for requests and consumers.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(16)
+  DELIVERY_COMPOSE_THREADS: number = 1;
+
   /** Lease of a claimed email; a crashed worker's emails are recovered after it (live workers renew theirs). */
   @IsOptional()
   @Transform(toInt)

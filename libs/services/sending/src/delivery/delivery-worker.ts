@@ -66,6 +66,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.relay = new SmtpRelay(this.settings.SMTP_URL, {
       poolSize: this.settings.SMTP_POOL_SIZE,
       maxMessages: this.settings.SMTP_MAX_MESSAGES,
+      composeThreads: this.settings.DELIVERY_COMPOSE_THREADS,
     });
     this.unlisten = await PgNotifications.for(this.runtime.databaseUrl).listen(EMAILS_CHANNEL, () => this.wake());
     this.running = true;
@@ -92,7 +93,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await Promise.all(this.loops);
     clearInterval(this.heartbeat);
     await this.unlisten?.();
-    this.relay?.close();
+    await this.relay?.close();
   }
 
   private async run(lane: Lane, pause: WakeableSleep): Promise<void> {
@@ -155,12 +156,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       const send = (p: Awaited<ReturnType<typeof prepareOne>>) =>
         p.raw ? this.deliverOne(p.email, p.raw) : Promise.resolve(p.outcome);
       let sending: Promise<Outcome>[];
-      if (lane === 'normal') sending = (await Promise.all(batch.map(prepareOne))).map(send);
+      if (this.relay!.composesOffThread)
+        // compose threads leave the event loop free: every message of the batch is composed at
+        // once, each handed to the pool as soon as it is signed
+        sending = batch.map((email) => prepareOne(email).then(send));
+      else if (lane === 'normal') sending = (await Promise.all(batch.map(prepareOne))).map(send);
       else {
-        // a bulk batch is composed one message at a time, each handed to the pool as soon as it is
-        // signed, with a turn of the event loop between messages: a hundred compositions at once
-        // would keep the loop busy for the whole batch, and a /v1/send request or a normal-lane
-        // hand-off would wait behind all of them
+        // composing on the event loop, a bulk batch is composed one message at a time, each handed
+        // to the pool as soon as it is signed, with a turn of the event loop between messages: a
+        // hundred compositions at once would keep the loop busy for the whole batch, and a /v1/send
+        // request or a normal-lane hand-off would wait behind all of them
         sending = [];
         for (const email of batch) {
           sending.push(send(await prepareOne(email)));
