@@ -123,7 +123,8 @@ export const START_NODE_OPTIONS = readFileSync('scripts/node-options', 'utf8').t
  * the bench's scratch directory and a rate limit high enough not to interfere.
  * BENCH_POOL_SIZE, when set, is passed as DATABASE_POOL_SIZE (default: the product's, 4 per service);
  * Node runs with the flags `npm start` gives it (scripts/start.sh), then BENCH_HERALD_NODE_OPTIONS
- * (e.g. `--import <a preload that runs the inspector profiler>`, or another `--max-semi-space-size`).
+ * (e.g. `--import <a preload that runs the inspector profiler>`, or another `--max-semi-space-size`);
+ * BENCH_HERALD_ENV adds settings, `NAME=value` pairs separated by commas (an A/B of a setting).
  */
 export async function startStandalone(db: BenchDatabase, extra: Record<string, string> = {}): Promise<ServiceProcess> {
   const proc = new ServiceProcess('standalone', await freePort(), {
@@ -133,6 +134,13 @@ export async function startStandalone(db: BenchDatabase, extra: Record<string, s
     LOG_LEVEL: 'warn',
     ...(process.env.BENCH_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}),
     NODE_OPTIONS: [START_NODE_OPTIONS, process.env.BENCH_HERALD_NODE_OPTIONS].filter(Boolean).join(' '),
+    MALLOC_ARENA_MAX: '2', // as scripts/start.sh
+    ...Object.fromEntries(
+      (process.env.BENCH_HERALD_ENV ?? '')
+        .split(',')
+        .filter((pair) => pair.includes('='))
+        .map((pair) => [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1)]),
+    ),
     ...extra,
   });
   await proc.start({ timeoutMs: 90_000 });

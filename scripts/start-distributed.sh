@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 source scripts/node-runtime.sh
 bash scripts/ensure-node-deps.sh
 bash scripts/build.sh
-# The services run with the same V8 flags as `npm start` (scripts/start.sh).
+# The services run with the same V8 flags and malloc arenas as `npm start` (scripts/start.sh).
 defaults="$(cat scripts/node-options)"
 export NODE_OPTIONS="${defaults}${NODE_OPTIONS:+ $NODE_OPTIONS}"
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec node "${HERALD_DIST:-dist}/scripts/start-distributed.js" "$@"

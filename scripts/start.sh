@@ -12,4 +12,7 @@ bash scripts/build.sh
 # file); flags given in NODE_OPTIONS come after them and win.
 defaults="$(cat scripts/node-options)"
 export NODE_OPTIONS="${defaults}${NODE_OPTIONS:+ $NODE_OPTIONS}"
+# glibc gives each thread that allocates its own malloc arenas; with the compose threads (sending)
+# they held ~50 MB of the process's resident memory under a campaign (docs/operations.md, Memory)
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec node dist/apps/standalone/src/main.js "$@"

@@ -11,6 +11,9 @@ export interface MessageComposer {
   close(): Promise<void>;
 }
 
+/** A compose thread's young generation (both semi-spaces and the new large-object space), MB. */
+const COMPOSE_YOUNG_GENERATION_MB = 24;
+
 /** The compiled compose thread, next to this module in dist/. */
 const WORKER = fileURLToPath(new URL('./compose.worker.js', import.meta.url));
 
@@ -33,7 +36,15 @@ export function createMessageComposer(threads: number, workerFile = WORKER): Mes
     throw new Error(
       `the compose thread ${workerFile} does not exist: run the built service (npm run build), or set DELIVERY_COMPOSE_THREADS=0`,
     );
-  const pool = new Piscina({ filename: workerFile, minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+  const pool = new Piscina({
+    filename: workerFile,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Infinity,
+    // a thread holds one message at a time: a small young generation keeps its resident memory
+    // small (V8 would otherwise grow it to the process's --max-semi-space-size under load)
+    resourceLimits: { maxYoungGenerationSizeMb: COMPOSE_YOUNG_GENERATION_MB },
+  });
   return {
     async compose(task) {
       const bytes = (await pool.run(task)) as Uint8Array;
