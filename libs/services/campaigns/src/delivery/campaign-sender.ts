@@ -99,6 +99,7 @@ export class CampaignSender {
       locked.resolved = page.next === null;
       await m.save(locked);
       if (locked.resolved) {
+        await LedgerRepository.refreshStatistics(m);
         const counts = await LedgerRepository.counts(m, c.id);
         await publishLifecycle(this.outbox, m, 'sending', locked, { recipients: counts.recipients });
       }

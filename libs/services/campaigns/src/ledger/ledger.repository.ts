@@ -59,6 +59,15 @@ export class LedgerRepository {
     return inserted.length;
   }
 
+  /**
+   * Samples the ledger's statistics again (ANALYZE, a bounded sample): a resolved audience wrote its
+   * rows in one burst, and plans made on statistics from before it treat a campaign of 100,000 rows
+   * as a hundred (autovacuum's analyze comes minutes later, or never for a short campaign).
+   */
+  static async refreshStatistics(m: EntityManager): Promise<void> {
+    await m.query(`ANALYZE ${this.table(m)}`);
+  }
+
   /** The next pending rows in ledger order. */
   static async pending(m: EntityManager, campaignId: string, limit: number): Promise<PendingRow[]> {
     const rows: { contact_id: string; email: string; contact: AudienceContact }[] = await m.query(
@@ -102,7 +111,7 @@ export class LedgerRepository {
       `UPDATE ${this.table(m)} l SET status = o.status, reason = o.reason, email_id = o.email_id, contact = NULL,
               updated_at = now()
          FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[]) AS o(contact_id, status, reason, email_id)
-        WHERE l.campaign_id = $1 AND l.contact_id = o.contact_id
+        WHERE l.campaign_id = $1 AND l.contact_id = ANY($2::varchar[]) AND l.contact_id = o.contact_id
           AND (l.status = 'pending' OR (l.status = 'skipped' AND l.reason = 'cancelled'))`,
       [
         campaignId,
@@ -190,9 +199,12 @@ export class LedgerRepository {
       (it.who.contactId ? byContact : byAddress).push({ ...it, who: { ...it.who, email } });
     }
     const t = this.table(m);
+    // the rows are named by key lists as well as joined with the batch: the ledger's statistics may
+    // date from before the audience was resolved (a campaign's rows are written in one burst), and
+    // a planner that believes a campaign has a hundred rows scans all of them once per batch row
     for (const [rows, match] of [
-      [byContact, 'l.contact_id = o.contact_id'],
-      [byAddress, 'l.email = o.email'],
+      [byContact, 'l.contact_id = ANY($2::varchar[]) AND l.contact_id = o.contact_id'],
+      [byAddress, 'l.email = ANY($3::varchar[]) AND l.email = o.email'],
     ] as const) {
       if (rows.length === 0) continue;
       await m.query(
@@ -201,7 +213,7 @@ export class LedgerRepository {
                 email_id = COALESCE(l.email_id, o.email_id), reason = NULL, contact = NULL, updated_at = now()
            FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::text[], $6::timestamptz[], $7::varchar[])
                 AS o(campaign_id, contact_id, email, status, error, at, email_id)
-          WHERE l.campaign_id = o.campaign_id AND ${match}
+          WHERE l.campaign_id = ANY($1::varchar[]) AND l.campaign_id = o.campaign_id AND ${match}
             AND (l.status IN ('pending', 'queued') OR (l.status = 'skipped' AND l.reason = 'cancelled'))
             AND l.reason IS DISTINCT FROM 'duplicate'`,
         [
@@ -230,14 +242,14 @@ export class LedgerRepository {
   ): Promise<void> {
     const col = `${kind}_at`;
     await m.query(
-      `UPDATE ${this.table(m)} SET ${col} = COALESCE(${col}, $4::timestamptz),
+      `UPDATE ${this.table(m)} SET ${col} = COALESCE(${col}, $3::timestamptz),
               status = CASE WHEN ${OPEN} THEN 'sent' ELSE status END,
               reason = CASE WHEN ${OPEN} THEN NULL ELSE reason END,
-              sent_at = COALESCE(sent_at, CASE WHEN ${OPEN} THEN $4::timestamptz END), updated_at = now()
+              sent_at = COALESCE(sent_at, CASE WHEN ${OPEN} THEN $3::timestamptz END), updated_at = now()
         WHERE campaign_id = $1 AND reason IS DISTINCT FROM 'duplicate'
           AND status IN ('pending', 'queued', 'sent', 'skipped')
-          AND (contact_id = $2::varchar OR ($2::varchar IS NULL AND email = $3::varchar))`,
-      [campaignId, who.contactId ?? null, who.email.trim().toLowerCase(), at],
+          AND ${who.contactId ? 'contact_id' : 'email'} = $2::varchar`,
+      [campaignId, who.contactId ?? who.email.trim().toLowerCase(), at],
     );
   }
 
