@@ -5,3 +5,4 @@ export * from './table-name.js';
 export * from './pg-notifications.js';
 export * from './single-statement-write.js';
 export * from './prepared-query.js';
+export { TableStatistics } from './table-statistics.js';

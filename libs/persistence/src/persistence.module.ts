@@ -1,7 +1,8 @@
 import { HERALD_RUNTIME, HealthRegistry, type HeraldRuntime } from '@herald/core';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { TableStatistics } from './table-statistics.js';
 import {
   migrateServiceSchema,
   pendingMigrations,
@@ -19,6 +20,19 @@ export interface PersistenceOptions extends ServiceSchema {
  * `@InjectDataSource('contacts')`), on its own schema. In standalone mode migrations run at start.
  */
 const MIGRATE_ON_START = Symbol('herald:migrate-on-start');
+
+/** Starts a service's TableStatistics with the application and stops it on shutdown. */
+class StatisticsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(private readonly statistics: TableStatistics) {}
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.statistics.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.statistics.stop();
+  }
+}
 
 @Module({})
 export class PersistenceModule {
@@ -43,6 +57,12 @@ export class PersistenceModule {
         TypeOrmModule.forFeature(options.entities as never[], options.service),
       ],
       providers: [
+        {
+          // the planner's statistics where the server keeps none (autovacuum off): TableStatistics
+          provide: `herald:table-statistics:${options.service}`,
+          inject: [getDataSourceToken(options.service)],
+          useFactory: (ds: DataSource) => new StatisticsLifecycle(new TableStatistics(ds, options.service)),
+        },
         {
           provide: `herald:database-health:${options.service}`,
           inject: [HealthRegistry, getDataSourceToken(options.service)],

@@ -11,8 +11,11 @@ import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { Segment, SegmentMembership } from '../segments/segment.entity.js';
 import { filterSqlSchema, ProjectContext } from './project-context.js';
 
-/** Which contacts one reconciliation looks at: one contact, or a list of contact ids. */
-export type Scope = { contactId: string } | { contactIds: string[] };
+/**
+ * Which contacts one reconciliation looks at: one contact, or a list of contact ids (`span`: the
+ * ids are a contiguous stretch of the id order, as a compute's batches are).
+ */
+export type Scope = { contactId: string } | { contactIds: string[]; span?: true };
 
 export interface Trace {
   correlationId?: string;
@@ -109,13 +112,16 @@ export class MembershipEngine {
       scoped = 'c.contact_id = $3::varchar';
       stored = 'ms.contact_id = $3::varchar';
     } else {
-      // the ids' span as well: the planner then reads the batch by the primary key, not a scan of
-      // the project's contacts hashing 5,000 ids
-      // (min and max in PostgreSQL's collation)
+      // a compute's contiguous batch also gives its ids' span (min and max in PostgreSQL's collation):
+      // the planner then reads the batch by the primary key, not a scan of the project's contacts
+      // hashing 5,000 ids; scattered ids (the contacts a consumer batch changed) are looked up one by
+      // one in the keys, as their span would cover most of the project and be scanned
       params.push(scope.contactIds);
       const span = (col: string) =>
-        `${col} = ANY($3::varchar[]) AND ${col} >= (SELECT min(k) FROM unnest($3::varchar[]) k)` +
-        ` AND ${col} <= (SELECT max(k) FROM unnest($3::varchar[]) k)`;
+        scope.span
+          ? `${col} = ANY($3::varchar[]) AND ${col} >= (SELECT min(k) FROM unnest($3::varchar[]) k)` +
+            ` AND ${col} <= (SELECT max(k) FROM unnest($3::varchar[]) k)`
+          : `${col} = ANY($3::varchar[])`;
       scoped = span('c.contact_id');
       stored = span('ms.contact_id');
     }
@@ -395,7 +401,7 @@ export class MembershipEngine {
             await runner.commitTransaction();
             return undefined;
           }
-          const r = await this.reconcile(m, batchCtx, current, { contactIds }, { ...opts, now });
+          const r = await this.reconcile(m, batchCtx, current, { contactIds, span: true }, { ...opts, now });
           await runner.commitTransaction();
           added += r.added;
           removed += r.removed;

@@ -1,0 +1,54 @@
+import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
+import { DataSource } from 'typeorm';
+import { TableStatistics } from './table-statistics.js';
+
+/**
+ * TableStatistics on PostgreSQL: a service's table changed by more than its threshold since its last
+ * analyze is analysed (the planner then sees its rows), one changed by less is not, and another
+ * schema's tables are never touched.
+ */
+describe('TableStatistics (PostgreSQL)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 2 } }).initialize();
+    for (const schema of ['svc', 'other']) {
+      await ds.query(`CREATE SCHEMA ${schema}`);
+      // autovacuum off on these tables whatever the server does: the test decides when they are analysed
+      for (const table of ['big', 'small'])
+        await ds.query(`CREATE TABLE ${schema}.${table} (id int) WITH (autovacuum_enabled = false)`);
+    }
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+
+  const estimate = async (table: string) =>
+    Number(
+      (await ds.query<{ n: number }[]>(`SELECT reltuples AS n FROM pg_class WHERE oid = $1::regclass`, [table]))[0]!.n,
+    );
+
+  it('analyses the tables of its schema that changed by more than 500 rows plus a tenth, and only those', async () => {
+    await ds.transaction(async (m) => {
+      await m.query(`INSERT INTO svc.big SELECT generate_series(1, 5000)`);
+      await m.query(`INSERT INTO svc.small SELECT generate_series(1, 100)`);
+      await m.query(`INSERT INTO other.big SELECT generate_series(1, 5000)`);
+    });
+    // the server publishes a session's table counters at most once a second
+    await eventually(async () => {
+      const [r] = await ds.query<{ n: string }[]>(
+        `SELECT n_mod_since_analyze AS n FROM pg_stat_user_tables WHERE schemaname = 'svc' AND relname = 'big'`,
+      );
+      return Number(r?.n) >= 5000 || undefined;
+    });
+    const statistics = new TableStatistics(ds, 'svc');
+    expect(await statistics.analyseChanged()).toEqual(['big']);
+    expect(await estimate('svc.big')).toBe(5000);
+    expect(await estimate('svc.small')).toBeLessThan(100);
+    expect(await estimate('other.big')).toBeLessThan(5000);
+    await eventually(async () => ((await statistics.analyseChanged()).length === 0 ? true : undefined));
+  });
+});
