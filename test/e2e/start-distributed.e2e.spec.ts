@@ -1,28 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVICES } from '@herald/core';
-import { accountWithProject, bearer, eventually, freePort, testReport } from '@herald/testing';
+import { accountWithProject, bearer, eventually, freePort, freePortBlock, testReport } from '@herald/testing';
 
 const LAUNCHER = path.join(process.cwd(), process.env.HERALD_DIST ?? 'dist', 'scripts', 'start-distributed.js');
 
-const portFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const srv = net.createServer().once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-
 /** A base port with the next SERVICES.length ports free (the launcher puts service i on base + i). */
-async function freeBasePort(): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    const ports = SERVICES.map((s) => base + s.defaultPort - SERVICES[0].defaultPort);
-    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
-  }
-}
+const freeBasePort = () => freePortBlock(SERVICES[SERVICES.length - 1]!.defaultPort - SERVICES[0].defaultPort + 1);
 
 /** The live (not zombie) processes whose parent is `pid` (Linux /proc). */
 function childrenOf(pid: number): number[] {

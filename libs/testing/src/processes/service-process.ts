@@ -7,16 +7,47 @@ import { TEST_INTERNAL_SECRET } from '../http/principal-headers.js';
 /** Tests run from the repository root (Jest's rootDir). */
 const ROOT = process.cwd();
 
-/** A free loopback port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The ports this process hands to the services it starts: below the kernel's ephemeral range
+ * (32768–60999 here), where no outgoing connection ever takes a port between the check and the
+ * child's listen (one did: a PostgreSQL or Kafka client's local port, EADDRINUSE in a CI run), and
+ * one band per Jest worker, so that two workers never hand out the same port. Processes outside a
+ * worker (the global set-up, benches) share the last band.
+ */
+const PORT_BAND = (() => {
+  const worker = Number(process.env.JEST_WORKER_ID ?? 0);
+  return worker > 0 ? { from: 10_000 + ((worker - 1) % 8) * 2_500, size: 2_500 } : { from: 30_000, size: 2_700 };
+})();
+let nextPort = Math.floor(Math.random() * PORT_BAND.size);
+
+/** Whether nothing listens on the loopback port now. */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/** A free loopback port of this process's band (see PORT_BAND). */
+export async function freePort(): Promise<number> {
+  for (let tried = 0; tried < PORT_BAND.size; tried++) {
+    const port = PORT_BAND.from + (nextPort++ % PORT_BAND.size);
+    if (await portFree(port)) return port;
+  }
+  throw new Error(`no free port in ${PORT_BAND.from}–${PORT_BAND.from + PORT_BAND.size - 1}`);
+}
+
+/** The first of `n` consecutive free loopback ports of this process's band, none handed out again by freePort. */
+export async function freePortBlock(n: number): Promise<number> {
+  for (let tried = 0; tried < PORT_BAND.size; tried++) {
+    if (nextPort % PORT_BAND.size > PORT_BAND.size - n) nextPort += PORT_BAND.size - (nextPort % PORT_BAND.size);
+    const first = PORT_BAND.from + (nextPort % PORT_BAND.size);
+    nextPort += n;
+    const ports = Array.from({ length: n }, (_, i) => first + i);
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return first;
+  }
+  throw new Error(`no ${n} consecutive free ports in ${PORT_BAND.from}–${PORT_BAND.from + PORT_BAND.size - 1}`);
 }
 
 const registry = Symbol.for('herald.testing.startedProcesses');
