@@ -77,6 +77,8 @@ describe('PostgreSQL and the in-memory matcher agree on random filters and conta
         segments,
         projectId: project,
         ...(i % 2 === 0 ? { fieldTypes: RANDOM_FIELD_TYPES } : {}),
+        // half the filters with each record test probed per contact (the real-time shape), half as joins
+        perContact: Math.floor(i / 2) % 2 === 1,
       };
       const { sql, params } = compileFilter(filter, ctx);
       const inSql = new Set(
@@ -93,7 +95,7 @@ describe('PostgreSQL and the in-memory matcher agree on random filters and conta
         if (inMemory) matches++;
         if (inMemory !== inSql.has(contact.id) && disagreements.length < 5)
           disagreements.push(
-            `filter ${JSON.stringify(raw)} (registry: ${'fieldTypes' in ctx}, d1: ${JSON.stringify(toWire(dynamic))})` +
+            `filter ${JSON.stringify(raw)} (registry: ${'fieldTypes' in ctx}, per contact: ${ctx.perContact}, d1: ${JSON.stringify(toWire(dynamic))})` +
               ` on ${JSON.stringify(contact)}: ` +
               `matcher ${inMemory}, PostgreSQL ${inSql.has(contact.id)}\n  SQL: ${sql}`,
           );

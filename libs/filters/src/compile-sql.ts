@@ -67,6 +67,15 @@ export interface SqlContext extends EvaluationContext {
   alias?: string;
   /** Parameters already in the caller's statement: the filter's are appended (numbering follows). */
   params?: unknown[];
+  /**
+   * The statement evaluates a few given contacts (a consumer's changed contacts), not a project:
+   * each record test (events, engagement, stored membership) is a sub-query run for the contact,
+   * probing its own records by key (`OFFSET 0` keeps PostgreSQL from turning it into a join). As a
+   * join, the planner may scan the project's records of a name once per contact, which it does
+   * when the table's statistics are from before it grew (a new project under load): milliseconds
+   * per contact instead of microseconds. The same semantics either way.
+   */
+  perContact?: boolean;
 }
 
 export interface CompiledFilter {
@@ -105,9 +114,11 @@ class SqlCompiler {
   readonly alias: string;
   readonly params: unknown[];
   readonly project: string;
+  private readonly perContact: boolean;
   private readonly instants = new Map<number, string>();
 
   constructor(ctx: SqlContext) {
+    this.perContact = ctx.perContact === true;
     this.schema = ctx.schema ?? DEFAULT_FILTER_SQL_SCHEMA;
     this.alias = ctx.alias ?? 'c';
     checkIdentifiers(this.schema, this.alias);
@@ -125,6 +136,11 @@ class SqlCompiler {
     let p = this.instants.get(ms);
     if (!p) this.instants.set(ms, (p = this.param(new Date(ms).toISOString(), 'timestamptz')));
     return p;
+  }
+
+  /** What ends a record sub-query: in per-contact mode, what keeps it a per-contact probe. */
+  get probe(): string {
+    return this.perContact ? ' OFFSET 0' : '';
   }
 
   col(name: keyof FilterSqlSchema['contacts']): string {
@@ -187,7 +203,7 @@ class SqlCompiler {
         const m = this.schema.memberships;
         return exact(
           `EXISTS (SELECT 1 FROM ${m.table} m WHERE m.${m.projectId} = ${this.project}` +
-            ` AND m.${m.segmentId} = ${this.param(node.segmentId, 'text')} AND m.${m.contactId} = ${this.col('contactId')})`,
+            ` AND m.${m.segmentId} = ${this.param(node.segmentId, 'text')} AND m.${m.contactId} = ${this.col('contactId')}${this.probe})`,
         );
       }
     }
@@ -279,9 +295,11 @@ class SqlCompiler {
     if (node.since !== undefined) where.push(`e.${t.occurredAt} >= ${this.instant(node.since)}`);
     if (node.until !== undefined) where.push(`e.${t.occurredAt} <= ${this.instant(node.until)}`);
     const contactId = this.col('contactId');
-    const own = `SELECT 1 FROM ${t.table} e WHERE ${where.join(' AND ')} AND e.${t.contactId} = ${contactId}`;
+    const own = `SELECT 1 FROM ${t.table} e WHERE ${where.join(' AND ')} AND e.${t.contactId} = ${contactId}${this.probe}`;
     if (node.cmp === '>=' && node.n === 1) return `EXISTS (${own})`;
     if (node.cmp === '<' && node.n === 1) return `(NOT EXISTS (${own}))`;
+    if (this.perContact)
+      return `((SELECT count(*) FROM ${t.table} e WHERE ${where.join(' AND ')} AND e.${t.contactId} = ${contactId}) ${node.cmp} ${this.param(node.n, 'bigint')})`;
     const count = `count(*) ${node.cmp} ${this.param(node.n, 'bigint')}`;
     const grouped = (having: string) =>
       `SELECT e.${t.contactId} AS contact_id FROM ${t.table} e WHERE ${where.join(' AND ')}` +

@@ -58,7 +58,7 @@ export class PersistenceModule {
       ],
       providers: [
         {
-          // the planner's statistics where the server keeps none (autovacuum off): TableStatistics
+          // the planner's statistics of tables that grow faster than autovacuum visits them: TableStatistics
           provide: `herald:table-statistics:${options.service}`,
           inject: [getDataSourceToken(options.service)],
           useFactory: (ds: DataSource) => new StatisticsLifecycle(new TableStatistics(ds, options.service)),

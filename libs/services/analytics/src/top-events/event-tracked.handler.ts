@@ -10,11 +10,11 @@ import { EventCount, EventCountDaily } from './event-count.entity.js';
  * Counts tracked events per name, in the transaction that also records the events as applied: a
  * delivered batch is summed per (project, name) first and written with one multi-row upsert, in
  * key order so that concurrent batches lock the counter rows in the same order; the same per UTC day
- * (`top-events` over a range).
+ * (`top-events` over a range). `gather`: sums do not depend on the order of topics.
  */
 @Controller()
 export class EventTrackedHandler {
-  @OnEventBatch(ANALYTICS, Topics.EventTracked)
+  @OnEventBatch(ANALYTICS, Topics.EventTracked, { gather: true })
   async onEventsTracked(
     @Payload() events: EventEnvelope<EventTrackedV1>[],
     @Ctx() ctx: EventBatchContext,

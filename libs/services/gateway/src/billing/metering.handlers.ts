@@ -60,8 +60,8 @@ export class MeteringHandlers {
     await this.reputation.evaluate(ctx.manager, e.projectId);
   }
 
-  /** A run of tracked events at once: one counter update per project and period. */
-  @OnEventBatch(GATEWAY, Topics.EventTracked)
+  /** A delivered batch's tracked events at once (`gather`: a sum, whatever the order of topics): one counter update per project and period. */
+  @OnEventBatch(GATEWAY, Topics.EventTracked, { gather: true })
   async onTracked(@Payload() events: EventEnvelope<EventTrackedV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
     for (const [projectId, at] of countByProject(events)) await this.meter.trackedEvents(ctx.manager, projectId, at);
   }

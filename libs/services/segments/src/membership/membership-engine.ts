@@ -142,6 +142,8 @@ export class MembershipEngine {
         segments: ctx.resolver,
         schema: this.sql,
         params,
+        // a consumer's changed contacts: each probes its own records by key, whatever the statistics
+        perContact: !('span' in scope && scope.span),
       });
       params = f.params;
       branches.push(`SELECT ${id} AS segment_id, c.contact_id, c.email FROM scoped c WHERE ${f.sql}`);

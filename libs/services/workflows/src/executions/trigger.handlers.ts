@@ -29,6 +29,30 @@ const ENGAGEMENT: Record<string, string> = {
   [Topics.EmailComplained]: 'complained',
 };
 
+/** An event of a contact that may resume its waiting executions and start workflows, under its timeline name. */
+interface ContactEventItem {
+  e: EventEnvelope;
+  contactId: string;
+  email: string;
+  name: string;
+  data: Record<string, unknown>;
+}
+
+const segmentEvent = (e: EventEnvelope<SegmentMembershipChangedV1>): ContactEventItem => ({
+  e,
+  contactId: e.payload.contactId,
+  email: e.payload.email,
+  name: e.type,
+  data: { segmentId: e.payload.segmentId, segmentName: e.payload.segmentName, reason: e.payload.reason },
+});
+
+/** (project, contact, segment) columns of membership changes, for unnest. */
+const membershipKeys = (events: EventEnvelope<SegmentMembershipChangedV1>[]): string[][] => [
+  events.map((e) => e.projectId),
+  events.map((e) => e.payload.contactId),
+  events.map((e) => e.payload.segmentId),
+];
+
 const typeOf = (v: unknown): string | undefined =>
   v === null || v === undefined ? undefined : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v;
 
@@ -82,30 +106,16 @@ export class TriggerHandlers {
         [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
       );
     }
-    const waiting = await m.query<{ k: string }[]>(
-      `SELECT DISTINCT r.project_id || chr(1) || r.contact_id || chr(1) || r.wait_event AS k
-       FROM workflows.workflow_step_runs r JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(p, c, n)
-         ON r.project_id = x.p AND r.contact_id = x.c AND r.wait_event = x.n
-       WHERE r.status = 'PENDING' AND r.wait_event IS NOT NULL`,
-      [events.map((e) => e.projectId), events.map((e) => e.payload.contactId), events.map((e) => e.payload.name)],
-    );
-    const waits = new Set(waiting.map((w) => w.k));
-    let resumed = 0;
-    for (const e of events)
-      if (waits.has(`${e.projectId}\u0001${e.payload.contactId}\u0001${e.payload.name}`))
-        resumed += await this.resume(m, e.projectId, e.payload.contactId, e.payload.name, e.payload.data ?? {});
-    const triggered = await this.triggeredBy(
+    await this.contactEvents(
       m,
-      events.map((e) => [e.projectId, e.payload.name] as const),
-    );
-    const starts = events.flatMap((e) =>
-      (triggered.get(`${e.projectId}\u0000${e.payload.name}`) ?? []).map((w) => ({
-        w,
-        req: this.request(e, e.payload.contactId, e.payload.email, e.payload.name, e.payload.data ?? {}),
+      events.map((e) => ({
+        e,
+        contactId: e.payload.contactId,
+        email: e.payload.email,
+        name: e.payload.name,
+        data: e.payload.data ?? {},
       })),
     );
-    const started = (await this.starter.startMany(m, starts)).filter((r) => r.started).length;
-    if (started || resumed) this.wakeSoon();
   }
 
   @OnEvent(WORKFLOWS, Topics.ContactSubscribed)
@@ -132,32 +142,34 @@ export class TriggerHandlers {
     );
   }
 
-  @OnEvent(WORKFLOWS, Topics.SegmentEntered)
-  async onEntered(@Payload() e: EventEnvelope<SegmentMembershipChangedV1>, @Ctx() ctx: EventContext): Promise<void> {
-    const p = e.payload;
+  /**
+   * Segment entries and exits come in runs (a relay round of segments' outbox holds many), applied
+   * like email events. Not `gather`: an entry and an exit of one contact must stay in their order.
+   */
+  @OnEventBatch(WORKFLOWS, Topics.SegmentEntered)
+  async onEntered(
+    @Payload() events: EventEnvelope<SegmentMembershipChangedV1>[],
+    @Ctx() ctx: EventBatchContext,
+  ): Promise<void> {
     await ctx.manager.query(
-      `INSERT INTO workflows.workflow_segment_members (project_id, contact_id, segment_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-      [e.projectId, p.contactId, p.segmentId],
+      `INSERT INTO workflows.workflow_segment_members (project_id, contact_id, segment_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`,
+      membershipKeys(events),
     );
-    await this.contactEvent(ctx.manager, e, p.contactId, p.email, e.type, {
-      segmentId: p.segmentId,
-      segmentName: p.segmentName,
-      reason: p.reason,
-    });
+    await this.contactEvents(ctx.manager, events.map(segmentEvent));
   }
 
-  @OnEvent(WORKFLOWS, Topics.SegmentExited)
-  async onExited(@Payload() e: EventEnvelope<SegmentMembershipChangedV1>, @Ctx() ctx: EventContext): Promise<void> {
-    const p = e.payload;
+  @OnEventBatch(WORKFLOWS, Topics.SegmentExited)
+  async onExited(
+    @Payload() events: EventEnvelope<SegmentMembershipChangedV1>[],
+    @Ctx() ctx: EventBatchContext,
+  ): Promise<void> {
     await ctx.manager.query(
-      `DELETE FROM workflows.workflow_segment_members WHERE project_id = $1 AND contact_id = $2 AND segment_id = $3`,
-      [e.projectId, p.contactId, p.segmentId],
+      `DELETE FROM workflows.workflow_segment_members
+        WHERE (project_id, contact_id, segment_id) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))`,
+      membershipKeys(events),
     );
-    await this.contactEvent(ctx.manager, e, p.contactId, p.email, e.type, {
-      segmentId: p.segmentId,
-      segmentName: p.segmentName,
-      reason: p.reason,
-    });
+    await this.contactEvents(ctx.manager, events.map(segmentEvent));
   }
 
   @OnEventBatch(WORKFLOWS, Topics.EmailSent)
@@ -250,40 +262,17 @@ export class TriggerHandlers {
           engaged.map((e) => e.occurredAt),
         ],
       );
-    const waiting = await m.query<{ k: string }[]>(
-      `SELECT DISTINCT r.project_id || chr(1) || r.contact_id || chr(1) || r.wait_event AS k
-       FROM workflows.workflow_step_runs r JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(p, c, n)
-         ON r.project_id = x.p AND r.contact_id = x.c AND r.wait_event = x.n
-       WHERE r.status = 'PENDING' AND r.wait_event IS NOT NULL`,
-      [own.map((e) => e.projectId), own.map((e) => e.payload.contactId!), own.map((e) => e.type)],
-    );
-    const waits = new Set(waiting.map((w) => w.k));
-    let resumed = 0;
-    for (const e of own)
-      if (waits.has(`${e.projectId}\u0001${e.payload.contactId}\u0001${e.type}`)) {
-        const { contactId, email: _email, ...data } = e.payload;
-        resumed += await this.resume(m, e.projectId, contactId!, e.type, data as Record<string, unknown>);
-      }
-    const triggered = await this.triggeredBy(
+    await this.contactEvents(
       m,
-      own.map((e) => [e.projectId, e.type] as const),
+      own.map((e) => {
+        const { contactId, email, ...data } = e.payload;
+        return { e, contactId: contactId!, email, name: e.type, data: data as Record<string, unknown> };
+      }),
     );
-    const starts = own.flatMap((e) => {
-      const { contactId, email, ...data } = e.payload;
-      return (triggered.get(`${e.projectId}\u0000${e.type}`) ?? []).map((w) => ({
-        w,
-        req: this.request(e, contactId!, email, e.type, data as Record<string, unknown>),
-      }));
-    });
-    const started = (await this.starter.startMany(m, starts)).filter((r) => r.started).length;
-    if (started || resumed) this.wakeSoon();
   }
 
-  /**
-   * One event of a contact: resumes the contact's executions waiting for that name (the event's data
-   * merged into their context), and starts every enabled workflow it triggers.
-   */
-  private async contactEvent(
+  /** One event of a contact: `contactEvents` for one. */
+  private contactEvent(
     m: EntityManager,
     e: EventEnvelope,
     contactId: string,
@@ -291,13 +280,40 @@ export class TriggerHandlers {
     name: string,
     data: Record<string, unknown>,
   ): Promise<void> {
-    const resumed = await this.resume(m, e.projectId, contactId, name, data);
-    const workflows = (await this.triggeredBy(m, [[e.projectId, name]])).get(`${e.projectId}\u0000${name}`) ?? [];
-    const results = await this.starter.startMany(
-      m,
-      workflows.map((w) => ({ w, req: this.request(e, contactId, email, name, data) })),
+    return this.contactEvents(m, [{ e, contactId, email, name, data }]);
+  }
+
+  /**
+   * Events of contacts, in order: one look for executions waiting on them (each match resumed, the
+   * event's data merged into its context), the workflows they trigger once per project and name,
+   * then the starts, decided in the events' order.
+   */
+  private async contactEvents(m: EntityManager, items: ContactEventItem[]): Promise<void> {
+    if (items.length === 0) return;
+    const waiting = await m.query<{ k: string }[]>(
+      `SELECT DISTINCT r.project_id || chr(1) || r.contact_id || chr(1) || r.wait_event AS k
+       FROM workflows.workflow_step_runs r JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(p, c, n)
+         ON r.project_id = x.p AND r.contact_id = x.c AND r.wait_event = x.n
+       WHERE r.status = 'PENDING' AND r.wait_event IS NOT NULL`,
+      [items.map((i) => i.e.projectId), items.map((i) => i.contactId), items.map((i) => i.name)],
     );
-    if (resumed || results.some((r) => r.started)) this.wakeSoon();
+    const waits = new Set(waiting.map((w) => w.k));
+    let resumed = 0;
+    for (const i of items)
+      if (waits.has(`${i.e.projectId}\u0001${i.contactId}\u0001${i.name}`))
+        resumed += await this.resume(m, i.e.projectId, i.contactId, i.name, i.data);
+    const triggered = await this.triggeredBy(
+      m,
+      items.map((i) => [i.e.projectId, i.name] as const),
+    );
+    const starts = items.flatMap((i) =>
+      (triggered.get(`${i.e.projectId}\u0000${i.name}`) ?? []).map((w) => ({
+        w,
+        req: this.request(i.e, i.contactId, i.email, i.name, i.data),
+      })),
+    );
+    const started = (await this.starter.startMany(m, starts)).filter((r) => r.started).length;
+    if (started || resumed) this.wakeSoon();
   }
 
   /** Resumes the contact's executions waiting for `name`, the event's data merged into their context. */

@@ -10,13 +10,15 @@ import { ProjectSetup } from './project-setup.entity.js';
 
 /**
  * Notes that a project has contacts, for its onboarding state (the first event seen wins): one insert
- * per delivered batch; and counts them in the stored-contacts gauge of billing consumption.
+ * per delivered batch; and counts them in the stored-contacts gauge of billing consumption. `gather`:
+ * neither depends on the order of topics, and a relay round interleaves `contact.created` with
+ * `event.tracked` (a run of one event each was a counter update per event).
  */
 @Controller()
 export class ContactCreatedHandler {
   constructor(private readonly meter: BillingMeter) {}
 
-  @OnEventBatch(GATEWAY, Topics.ContactCreated)
+  @OnEventBatch(GATEWAY, Topics.ContactCreated, { gather: true })
   async onContactsCreated(
     @Payload() events: EventEnvelope<ContactCreatedV1>[],
     @Ctx() ctx: EventBatchContext,
