@@ -76,6 +76,20 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/** Where Herald's memory is, from its /metrics (prom-client's process figures): V8 heap used and total, external and array buffers, in MB. */
+async function heapOf(url: string): Promise<string> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const mb = (name: string) => {
+      const m = new RegExp(`^herald_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+      return m ? num(Number(m[1]) / 2 ** 20) : '?';
+    };
+    return `heap ${mb('nodejs_heap_size_used_bytes')} of ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
+  } catch {
+    return 'heap ?';
+  }
+}
+
 /** A ~10 KB body: 20 sections, each personalised and with a tracked link. */
 function body(): string {
   const section = (i: number) =>
@@ -173,7 +187,7 @@ async function main(): Promise<void> {
     while (status !== 'SENT') {
       if (now() - started > guardMs) throw new Error(`the campaign did not finish within ${guardMs / 60_000} minutes`);
       peakSampled = Math.max(peakSampled, memoryOf(pid).rss);
-      if (now() - lastProgress >= 30_000) {
+      if (now() - lastProgress >= (now() - started < 60_000 ? 10_000 : 30_000)) {
         // a long run shows where it is (a run stopped early still has figures)
         lastProgress = now();
         const { count } = sink.read();
@@ -185,7 +199,7 @@ async function main(): Promise<void> {
         console.error(
           `${new Date().toISOString().slice(11, 19)} ${((now() - started) / 1000).toFixed(0)} s: ${num(count)} at the sink ` +
             `(${num(count / ((now() - started) / 1000))}/s), RSS ${num(memoryOf(pid).rss)} MB, peak ${num(memoryOf(pid).peak)} MB, ` +
-            `/v1/send p50 ${ms(p.p50)} p99 ${ms(p.p99)} (${arrived.length} of ${probeStarts.size} arrived)`,
+            `${await heapOf(herald.url)}, /v1/send p50 ${ms(p.p50)} p99 ${ms(p.p99)} (${arrived.length} of ${probeStarts.size} arrived)`,
         );
       }
       if (now() - lastProbe >= 200) {
