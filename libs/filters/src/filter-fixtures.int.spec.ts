@@ -34,10 +34,13 @@ describe('every operator against every field type, in PostgreSQL (the shared fix
   });
 
   it.each(
-    FIXTURE_ROWS.flatMap((r) => [
-      [r.rule, r, false],
-      [`${r.rule} (records probed per contact)`, r, true],
-    ] as const),
+    FIXTURE_ROWS.flatMap(
+      (r) =>
+        [
+          [r.rule, r, false],
+          [`${r.rule} (records probed per contact)`, r, true],
+        ] as const,
+    ),
   )('%s', async (_rule, row, perContact) => {
     const { sql, params } = compileFilter(parseFilter(row.filter), { ...ctx, perContact });
     const rows = (await client.query(`SELECT c.contact_id FROM segment_contacts c WHERE ${sql}`, params)).rows as {
