@@ -122,6 +122,65 @@ describe('segments read model and membership (PostgreSQL)', () => {
       total: 6000,
     });
   });
+  it('a batch of tracked events of several contacts enters and exits each contact as its own events imply', async () => {
+    const p = 'prj_batch_int';
+    await ds.query(
+      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
+       SELECT $1, 'cnt_b' || k, k || '@example.com', true, '{}', now(), now() FROM unnest(ARRAY['a', 'b', 'c']) k`,
+      [p],
+    );
+    const segment = (id: string, field: string, operator: string) =>
+      ds.getRepository(Segment).create({
+        id,
+        projectId: p,
+        name: id,
+        description: null,
+        type: 'DYNAMIC',
+        filters: { operator: 'AND', conditions: [{ field, operator }] },
+        trackMembership: true,
+        memberCount: 0,
+      });
+    await ds
+      .getRepository(Segment)
+      .save([
+        segment('seg_b_e0', 'event.e0', 'triggered'),
+        segment('seg_b_e1', 'event.e1', 'triggered'),
+        segment('seg_b_no_e0', 'event.e0', 'notTriggered'),
+      ]);
+    for (const id of ['seg_b_e0', 'seg_b_e1', 'seg_b_no_e0'])
+      await engine.compute(p, id, { fire: false, reason: 'compute' });
+    await ds.transaction(async (m) => {
+      await writer.addEvents(m, [
+        { projectId: p, contactId: 'cnt_ba', name: 'e0', at: new Date() },
+        { projectId: p, contactId: 'cnt_bb', name: 'e1', at: new Date() },
+      ]);
+      await engine.onContactsChanged(m, [
+        { projectId: p, contactId: 'cnt_ba', trace: {}, change: { kind: 'event', name: 'e0' } },
+        { projectId: p, contactId: 'cnt_bb', trace: {}, change: { kind: 'event', name: 'e1' } },
+        { projectId: p, contactId: 'cnt_bc', trace: {}, change: { kind: 'contact' } },
+      ]);
+    });
+    const members = await ds.query(
+      `SELECT segment_id, string_agg(contact_id, ',' ORDER BY contact_id) AS contacts FROM segments.segment_memberships
+        WHERE project_id = $1 GROUP BY 1 ORDER BY 1`,
+      [p],
+    );
+    expect(members).toEqual([
+      { segment_id: 'seg_b_e0', contacts: 'cnt_ba' },
+      { segment_id: 'seg_b_e1', contacts: 'cnt_bb' },
+      { segment_id: 'seg_b_no_e0', contacts: 'cnt_bb,cnt_bc' },
+    ]);
+    const published = await ds.query(
+      `SELECT topic, envelope->'payload'->>'segmentId' AS segment, envelope->'payload'->>'contactId' AS contact
+         FROM segments.outbox WHERE envelope->>'projectId' = $1 ORDER BY 2, 3`,
+      [p],
+    );
+    expect(published).toEqual([
+      { topic: 'segment.entered', segment: 'seg_b_e0', contact: 'cnt_ba' },
+      { topic: 'segment.entered', segment: 'seg_b_e1', contact: 'cnt_bb' },
+      { topic: 'segment.exited', segment: 'seg_b_no_e0', contact: 'cnt_ba' },
+    ]);
+  });
   it.each([
     ['the contact first, its event while the contact is uncommitted', 'contact'],
     ['the event first, the contact while the event is uncommitted', 'event'],
