@@ -76,7 +76,7 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-/** Where Herald's memory is, from its /metrics (prom-client's process figures): V8 heap used and total, external and array buffers, in MB. */
+/** Where Herald's memory is, from its /metrics (prom-client's process figures): V8 heap used and total, and external memory, in MB. */
 async function heapOf(url: string): Promise<string> {
   try {
     const text = await (await fetch(`${url}/metrics`)).text();
