@@ -197,7 +197,7 @@ export function fieldTypeOf(types: FieldTypes | undefined, field: string): Field
 /**
  * What a referenced segment is, as the caller knows it:
  * - `dynamic`: its filter is inlined (recursively; cycles are refused);
- * - `stored`: membership is stored (static or tracked segments): `segment_memberships` in SQL,
+ * - `stored`: membership is stored (static segments, dynamic ones once computed): `segment_memberships` in SQL,
  *   `contact.segmentIds` in memory;
  * - undefined: no such segment in this project.
  */

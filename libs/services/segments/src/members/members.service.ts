@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { filterSqlSchema, ProjectContext } from '../membership/project-context.js';
+import { filterSqlSchema, isStored, ProjectContext } from '../membership/project-context.js';
 import { SegmentContact } from '../read-model/read-model.entities.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { Segment, SegmentMembership } from '../segments/segment.entity.js';
@@ -55,10 +55,10 @@ export class MembersService {
 
   /**
    * One page of members. A segment whose stored membership is its truth (a static segment, or a
-   * tracked dynamic one whose filter does not change with time alone: entries and exits are written
+   * stored dynamic one whose filter does not change with time alone: entries and exits are written
    * in the transaction of the read-model change that causes them) is read from `segment_memberships`
    * by its primary key (project, segment, contact id order), and its total is the maintained
-   * `member_count`, not a count. Other dynamic segments list live: the filter, and a count for the
+   * `member_count`, not a count. Other dynamic segments (a window, or not computed yet) list live: the filter, and a count for the
    * `total` the spec's page shape requires.
    */
   async page(projectId: string, id: string, page: number, pageSize: number): Promise<Page<MemberView>> {
@@ -70,7 +70,7 @@ export class MembersService {
       const offset = (page - 1) * pageSize;
       let n: number;
       let rows: Record<string, unknown>[];
-      if (!filter || (segment.trackMembership && !ctx.isTimeDependent(filter))) {
+      if (!filter || (isStored(segment) && !ctx.isTimeDependent(filter))) {
         n = segment.memberCount;
         rows = await m.query<Record<string, unknown>[]>(
           `SELECT c.* FROM (SELECT ms.contact_id FROM ${this.memberships} ms

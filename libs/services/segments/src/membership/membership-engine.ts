@@ -9,7 +9,7 @@ import { SEGMENTS } from '../consumer.js';
 import { SegmentContact } from '../read-model/read-model.entities.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { Segment, SegmentMembership } from '../segments/segment.entity.js';
-import { filterSqlSchema, ProjectContext } from './project-context.js';
+import { filterSqlSchema, isStored, ProjectContext } from './project-context.js';
 
 /**
  * Which contacts one reconciliation looks at: one contact, or a list of contact ids (`span`: the
@@ -50,12 +50,13 @@ export const COMPUTE_BATCH = 5000;
 const DIFF_CURSOR = 'segment_compute_diff';
 
 /**
- * Keeps the stored membership of tracked dynamic segments equal to their filter, in SQL: the
+ * Keeps the stored membership of dynamic segments equal to their filter, in SQL: the
  * difference between the live filter (`compileFilter`) and `segment_memberships` within a scope is
  * written with `INSERT … ON CONFLICT DO NOTHING RETURNING` and `DELETE … RETURNING`, so that each
  * entry and exit is written, counted and published exactly once however calls overlap (a compute,
  * the sweep and the real-time path over the same contact). Events go through the outbox, in the
- * transaction of the membership change.
+ * transaction of the membership change, for the segments that track membership (the others keep
+ * their members for counts, pages and `segment.<id>`, silently).
  */
 @Injectable()
 export class MembershipEngine {
@@ -75,7 +76,7 @@ export class MembershipEngine {
     this.segmentsTable = tableName(db, Segment);
   }
 
-  /** Reconciles one tracked dynamic segment within `scope`. Returns what entered and left. */
+  /** Reconciles one dynamic segment within `scope`. Returns what entered and left. */
   async reconcile(
     m: EntityManager,
     ctx: ProjectContext,
@@ -87,7 +88,7 @@ export class MembershipEngine {
   }
 
   /**
-   * Reconciles tracked dynamic segments within `scope` in one statement (the scope's contacts read
+   * Reconciles dynamic segments within `scope` in one statement (the scope's contacts read
    * once, each segment's filter over them, one INSERT and one DELETE for all), then their counts in
    * one statement and their events in one outbox statement. The segments must not read each
    * other's membership (one statement does not see its own writes): see `onContactChanged`.
@@ -177,6 +178,7 @@ export class MembershipEngine {
     if (opts.fire) {
       const events: EventEnvelope[] = [];
       for (const { segment } of withFilter) {
+        if (!segment.trackMembership) continue;
         const own = rows.filter(
           (r): r is typeof r & { email: string } => r.segment_id === segment.id && r.email !== null,
         );
@@ -187,7 +189,7 @@ export class MembershipEngine {
     return { added, removed };
   }
 
-  /** Whether a filter (with the untracked dynamic segments it inlines) reads events named `name`. */
+  /** Whether a filter (with the dynamic segments not yet stored that it inlines) reads events named `name`. */
   private readsEvent(ctx: ProjectContext, filter: Filter, name: string, seen = new Set<string>()): boolean {
     const refs = referencesOf(filter);
     if (refs.events.includes(name)) return true;
@@ -195,27 +197,29 @@ export class MembershipEngine {
       if (seen.has(id)) continue;
       seen.add(id);
       const s = ctx.segments.get(id);
-      const inner = s && s.type === 'DYNAMIC' && !s.trackMembership ? ctx.filterOf(s) : undefined;
+      const inner = s && s.type === 'DYNAMIC' && !isStored(s) ? ctx.filterOf(s) : undefined;
       if (inner && this.readsEvent(ctx, inner, name, seen)) return true;
     }
     return false;
   }
 
   /**
-   * Whether a segment's filter reads the stored membership of a tracked dynamic segment (directly,
-   * or through the untracked dynamic segments it inlines): it must then be re-evaluated after it.
+   * The dynamic segments whose stored membership a filter reads (directly, or through the dynamic
+   * segments not yet stored that it inlines): it must be re-evaluated after them.
    */
-  private readsTracked(ctx: ProjectContext, filter: Filter, seen = new Set<string>()): boolean {
+  private storedReads(ctx: ProjectContext, filter: Filter, out = new Set<string>(), seen = new Set<string>()) {
     for (const id of referencesOf(filter).segments) {
       if (seen.has(id)) continue;
       seen.add(id);
       const s = ctx.segments.get(id);
       if (!s || s.type !== 'DYNAMIC') continue;
-      if (s.trackMembership) return true;
-      const inner = ctx.filterOf(s);
-      if (inner && this.readsTracked(ctx, inner, seen)) return true;
+      if (isStored(s)) out.add(id);
+      else {
+        const inner = ctx.filterOf(s);
+        if (inner) this.storedReads(ctx, inner, out, seen);
+      }
     }
-    return false;
+    return out;
   }
 
   /** A read-model consumer changed a contact (in its transaction): `onContactsChanged` for one. */
@@ -231,21 +235,21 @@ export class MembershipEngine {
 
   /**
    * A read-model consumer changed contacts (in its transaction): re-evaluate them against their
-   * project's tracked dynamic segments, a project at a time. The segments reading no tracked
-   * membership go together in one statement (for changes that are only new tracked events, those
-   * whose filter reads events of one of their names); then, in id order, those that do (each sees
-   * the new membership of the segments before it). A contact changed several times is re-evaluated
+   * project's dynamic segments, a project at a time. The segments reading no stored membership of a
+   * dynamic segment go together in one statement (for changes that are only new tracked events,
+   * those whose filter reads events of one of their names); then, one at a time, those that do, each
+   * after the segments it reads (no cycles: `checkFilter`), so that it sees their new membership. A contact changed several times is re-evaluated
    * once, on its state after all of them; its entries and exits name the last change as their cause.
    */
   async onContactsChanged(m: EntityManager, changes: ChangedContact[]): Promise<void> {
     if (changes.length === 0) return;
     const projects = [...new Set(changes.map((c) => c.projectId))].sort();
-    const tracked = await m.query<{ project_id: string }[]>(
+    const withDynamic = await m.query<{ project_id: string }[]>(
       `SELECT DISTINCT project_id FROM ${this.segmentsTable}
-        WHERE project_id = ANY($1::varchar[]) AND type = 'DYNAMIC' AND track_membership`,
+        WHERE project_id = ANY($1::varchar[]) AND type = 'DYNAMIC'`,
       [projects],
     );
-    for (const { project_id: projectId } of tracked.sort((a, b) => (a.project_id < b.project_id ? -1 : 1)))
+    for (const { project_id: projectId } of withDynamic.sort((a, b) => (a.project_id < b.project_id ? -1 : 1)))
       await this.reevaluate(
         m,
         projectId,
@@ -288,12 +292,13 @@ export class MembershipEngine {
       traceOf: (contactId) => traces.get(contactId),
     };
     const independent: Segment[] = [];
-    const dependent: Segment[] = [];
+    const reads = new Map<string, Set<string>>();
     for (const segment of ctx.segments.values()) {
-      if (segment.type !== 'DYNAMIC' || !segment.trackMembership) continue;
+      if (segment.type !== 'DYNAMIC') continue;
       const filter = ctx.filterOf(segment);
       if (!filter) continue;
-      if (this.readsTracked(ctx, filter)) dependent.push(segment);
+      const stored = this.storedReads(ctx, filter);
+      if (stored.size > 0) reads.set(segment.id, stored);
       // a new event of a name changes only the filters that read events of that name: the others
       // gave the same answer at the contact's last change, and still do
       else if (anyContact || [...eventNames].some((name) => this.readsEvent(ctx, filter, name)))
@@ -301,10 +306,10 @@ export class MembershipEngine {
     }
     const scope: Scope = contactIds.length === 1 ? { contactId: contactIds[0]! } : { contactIds };
     await this.reconcileMany(m, ctx, independent, scope, opts);
-    for (const segment of dependent) await this.reconcile(m, ctx, segment, scope, opts);
+    for (const segment of dependentsInOrder(ctx, reads)) await this.reconcile(m, ctx, segment, scope, opts);
   }
 
-  /** `contact.deleted`: every stored membership goes; tracked dynamic segments publish the exit. */
+  /** `contact.deleted`: every stored membership goes; the segments tracking membership publish the exit. */
   async onContactDeleted(
     m: EntityManager,
     projectId: string,
@@ -333,7 +338,7 @@ export class MembershipEngine {
   }
 
   /**
-   * Recomputes a tracked dynamic segment, set-based. One read-only statement computes the
+   * Recomputes a dynamic segment, set-based. One read-only statement computes the
    * difference between the filter over the whole project and the stored members (a hash full join:
    * the contacts that should enter or leave), held by PostgreSQL in a WITH HOLD cursor on the
    * compute's own connection, so the process holds one batch at a time whatever the segment's size.
@@ -342,7 +347,8 @@ export class MembershipEngine {
    * re-evaluates just those contacts on a fresh snapshot, writing entries and exits with one
    * INSERT … ON CONFLICT and one DELETE, and their events with one outbox statement. Contacts outside
    * the difference were consistent at its snapshot; any later change to one of them re-evaluates it
-   * in real time. Returns the entries, exits and the members after.
+   * in real time. At the end the segment is `materialized`, unless its filter changed meanwhile (the
+   * change's own compute then does it). Returns the entries, exits and the members after.
    */
   async compute(
     projectId: string,
@@ -355,15 +361,17 @@ export class MembershipEngine {
     const runner = this.db.createQueryRunner();
     await runner.connect();
     let declared = false;
+    let version: number | undefined;
     try {
       await runner.startTransaction();
       const ctx = await ProjectContext.load(runner.manager, projectId, this.readModel);
       const segment = ctx.segments.get(segmentId);
       const filter = segment && ctx.filterOf(segment);
-      if (!segment || !filter || segment.type !== 'DYNAMIC' || !segment.trackMembership) {
+      if (!segment || !filter || segment.type !== 'DYNAMIC') {
         await runner.commitTransaction();
         return undefined;
       }
+      version = segment.version;
       const f = compileFilter(filter, {
         projectId,
         now,
@@ -399,7 +407,7 @@ export class MembershipEngine {
           );
           const batchCtx = await ProjectContext.load(m, projectId, this.readModel);
           const current = batchCtx.segments.get(segmentId);
-          if (!current || current.type !== 'DYNAMIC' || !current.trackMembership) {
+          if (!current || current.type !== 'DYNAMIC') {
             await runner.commitTransaction();
             return undefined;
           }
@@ -419,6 +427,12 @@ export class MembershipEngine {
       if (declared) await runner.query(`CLOSE ${DIFF_CURSOR}`).catch(() => undefined);
       await runner.release();
     }
+    // raw statements (the member count's deltas, this) leave the version alone: only a change saved
+    // through the entity (PATCH) moves it
+    await this.db.query(
+      `UPDATE ${this.segmentsTable} SET materialized = true WHERE project_id = $1 AND id = $2 AND version = $3 AND NOT materialized`,
+      [projectId, segmentId, version],
+    );
     const total = await this.recount(this.db.manager, projectId, segmentId);
     return { added, removed, total };
   }
@@ -507,4 +521,22 @@ export class MembershipEngine {
       });
     });
   }
+}
+
+/**
+ * The segments that read stored memberships (`reads`: segment id to the ids it reads), each after
+ * those of them it reads, otherwise in id order.
+ */
+export function dependentsInOrder(ctx: ProjectContext, reads: Map<string, Set<string>>): Segment[] {
+  const ordered: Segment[] = [];
+  const placed = new Set<string>();
+  const place = (id: string) => {
+    if (placed.has(id)) return;
+    placed.add(id);
+    for (const read of [...(reads.get(id) ?? [])].sort()) if (reads.has(read)) place(read);
+    const segment = ctx.segments.get(id);
+    if (segment) ordered.push(segment);
+  };
+  for (const id of [...reads.keys()].sort()) place(id);
+  return ordered;
 }

@@ -3,7 +3,16 @@ import type { Segment } from '../segments/segment.entity.js';
 import { ProjectContext } from './project-context.js';
 
 const segment = (id: string, filters: unknown, extra: Partial<Segment> = {}): Segment =>
-  ({ id, projectId: 'p', name: id, type: 'DYNAMIC', trackMembership: false, filters, ...extra }) as Segment;
+  ({
+    id,
+    projectId: 'p',
+    name: id,
+    type: 'DYNAMIC',
+    trackMembership: false,
+    materialized: true,
+    filters,
+    ...extra,
+  }) as Segment;
 const where = (field: string, operator: string, value?: unknown, extra: Record<string, unknown> = {}) => ({
   operator: 'AND',
   conditions: [{ field, operator, ...(value === undefined ? {} : { value }), ...extra }],
@@ -15,6 +24,11 @@ describe('ProjectContext', () => {
     new Map([
       ['seg_recent', segment('seg_recent', where('createdAt', 'within', 7, { unit: 'days' }))],
       ['seg_plan', segment('seg_plan', where('data.plan', 'equals', 'pro'))],
+      ['seg_new_plan', segment('seg_new_plan', where('data.plan', 'equals', 'pro'), { materialized: false })],
+      [
+        'seg_new_recent',
+        segment('seg_new_recent', where('createdAt', 'within', 7, { unit: 'days' }), { materialized: false }),
+      ],
       ['seg_tracked_recent', segment('seg_tracked_recent', where('createdAt', 'within', 7), { trackMembership: true })],
       ['seg_static', segment('seg_static', null, { type: 'STATIC' })],
     ]),
@@ -28,7 +42,12 @@ describe('ProjectContext', () => {
     ['triggeredWithin', where('event.login', 'triggeredWithin', 7), true],
     ['notTriggeredWithin', where('email.opened', 'notTriggeredWithin', 7), true],
     ['a count in a window', where('event.buy', 'countGreaterThan', 2, { within: { amount: 1, unit: 'months' } }), true],
-    ['an untracked dynamic segment with a window, inlined', where('segment.seg_recent', 'isMember'), true],
+    [
+      'a stored dynamic segment with a window (its sweep moves its members)',
+      where('segment.seg_recent', 'isMember'),
+      true,
+    ],
+    ['a dynamic segment with a window not stored yet, inlined', where('segment.seg_new_recent', 'isMember'), true],
     ['equality', where('data.plan', 'equals', 'pro'), false],
     ['a date comparison with a fixed instant', where('createdAt', 'gt', '2024-01-01'), false],
     ['triggered ever', where('event.login', 'triggered'), false],
@@ -39,15 +58,24 @@ describe('ProjectContext', () => {
       true,
     ],
     ['a static segment', where('segment.seg_static', 'isMember'), false],
-    ['an untracked segment without a window', where('segment.seg_plan', 'isMember'), false],
+    ['a stored dynamic segment without a window', where('segment.seg_plan', 'isMember'), false],
+    ['a dynamic segment without a window not stored yet', where('segment.seg_new_plan', 'isMember'), false],
   ])('the sweep re-evaluates a filter with %s: %s', (_name, raw, expected) => {
     expect(timeDependent(raw)).toBe(expected);
   });
 
-  it('resolves stored segments to their memberships and untracked dynamic ones to their filter', () => {
+  it('resolves stored segments (static, or dynamic and computed, tracked or not) to their memberships and dynamic ones not computed yet to their filter', () => {
     expect(ctx.resolver('seg_static')).toEqual({ kind: 'stored' });
     expect(ctx.resolver('seg_tracked_recent')).toEqual({ kind: 'stored' });
-    expect(ctx.resolver('seg_plan')?.kind).toBe('dynamic');
+    expect(ctx.resolver('seg_plan')).toEqual({ kind: 'stored' });
+    expect(ctx.resolver('seg_new_plan')?.kind).toBe('dynamic');
     expect(ctx.resolver('seg_other_project')).toBeUndefined();
+  });
+
+  it('follows every dynamic filter when checking, stored or not, so that a cycle through any is found', () => {
+    expect(ctx.checkResolver('seg_plan')?.kind).toBe('dynamic');
+    expect(ctx.checkResolver('seg_tracked_recent')?.kind).toBe('dynamic');
+    expect(ctx.checkResolver('seg_static')).toEqual({ kind: 'stored' });
+    expect(ctx.checkResolver('seg_other_project')).toBeUndefined();
   });
 });

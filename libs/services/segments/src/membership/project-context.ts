@@ -12,9 +12,11 @@ import { SegmentContact, SegmentContactEmail, SegmentContactEvent } from '../rea
 import type { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { Segment, SegmentMembership } from '../segments/segment.entity.js';
 
-/** Whether membership of `s` is stored (static members, or the tracked members of a dynamic segment). */
-export const isStored = (s: Pick<Segment, 'type' | 'trackMembership'>): boolean =>
-  s.type === 'STATIC' || s.trackMembership;
+/**
+ * Whether `segment_memberships` holds the members of `s`, complete (a static segment, or a dynamic one
+ * whose members were computed): `segment.<id>` then reads them, and counts and pages may.
+ */
+export const isStored = (s: Pick<Segment, 'type' | 'materialized'>): boolean => s.type === 'STATIC' || s.materialized;
 
 /**
  * What evaluating a project's filters needs: its segments (to resolve `segment.<id>`), the field
@@ -46,11 +48,22 @@ export class ProjectContext {
     return f;
   }
 
-  /** `segment.<id>`: a stored segment reads its memberships, an untracked dynamic one is inlined. */
+  /** `segment.<id>`: a stored segment reads its memberships, a dynamic one not yet computed is inlined. */
   readonly resolver: SegmentResolver = (id) => {
     const s = this.segments.get(id);
     if (!s) return undefined;
     if (isStored(s)) return { kind: 'stored' };
+    const filter = this.filterOf(s);
+    return filter ? { kind: 'dynamic', filter } : { kind: 'stored' };
+  };
+
+  /**
+   * `segment.<id>` when a filter is checked: every dynamic segment's filter is followed, stored or
+   * not, so that a reference cycle is found through any of them.
+   */
+  readonly checkResolver: SegmentResolver = (id) => {
+    const s = this.segments.get(id);
+    if (!s) return undefined;
     const filter = this.filterOf(s);
     return filter ? { kind: 'dynamic', filter } : { kind: 'stored' };
   };
@@ -66,8 +79,8 @@ export class ProjectContext {
       case 'activity':
         return filter.operator === 'triggeredWithin' || filter.operator === 'notTriggeredWithin' || !!filter.within;
       case 'segment': {
-        // inlined or tracked, a dynamic segment with a window changes with time; so does the
-        // membership of a tracked one (its own sweep moves it), which this filter reads
+        // inlined or stored, a dynamic segment with a window changes with time; so do the stored
+        // members of one (its own sweep moves them), which this filter reads
         const s = this.segments.get(filter.segmentId);
         const referenced = s && this.filterOf(s);
         if (seen.has(filter.segmentId) || !referenced) return false;

@@ -20,7 +20,9 @@ export const sweepJobId = (seq: number): string => `segsweep_${seq}`;
 /**
  * The periodic sweep: conditions that change with time alone (`within`, `olderThan`,
  * `triggeredWithin`, counts in a window) are re-evaluated every SEGMENTS_SWEEP_INTERVAL_MS for the
- * tracked dynamic segments that hold one, publishing entries and exits with reason `sweep`.
+ * dynamic segments that hold one, publishing entries and exits with reason `sweep` for those that
+ * track membership. A dynamic segment whose members are not stored yet (one from before every
+ * dynamic segment kept them, or one whose compute was cut off) is computed silently first.
  *
  * One durable chain of jobs (libs/jobs), like the domains checks: a link runs the sweep, then in one
  * transaction advances `sweep_state.seq` and enqueues the next link. Only the link carrying the
@@ -67,16 +69,23 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
     });
   }
 
-  /** One pass over every tracked dynamic segment whose filter depends on time. Returns how many were swept. */
+  /**
+   * One pass over every dynamic segment: those not stored yet are computed silently, those whose
+   * filter depends on time are swept. Returns how many were swept.
+   */
   async sweep(): Promise<number> {
-    const tracked = await this.db.getRepository(Segment).find({
-      where: { type: 'DYNAMIC', trackMembership: true },
-      select: { id: true, projectId: true },
+    const dynamic = await this.db.getRepository(Segment).find({
+      where: { type: 'DYNAMIC' },
+      select: { id: true, projectId: true, materialized: true },
       order: { projectId: 'ASC', id: 'ASC' },
     });
     let swept = 0;
-    for (const { id, projectId } of tracked) {
+    for (const { id, projectId, materialized } of dynamic) {
       try {
+        if (!materialized) {
+          await this.membership.compute(projectId, id, { fire: false, reason: 'compute' });
+          continue;
+        }
         const timeDependent = await this.db.transaction(async (m) => {
           const ctx = await ProjectContext.load(m, projectId, this.readModel);
           const s = ctx.segments.get(id);

@@ -32,7 +32,7 @@ export interface BackfillStatus {
  * - its custom events replace those without a contacts record id (rows from before record ids), and
  *   are added once per record id (an event the live path applied stays one row);
  * - the field types registered as the live path does.
- * Then each tracked dynamic segment of the project is computed silently (a baseline: no events).
+ * Then each dynamic segment of the project is computed silently (a baseline: no events).
  * Engagement (`email.*`) is not in contacts: it is not rebuilt. A job run again (a retry, a restart)
  * ends in the same state.
  */
@@ -86,13 +86,13 @@ export class ReadModelBackfill implements OnModuleInit {
       if (!page.next) break;
       after = page.next;
     }
-    const tracked = await this.db.getRepository(Segment).find({
-      where: { projectId, type: 'DYNAMIC', trackMembership: true },
+    const dynamic = await this.db.getRepository(Segment).find({
+      where: { projectId, type: 'DYNAMIC' },
       select: { id: true },
       order: { id: 'ASC' },
     });
-    for (const { id } of tracked) await this.membership.compute(projectId, id, { fire: false, reason: 'compute' });
-    return { contacts, events, segments: tracked.length };
+    for (const { id } of dynamic) await this.membership.compute(projectId, id, { fire: false, reason: 'compute' });
+    return { contacts, events, segments: dynamic.length };
   }
 
   private async apply(m: EntityManager, projectId: string, page: ExportedContact[]): Promise<void> {

@@ -29,6 +29,16 @@ export class Segment {
   @Column({ name: 'track_membership', type: 'boolean', default: false })
   trackMembership!: boolean;
 
+  /**
+   * Whether `segment_memberships` holds this segment's members, complete: a static segment always; a
+   * dynamic one once its first compute ended (it is set back to false while a changed filter is
+   * computed). Until then its members are read from its filter. Every dynamic segment's stored
+   * members are kept by the real-time path and the sweep; `trackMembership` says whether their
+   * entries and exits are published.
+   */
+  @Column({ type: 'boolean', default: false })
+  materialized!: boolean;
+
   /** Cached count: set by create, compute and refresh, and kept by membership writes of stored segments. */
   @Column({ name: 'member_count', type: 'integer', default: 0 })
   memberCount!: number;
@@ -48,8 +58,9 @@ export class Segment {
 }
 
 /**
- * Stored membership: the members of a static segment, and the current members of a tracked dynamic
- * one (what entry and exit are measured against). `segment.<id>` conditions read it for both.
+ * Stored membership: the members of a static segment, and the current members of a dynamic one
+ * (what entry and exit are measured against, and what counts and pages read). `segment.<id>`
+ * conditions read it for a materialized segment.
  */
 @Entity({ name: 'segment_memberships' })
 @Index('segment_memberships_contact_idx', ['projectId', 'contactId'])

@@ -7,7 +7,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { MembershipEngine } from '../membership/membership-engine.js';
-import { ProjectContext } from '../membership/project-context.js';
+import { isStored, ProjectContext } from '../membership/project-context.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import type { CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
 import { Segment, SegmentMembership } from './segment.entity.js';
@@ -69,6 +69,7 @@ export class SegmentsService {
         type,
         filters: filter ? toWire(filter) : null,
         trackMembership: type === 'DYNAMIC' && body.trackMembership === true,
+        materialized: type === 'STATIC',
         memberCount: 0,
       });
       const saved = await m.save(s);
@@ -93,7 +94,6 @@ export class SegmentsService {
     const filter = filterOf(body);
     const { segment, recount } = await this.db.transaction(async (m) => {
       const s = await this.find(m, projectId, id, true);
-      const wasTracked = s.trackMembership;
       const before = JSON.stringify(s.filters);
       if (filter && s.type === 'STATIC')
         throw SegmentErrors.field(
@@ -110,21 +110,14 @@ export class SegmentsService {
         await this.check(m, projectId, filter, id);
         s.filters = toWire(filter);
       }
-      const filterChanged = JSON.stringify(s.filters) !== before;
-      if (wasTracked && !s.trackMembership) await m.delete(SegmentMembership, { projectId, segmentId: id }); // no longer maintained
+      // the stored members of a dynamic segment stay whether it tracks membership or not (tracking
+      // only publishes their entries and exits); a new filter is computed, and until that ends its
+      // members are read from the filter
+      const filterChanged = s.type === 'DYNAMIC' && JSON.stringify(s.filters) !== before;
+      if (filterChanged) s.materialized = false;
       const saved = await m.save(s);
       await this.publishReferences(m, saved, this.parsed(saved), requestId);
-      const recount: 'none' | 'baseline' | 'compute' | 'live' =
-        s.type === 'STATIC'
-          ? 'none'
-          : s.trackMembership && !wasTracked
-            ? 'baseline'
-            : s.trackMembership && filterChanged
-              ? 'compute'
-              : !s.trackMembership && (filterChanged || wasTracked)
-                ? 'live'
-                : 'none';
-      return { segment: saved, recount };
+      return { segment: saved, recount: filterChanged ? ('compute' as const) : ('none' as const) };
     });
     return segmentView(recount === 'none' ? segment : await this.count(segment, recount, requestId));
   }
@@ -146,10 +139,13 @@ export class SegmentsService {
     });
   }
 
-  /** `POST /segments/:id/compute`: a tracked dynamic segment writes and publishes entries and exits. */
+  /**
+   * `POST /segments/:id/compute`: a dynamic segment writes its entries and exits (published when it
+   * tracks membership); a static one is counted.
+   */
   async compute(projectId: string, id: string, requestId?: string) {
     const s = await this.find(this.db.manager, projectId, id);
-    if (s.type === 'DYNAMIC' && s.trackMembership) {
+    if (s.type === 'DYNAMIC') {
       const r = await this.membership.compute(projectId, id, {
         fire: true,
         reason: 'compute',
@@ -178,16 +174,16 @@ export class SegmentsService {
   }
 
   /**
-   * Sets the cached count: `live` counts the filter now; `baseline` fills a newly tracked
-   * segment's stored membership silently (no events: these contacts did not enter, they were
-   * there); `compute` recomputes it with events (its condition changed).
+   * Sets the cached count: `live` counts the members now; `baseline` fills a new dynamic segment's
+   * stored membership silently (no events: these contacts did not enter, they were there);
+   * `compute` recomputes it (its condition changed), with events if it tracks membership.
    */
   private async count(s: Segment, how: 'baseline' | 'compute' | 'live', requestId?: string): Promise<Segment> {
     if (s.type === 'STATIC') {
       s.memberCount = await this.membership.recount(this.db.manager, s.projectId, s.id);
       return s;
     }
-    if (how !== 'live' && s.trackMembership) {
+    if (how !== 'live') {
       const r = await this.membership.compute(s.projectId, s.id, {
         fire: how === 'compute',
         reason: 'compute',
@@ -196,7 +192,7 @@ export class SegmentsService {
       s.memberCount = r?.total ?? s.memberCount;
       return s;
     }
-    // a tracked segment whose filter does not change with time alone: its stored members are its
+    // a stored segment whose filter does not change with time alone: its stored members are its
     // live members (entries and exits commit with the read-model change causing them), counted by
     // the primary key of segment_memberships; otherwise the filter is counted
     const n = await this.db.transaction(async (m): Promise<{ live: boolean; n: number }> => {
@@ -204,7 +200,7 @@ export class SegmentsService {
       const current = ctx.segments.get(s.id);
       if (!current) throw SegmentErrors.notFound(s.id);
       const filter = ctx.filterOf(current);
-      if (current.trackMembership && filter && !ctx.isTimeDependent(filter))
+      if (isStored(current) && filter && !ctx.isTimeDependent(filter))
         return { live: false, n: await this.membership.recount(m, s.projectId, s.id) };
       return { live: true, n: await this.membership.countLive(m, ctx, current) };
     });
@@ -216,7 +212,7 @@ export class SegmentsService {
   /** The checks that need the project: registered field types, segment references, cycles. */
   private async check(m: EntityManager, projectId: string, filter: Filter, selfId: string): Promise<void> {
     const ctx = await ProjectContext.load(m, projectId, this.readModel);
-    checkFilter(filter, { fieldTypes: ctx.fieldTypes, segments: ctx.resolver, selfId });
+    checkFilter(filter, { fieldTypes: ctx.fieldTypes, segments: ctx.checkResolver, selfId });
   }
 
   private parsed(s: Segment): Filter | undefined {
