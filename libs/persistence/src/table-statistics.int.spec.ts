@@ -1,6 +1,6 @@
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import { DataSource } from 'typeorm';
-import { TableStatistics } from './table-statistics.js';
+import { ANALYSED_SHARE, TableStatistics } from './table-statistics.js';
 
 /**
  * TableStatistics on PostgreSQL: a service's table changed by more than its threshold since its last
@@ -31,7 +31,7 @@ describe('TableStatistics (PostgreSQL)', () => {
       (await ds.query<{ n: number }[]>(`SELECT reltuples AS n FROM pg_class WHERE oid = $1::regclass`, [table]))[0]!.n,
     );
 
-  it('analyses the tables of its schema that changed by more than 500 rows plus a tenth, and only those', async () => {
+  it('analyses the tables of its schema that changed by more than 500 rows plus a tenth of what they had, and only those', async () => {
     await ds.transaction(async (m) => {
       await m.query(`INSERT INTO svc.big SELECT generate_series(1, 5000)`);
       await m.query(`INSERT INTO svc.small SELECT generate_series(1, 100)`);
@@ -50,5 +50,35 @@ describe('TableStatistics (PostgreSQL)', () => {
     expect(await estimate('svc.small')).toBeLessThan(100);
     expect(await estimate('other.big')).toBeLessThan(5000);
     await eventually(async () => ((await statistics.analyseChanged()).length === 0 ? true : undefined));
+  });
+
+  const modified = async (table: string) => {
+    const [r] = await ds.query<{ n: string }[]>(
+      `SELECT n_mod_since_analyze AS n FROM pg_stat_user_tables WHERE schemaname = 'svc' AND relname = $1`,
+      [table],
+    );
+    return Number(r?.n);
+  };
+  /** Inserts `rows`, and waits until the server's counters show them (published at most once a second). */
+  const grow = async (table: string, rows: number) => {
+    const before = await modified(table);
+    await ds.query(`INSERT INTO svc.${table} SELECT generate_series(1, $1::int)`, [rows]);
+    await eventually(async () => ((await modified(table)) >= before + rows ? true : undefined));
+  };
+
+  it('beside autovacuum, analyses only a table that outgrew the rows it had at its last analyze; alone, at a tenth', async () => {
+    await ds.query(`CREATE TABLE svc.grown (id int) WITH (autovacuum_enabled = false)`);
+    await grow('grown', 5000);
+    await ds.query(`ANALYZE svc.grown`);
+    const beside = new TableStatistics(ds, 'svc', 5_000, ANALYSED_SHARE.besideAutovacuum);
+    const alone = new TableStatistics(ds, 'svc', 5_000, ANALYSED_SHARE.alone);
+    await grow('grown', 3000); // 3,000 changed of 5,000: over 500 + a tenth, not over 500 + the whole
+    expect(await beside.analyseChanged()).toEqual([]);
+    await grow('grown', 3000); // 6,000 changed: over 500 + 5,000
+    expect(await beside.analyseChanged()).toEqual(['grown']);
+    expect(await estimate('svc.grown')).toBe(11000);
+    await grow('grown', 2000); // 2,000 of 11,000: over 500 + a tenth only
+    expect(await beside.analyseChanged()).toEqual([]);
+    expect(await alone.analyseChanged()).toEqual(['grown']);
   });
 });
