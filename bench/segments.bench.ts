@@ -7,9 +7,10 @@
  * each figure beside the raw SQL answering the same question with pg in the same run:
  * - the count of a segment (POST /segments/:id/refresh: a count only), p50/p95 over BENCH_RUNS runs,
  *   for equality and range on data, an event window, and an OR of two conditions, and the equality
- *   again on a tracked segment (its stored members counted, not the filter);
- * - the first page of members (GET /segments/:id/contacts?page=1&pageSize=50), p50/p95: live (the
- *   filter, and a count for the page's `total`) or, tracked, the stored members and maintained count;
+ *   again on a tracked segment. Every dynamic segment stores its members (ADR 0013): without a
+ *   window the answer is its maintained count; with one (the event window) its filter is counted;
+ * - the first page of members (GET /segments/:id/contacts?page=1&pageSize=50), p50/p95: the stored
+ *   members and the maintained count or, with a window, live (the filter, and a count for `total`);
  * - the compute of a tracked segment of ~20% of the contacts (200,000 at 1M): the silent baseline at
  *   creation, then a compute after 10% of its members changed (entries and exits written and
  *   published), with Herald's resident memory sampled meanwhile.
@@ -247,7 +248,7 @@ try {
   );
   printTable(rows);
   console.log(
-    '\nfirst page of members (GET /segments/:id/contacts?page=1&pageSize=50; untracked: the filter and a count for `total`; tracked: stored members and the maintained count) — target p95 < 50 ms',
+    '\nfirst page of members (GET /segments/:id/contacts?page=1&pageSize=50; stored members and the maintained count; with a window: the filter and a count for `total`) — target p95 < 50 ms',
   );
   printTable(pageRows);
   console.log('\ncompute of a tracked segment — target < 10 s for 200,000 members, bounded memory');

@@ -193,15 +193,15 @@ export class SegmentsService {
       return s;
     }
     // a stored segment whose filter does not change with time alone: its stored members are its
-    // live members (entries and exits commit with the read-model change causing them), counted by
-    // the primary key of segment_memberships; otherwise the filter is counted
+    // live members (entries and exits commit with the read-model change causing them) and its
+    // maintained count is theirs (each change adds its delta in its transaction, under the segment's
+    // row lock; a compute counts the rows again); otherwise the filter is counted
     const n = await this.db.transaction(async (m): Promise<{ live: boolean; n: number }> => {
       const ctx = await ProjectContext.load(m, s.projectId, this.readModel);
       const current = ctx.segments.get(s.id);
       if (!current) throw SegmentErrors.notFound(s.id);
       const filter = ctx.filterOf(current);
-      if (isStored(current) && filter && !ctx.isTimeDependent(filter))
-        return { live: false, n: await this.membership.recount(m, s.projectId, s.id) };
+      if (isStored(current) && filter && !ctx.isTimeDependent(filter)) return { live: false, n: current.memberCount };
       return { live: true, n: await this.membership.countLive(m, ctx, current) };
     });
     if (n.live) await this.db.getRepository(Segment).update({ id: s.id }, { memberCount: n.n, countedAt: new Date() });
