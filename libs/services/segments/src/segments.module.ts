@@ -9,6 +9,7 @@ import { SEGMENTS } from './consumer.js';
 import { ContactsClient } from './members/contacts-client.js';
 import { MembersService } from './members/members.service.js';
 import { MembershipEngine } from './membership/membership-engine.js';
+import { SegmentCompute } from './membership/segment-compute.js';
 import { SegmentSweep } from './membership/segment-sweep.js';
 import { segmentsMigrations } from './migrations/index.js';
 import {
@@ -50,6 +51,7 @@ export const segmentsSchema = {
     { provide: ReadModelWriter, useValue: new ReadModelWriter() },
     ContactsClient,
     MembershipEngine,
+    SegmentCompute,
     SegmentDeletionChecks,
     SegmentsService,
     MembersService,

@@ -1,5 +1,5 @@
 import type { Segment } from '../segments/segment.entity.js';
-import { dependentsInOrder } from './membership-engine.js';
+import { dependentsInOrder } from './segment-dependencies.js';
 import { ProjectContext } from './project-context.js';
 
 const ctxOf = (...ids: string[]) =>

@@ -1,5 +1,5 @@
 import { SegmentEntered, SegmentExited, type EventEnvelope, type SegmentMembershipReason } from '@herald/contracts';
-import { compileFilter, referencesOf, type Filter, type FilterSqlSchema } from '@herald/filters';
+import { compileFilter, type Filter, type FilterSqlSchema } from '@herald/filters';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
@@ -9,7 +9,8 @@ import { SEGMENTS } from '../consumer.js';
 import { SegmentContact } from '../read-model/read-model.entities.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { Segment, SegmentMembership } from '../segments/segment.entity.js';
-import { filterSqlSchema, isStored, ProjectContext } from './project-context.js';
+import { filterSqlSchema, ProjectContext } from './project-context.js';
+import { dependentsInOrder, readsEvent, storedReads } from './segment-dependencies.js';
 
 /**
  * Which contacts one reconciliation looks at: one contact, or a list of contact ids (`span`: the
@@ -43,12 +44,6 @@ export interface ChangedContact {
   change: ContactChange;
 }
 
-/** Changed contacts per transaction of a compute: bounds its memory and the length of its locks. */
-export const COMPUTE_BATCH = 5000;
-
-/** The cursor of a compute's difference, on the compute's own connection. */
-const DIFF_CURSOR = 'segment_compute_diff';
-
 /**
  * Keeps the stored membership of dynamic segments equal to their filter, in SQL: the
  * difference between the live filter (`compileFilter`) and `segment_memberships` within a scope is
@@ -66,7 +61,7 @@ export class MembershipEngine {
   private readonly segmentsTable: string;
 
   constructor(
-    @InjectDataSource(SEGMENTS) private readonly db: DataSource,
+    @InjectDataSource(SEGMENTS) db: DataSource,
     @InjectOutbox(SEGMENTS) private readonly outbox: Outbox,
     private readonly readModel: ReadModelWriter,
   ) {
@@ -189,39 +184,6 @@ export class MembershipEngine {
     return { added, removed };
   }
 
-  /** Whether a filter (with the dynamic segments not yet stored that it inlines) reads events named `name`. */
-  private readsEvent(ctx: ProjectContext, filter: Filter, name: string, seen = new Set<string>()): boolean {
-    const refs = referencesOf(filter);
-    if (refs.events.includes(name)) return true;
-    for (const id of refs.segments) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const s = ctx.segments.get(id);
-      const inner = s && s.type === 'DYNAMIC' && !isStored(s) ? ctx.filterOf(s) : undefined;
-      if (inner && this.readsEvent(ctx, inner, name, seen)) return true;
-    }
-    return false;
-  }
-
-  /**
-   * The dynamic segments whose stored membership a filter reads (directly, or through the dynamic
-   * segments not yet stored that it inlines): it must be re-evaluated after them.
-   */
-  private storedReads(ctx: ProjectContext, filter: Filter, out = new Set<string>(), seen = new Set<string>()) {
-    for (const id of referencesOf(filter).segments) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const s = ctx.segments.get(id);
-      if (!s || s.type !== 'DYNAMIC') continue;
-      if (isStored(s)) out.add(id);
-      else {
-        const inner = ctx.filterOf(s);
-        if (inner) this.storedReads(ctx, inner, out, seen);
-      }
-    }
-    return out;
-  }
-
   /** A read-model consumer changed a contact (in its transaction): `onContactsChanged` for one. */
   async onContactChanged(
     m: EntityManager,
@@ -297,12 +259,11 @@ export class MembershipEngine {
       if (segment.type !== 'DYNAMIC') continue;
       const filter = ctx.filterOf(segment);
       if (!filter) continue;
-      const stored = this.storedReads(ctx, filter);
+      const stored = storedReads(ctx, filter);
       if (stored.size > 0) reads.set(segment.id, stored);
       // a new event of a name changes only the filters that read events of that name: the others
       // gave the same answer at the contact's last change, and still do
-      else if (anyContact || [...eventNames].some((name) => this.readsEvent(ctx, filter, name)))
-        independent.push(segment);
+      else if (anyContact || [...eventNames].some((name) => readsEvent(ctx, filter, name))) independent.push(segment);
     }
     const scope: Scope = contactIds.length === 1 ? { contactId: contactIds[0]! } : { contactIds };
     await this.reconcileMany(m, ctx, independent, scope, opts);
@@ -335,151 +296,6 @@ export class MembershipEngine {
         .filter((s) => s.type === 'DYNAMIC' && s.track_membership)
         .flatMap((s) => this.events(projectId, s, exited, { reason: 'change', now, trace })),
     );
-  }
-
-  /**
-   * Recomputes a dynamic segment, set-based. One read-only statement computes the
-   * difference between the filter over the whole project and the stored members (a hash full join:
-   * the contacts that should enter or leave), held by PostgreSQL in a WITH HOLD cursor on the
-   * compute's own connection, so the process holds one batch at a time whatever the segment's size.
-   * Then, COMPUTE_BATCH ids of it per transaction: their contact rows are locked FOR SHARE (a
-   * concurrent real-time re-evaluation of one of them waits, or is waited for) and `reconcile`
-   * re-evaluates just those contacts on a fresh snapshot, writing entries and exits with one
-   * INSERT … ON CONFLICT and one DELETE, and their events with one outbox statement. Contacts outside
-   * the difference were consistent at its snapshot; any later change to one of them re-evaluates it
-   * in real time. At the end the segment is `materialized`, unless its filter changed meanwhile (the
-   * change's own compute then does it). Returns the entries, exits and the members after.
-   */
-  async compute(
-    projectId: string,
-    segmentId: string,
-    opts: { fire: boolean; reason: SegmentMembershipReason; trace?: Trace },
-  ): Promise<{ added: number; removed: number; total: number } | undefined> {
-    let added = 0;
-    let removed = 0;
-    const now = new Date();
-    const runner = this.db.createQueryRunner();
-    await runner.connect();
-    let declared = false;
-    let version: number | undefined;
-    try {
-      await runner.startTransaction();
-      const ctx = await ProjectContext.load(runner.manager, projectId, this.readModel);
-      const segment = ctx.segments.get(segmentId);
-      const filter = segment && ctx.filterOf(segment);
-      if (!segment || !filter || segment.type !== 'DYNAMIC') {
-        await runner.commitTransaction();
-        return undefined;
-      }
-      version = segment.version;
-      const f = compileFilter(filter, {
-        projectId,
-        now,
-        fieldTypes: ctx.fieldTypes,
-        segments: ctx.resolver,
-        schema: this.sql,
-        params: [projectId, segmentId],
-      });
-      await runner.query(
-        `DECLARE ${DIFF_CURSOR} NO SCROLL CURSOR WITH HOLD FOR
-         SELECT COALESCE(l.contact_id, s.contact_id) AS contact_id
-           FROM (SELECT c.contact_id FROM ${this.contacts} c WHERE ${f.sql}) l
-           FULL JOIN (SELECT ms.contact_id FROM ${this.memberships} ms
-                       WHERE ms.project_id = $1::varchar AND ms.segment_id = $2::varchar) s
-             ON s.contact_id = l.contact_id
-          WHERE l.contact_id IS NULL OR s.contact_id IS NULL
-          ORDER BY 1`,
-        f.params,
-      );
-      declared = true;
-      await runner.commitTransaction(); // a WITH HOLD cursor's rows are materialised here
-      for (;;) {
-        const batch: { contact_id: string }[] = await runner.query(`FETCH ${COMPUTE_BATCH} FROM ${DIFF_CURSOR}`);
-        if (batch.length === 0) break;
-        const contactIds = batch.map((r) => r.contact_id);
-        await runner.startTransaction();
-        try {
-          const m = runner.manager;
-          await m.query(
-            `SELECT count(*) FROM (SELECT 1 FROM ${this.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
-                AND contact_id BETWEEN $3::varchar AND $4::varchar ORDER BY contact_id FOR SHARE) locked`,
-            [projectId, contactIds, contactIds[0], contactIds[contactIds.length - 1]],
-          );
-          const batchCtx = await ProjectContext.load(m, projectId, this.readModel);
-          const current = batchCtx.segments.get(segmentId);
-          if (!current || current.type !== 'DYNAMIC') {
-            await runner.commitTransaction();
-            return undefined;
-          }
-          const r = await this.reconcile(m, batchCtx, current, { contactIds, span: true }, { ...opts, now });
-          await runner.commitTransaction();
-          added += r.added;
-          removed += r.removed;
-        } catch (err) {
-          if (runner.isTransactionActive) await runner.rollbackTransaction();
-          throw err;
-        }
-      }
-    } catch (err) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      throw err;
-    } finally {
-      if (declared) await runner.query(`CLOSE ${DIFF_CURSOR}`).catch(() => undefined);
-      await runner.release();
-    }
-    // raw statements (the member count's deltas, this) leave the version alone: only a change saved
-    // through the entity (PATCH) moves it
-    await this.db.query(
-      `UPDATE ${this.segmentsTable} SET materialized = true WHERE project_id = $1 AND id = $2 AND version = $3 AND NOT materialized`,
-      [projectId, segmentId, version],
-    );
-    const total = await this.recount(this.db.manager, projectId, segmentId);
-    return { added, removed, total };
-  }
-
-  /**
-   * Counts the stored members again and caches the count (the truth after a compute). The segment
-   * row is locked first: a membership change commits its `member_count` delta under that lock, so
-   * the count (a statement after the lock) sees every change whose delta is already in, and every
-   * other change adds its delta after this one.
-   */
-  async recount(m: EntityManager, projectId: string, segmentId: string): Promise<number> {
-    const run = async (t: EntityManager) => {
-      const locked = await t.query<unknown[]>(
-        `SELECT 1 FROM ${this.segmentsTable} WHERE project_id = $1 AND id = $2 FOR UPDATE`,
-        [projectId, segmentId],
-      );
-      if (locked.length === 0) return 0;
-      const [row] = await t.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${this.memberships} WHERE project_id = $1 AND segment_id = $2`,
-        [projectId, segmentId],
-      );
-      const n = row?.n ?? 0;
-      await t.query(
-        `UPDATE ${this.segmentsTable} SET member_count = $3, counted_at = now() WHERE project_id = $1 AND id = $2`,
-        [projectId, segmentId, n],
-      );
-      return n;
-    };
-    return m.queryRunner?.isTransactionActive ? run(m) : m.transaction(run);
-  }
-
-  /** Counts the live members of a dynamic segment (no writes). */
-  async countLive(m: EntityManager, ctx: ProjectContext, segment: Segment, now = new Date()): Promise<number> {
-    const filter = ctx.filterOf(segment);
-    if (!filter) return 0;
-    const f = compileFilter(filter, {
-      projectId: ctx.projectId,
-      now,
-      fieldTypes: ctx.fieldTypes,
-      segments: ctx.resolver,
-      schema: this.sql,
-    });
-    const [row] = await m.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM ${this.contacts} c WHERE ${f.sql}`,
-      f.params,
-    );
-    return row?.n ?? 0;
   }
 
   /** Adds each segment's delta to its cached count, the rows locked in id order (as every writer does). */
@@ -521,22 +337,4 @@ export class MembershipEngine {
       });
     });
   }
-}
-
-/**
- * The segments that read stored memberships (`reads`: segment id to the ids it reads), each after
- * those of them it reads, otherwise in id order.
- */
-export function dependentsInOrder(ctx: ProjectContext, reads: Map<string, Set<string>>): Segment[] {
-  const ordered: Segment[] = [];
-  const placed = new Set<string>();
-  const place = (id: string) => {
-    if (placed.has(id)) return;
-    placed.add(id);
-    for (const read of [...(reads.get(id) ?? [])].sort()) if (reads.has(read)) place(read);
-    const segment = ctx.segments.get(id);
-    if (segment) ordered.push(segment);
-  };
-  for (const id of [...reads.keys()].sort()) place(id);
-  return ordered;
 }

@@ -8,7 +8,7 @@ import { SEGMENTS } from '../consumer.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
 import { Segment, SweepState } from '../segments/segment.entity.js';
-import { MembershipEngine } from './membership-engine.js';
+import { SegmentCompute } from './segment-compute.js';
 import { ProjectContext } from './project-context.js';
 
 export const SWEEP_QUEUE = 'segments.sweep';
@@ -34,7 +34,7 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
     @InjectJobQueue(SEGMENTS) private readonly jobs: JobQueue,
-    private readonly membership: MembershipEngine,
+    private readonly membership: SegmentCompute,
     private readonly readModel: ReadModelWriter,
     @Inject(SEGMENTS_SETTINGS) private readonly settings: SegmentsSettings,
   ) {}

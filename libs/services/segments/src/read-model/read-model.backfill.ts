@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { ContactsClient, type ExportedContact } from '../members/contacts-client.js';
-import { MembershipEngine } from '../membership/membership-engine.js';
+import { SegmentCompute } from '../membership/segment-compute.js';
 import { Segment } from '../segments/segment.entity.js';
 import { SegmentContact, SegmentContactEvent, SegmentDeletedContact } from './read-model.entities.js';
 import { ReadModelWriter } from './read-model.writer.js';
@@ -43,7 +43,7 @@ export class ReadModelBackfill implements OnModuleInit {
     @InjectJobQueue(SEGMENTS) private readonly jobs: JobQueue,
     private readonly contacts: ContactsClient,
     private readonly writer: ReadModelWriter,
-    private readonly membership: MembershipEngine,
+    private readonly membership: SegmentCompute,
   ) {}
 
   onModuleInit(): void {

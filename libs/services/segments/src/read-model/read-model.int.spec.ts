@@ -4,6 +4,7 @@ import { createTestDatabase, eventually, type TestDatabase } from '@herald/testi
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { MembershipEngine } from '../membership/membership-engine.js';
+import { SegmentCompute } from '../membership/segment-compute.js';
 import { segmentsSchema } from '../segments.module.js';
 import { Segment } from '../segments/segment.entity.js';
 import { ReadModelWriter } from './read-model.writer.js';
@@ -19,6 +20,7 @@ describe('segments read model and membership (PostgreSQL)', () => {
   let ds: DataSource;
   let writer: ReadModelWriter;
   let engine: MembershipEngine;
+  let compute: SegmentCompute;
   const project = 'prj_rm_int';
   const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 
@@ -28,6 +30,7 @@ describe('segments read model and membership (PostgreSQL)', () => {
     await migrateServiceSchema(ds);
     writer = new ReadModelWriter();
     engine = new MembershipEngine(ds, new Outbox(SEGMENTS, ds), writer);
+    compute = new SegmentCompute(ds, writer, engine);
   });
   afterAll(async () => {
     await ds.destroy();
@@ -107,7 +110,7 @@ describe('segments read model and membership (PostgreSQL)', () => {
         memberCount: 0,
       }),
     );
-    expect(await engine.compute(p, 'seg_even', { fire: true, reason: 'compute' })).toEqual({
+    expect(await compute.compute(p, 'seg_even', { fire: true, reason: 'compute' })).toEqual({
       added: 6000,
       removed: 0,
       total: 6000,
@@ -116,7 +119,7 @@ describe('segments read model and membership (PostgreSQL)', () => {
       `SELECT count(DISTINCT envelope->'payload'->>'contactId')::int AS n FROM segments.outbox WHERE topic = 'segment.entered' AND envelope->'payload'->>'segmentId' = 'seg_even'`,
     );
     expect(n).toBe(6000);
-    expect(await engine.compute(p, 'seg_even', { fire: true, reason: 'compute' })).toEqual({
+    expect(await compute.compute(p, 'seg_even', { fire: true, reason: 'compute' })).toEqual({
       added: 0,
       removed: 0,
       total: 6000,
@@ -148,7 +151,7 @@ describe('segments read model and membership (PostgreSQL)', () => {
         segment('seg_b_no_e0', 'event.e0', 'notTriggered'),
       ]);
     for (const id of ['seg_b_e0', 'seg_b_e1', 'seg_b_no_e0'])
-      await engine.compute(p, id, { fire: false, reason: 'compute' });
+      await compute.compute(p, id, { fire: false, reason: 'compute' });
     await ds.transaction(async (m) => {
       await writer.addEvents(m, [
         { projectId: p, contactId: 'cnt_ba', name: 'e0', at: new Date() },

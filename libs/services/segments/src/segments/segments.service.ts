@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { MembershipEngine } from '../membership/membership-engine.js';
+import { SegmentCompute } from '../membership/segment-compute.js';
 import { isStored, ProjectContext } from '../membership/project-context.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import type { CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
@@ -41,7 +41,7 @@ export class SegmentsService {
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
     @InjectOutbox(SEGMENTS) private readonly outbox: Outbox,
     private readonly readModel: ReadModelWriter,
-    private readonly membership: MembershipEngine,
+    private readonly membership: SegmentCompute,
     private readonly deletionChecks: SegmentDeletionChecks,
   ) {}
 
