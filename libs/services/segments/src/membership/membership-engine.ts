@@ -1,15 +1,13 @@
 import { SegmentEntered, SegmentExited, type EventEnvelope, type SegmentMembershipReason } from '@herald/contracts';
-import { compileFilter, type Filter, type FilterSqlSchema } from '@herald/filters';
+import { compileFilter, type Filter } from '@herald/filters';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { SegmentContact } from '../read-model/read-model.entities.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
-import { Segment, SegmentMembership } from '../segments/segment.entity.js';
-import { filterSqlSchema, ProjectContext } from './project-context.js';
+import { Segment } from '../segments/segment.entity.js';
+import { ProjectContext, segmentTables, type SegmentTables } from './project-context.js';
 import { dependentsInOrder, readsEvent, storedReads } from './segment-dependencies.js';
 
 /**
@@ -55,20 +53,14 @@ export interface ChangedContact {
  */
 @Injectable()
 export class MembershipEngine {
-  private readonly sql: FilterSqlSchema;
-  private readonly contacts: string;
-  private readonly memberships: string;
-  private readonly segmentsTable: string;
+  private readonly t: SegmentTables;
 
   constructor(
     @InjectDataSource(SEGMENTS) db: DataSource,
     @InjectOutbox(SEGMENTS) private readonly outbox: Outbox,
     private readonly readModel: ReadModelWriter,
   ) {
-    this.sql = filterSqlSchema(db);
-    this.contacts = tableName(db, SegmentContact);
-    this.memberships = tableName(db, SegmentMembership);
-    this.segmentsTable = tableName(db, Segment);
+    this.t = segmentTables(db);
   }
 
   /** Reconciles one dynamic segment within `scope`. Returns what entered and left. */
@@ -136,7 +128,7 @@ export class MembershipEngine {
         now: opts.now,
         fieldTypes: ctx.fieldTypes,
         segments: ctx.resolver,
-        schema: this.sql,
+        schema: this.t.sql,
         params,
         // a consumer's changed contacts: each probes its own records by key, whatever the statistics
         perContact: !('span' in scope && scope.span),
@@ -146,22 +138,22 @@ export class MembershipEngine {
     }
     const rows: { entered: boolean; segment_id: string; contact_id: string; email: string | null }[] = await m.query(
       `WITH scoped AS MATERIALIZED (
-         SELECT * FROM ${this.contacts} c WHERE c.project_id = $1::varchar AND ${scoped}),
+         SELECT * FROM ${this.t.contacts} c WHERE c.project_id = $1::varchar AND ${scoped}),
        live AS MATERIALIZED (${branches.join(' UNION ALL ')}),
        ins AS (
-         INSERT INTO ${this.memberships} (project_id, segment_id, contact_id)
+         INSERT INTO ${this.t.memberships} (project_id, segment_id, contact_id)
          SELECT $1::varchar, segment_id, contact_id FROM live ORDER BY segment_id, contact_id
          ON CONFLICT (project_id, segment_id, contact_id) DO NOTHING RETURNING segment_id, contact_id),
        del AS (
-         DELETE FROM ${this.memberships} ms
+         DELETE FROM ${this.t.memberships} ms
           WHERE ms.project_id = $1::varchar AND ms.segment_id = ANY($2::varchar[]) AND ${stored}
             AND NOT EXISTS (SELECT 1 FROM live l WHERE l.segment_id = ms.segment_id AND l.contact_id = ms.contact_id)
          RETURNING ms.segment_id, ms.contact_id)
        SELECT true AS entered, ins.segment_id, ins.contact_id, c1.email FROM ins
-         JOIN ${this.contacts} c1 ON c1.project_id = $1::varchar AND c1.contact_id = ins.contact_id
+         JOIN ${this.t.contacts} c1 ON c1.project_id = $1::varchar AND c1.contact_id = ins.contact_id
        UNION ALL
        SELECT false, del.segment_id, del.contact_id, c2.email FROM del
-         LEFT JOIN ${this.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`,
+         LEFT JOIN ${this.t.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`,
       params,
     );
     const added = rows.filter((r) => r.entered).length;
@@ -207,7 +199,7 @@ export class MembershipEngine {
     if (changes.length === 0) return;
     const projects = [...new Set(changes.map((c) => c.projectId))].sort();
     const withDynamic = await m.query<{ project_id: string }[]>(
-      `SELECT DISTINCT project_id FROM ${this.segmentsTable}
+      `SELECT DISTINCT project_id FROM ${this.t.segments}
         WHERE project_id = ANY($1::varchar[]) AND type = 'DYNAMIC'`,
       [projects],
     );
@@ -242,7 +234,7 @@ export class MembershipEngine {
       [projectId, contactIds],
     );
     await m.query(
-      `SELECT count(*) FROM (SELECT 1 FROM ${this.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
+      `SELECT count(*) FROM (SELECT 1 FROM ${this.t.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
           ORDER BY contact_id FOR UPDATE) locked`,
       [projectId, contactIds],
     );
@@ -278,13 +270,13 @@ export class MembershipEngine {
     trace: Trace,
   ): Promise<void> {
     const rows = await m.query<{ segment_id: string }[]>(
-      `WITH d AS (DELETE FROM ${this.memberships} WHERE project_id = $1 AND contact_id = $2 RETURNING segment_id) SELECT segment_id FROM d`,
+      `WITH d AS (DELETE FROM ${this.t.memberships} WHERE project_id = $1 AND contact_id = $2 RETURNING segment_id) SELECT segment_id FROM d`,
       [projectId, contact.contactId],
     );
     if (rows.length === 0) return;
     const ids = rows.map((r) => r.segment_id).sort();
     const segments = await m.query<{ id: string; name: string; type: string; track_membership: boolean }[]>(
-      `SELECT id, name, type, track_membership FROM ${this.segmentsTable} WHERE project_id = $1 AND id = ANY($2::varchar[]) ORDER BY id`,
+      `SELECT id, name, type, track_membership FROM ${this.t.segments} WHERE project_id = $1 AND id = ANY($2::varchar[]) ORDER BY id`,
       [projectId, ids],
     );
     const now = new Date();
@@ -304,8 +296,8 @@ export class MembershipEngine {
     if (changed.length === 0) return;
     await m.query(
       `WITH d AS (SELECT * FROM unnest($1::varchar[], $2::int[]) AS d(id, delta)),
-            locked AS (SELECT s.id FROM ${this.segmentsTable} s WHERE s.id IN (SELECT id FROM d) ORDER BY s.id FOR UPDATE)
-       UPDATE ${this.segmentsTable} s SET member_count = GREATEST(s.member_count + d.delta, 0)
+            locked AS (SELECT s.id FROM ${this.t.segments} s WHERE s.id IN (SELECT id FROM d) ORDER BY s.id FOR UPDATE)
+       UPDATE ${this.t.segments} s SET member_count = GREATEST(s.member_count + d.delta, 0)
          FROM d JOIN locked USING (id) WHERE s.id = d.id`,
       [changed.map(([id]) => id), changed.map(([, d]) => d)],
     );

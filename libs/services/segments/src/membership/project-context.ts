@@ -7,6 +7,7 @@ import {
   type FilterSqlSchema,
   type SegmentResolver,
 } from '@herald/filters';
+import { tableName } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SegmentContact, SegmentContactEmail, SegmentContactEvent } from '../read-model/read-model.entities.js';
 import type { ReadModelWriter } from '../read-model/read-model.writer.js';
@@ -103,5 +104,23 @@ export function filterSqlSchema(db: DataSource | EntityManager): FilterSqlSchema
     events: { ...DEFAULT_FILTER_SQL_SCHEMA.events, table: name(SegmentContactEvent) },
     emails: { ...DEFAULT_FILTER_SQL_SCHEMA.emails, table: name(SegmentContactEmail) },
     memberships: { ...DEFAULT_FILTER_SQL_SCHEMA.memberships, table: name(SegmentMembership) },
+  };
+}
+
+/** The tables membership statements name, qualified by the service's schema. */
+export interface SegmentTables {
+  /** The read model's tables, for `compileFilter`. */
+  sql: FilterSqlSchema;
+  contacts: string;
+  memberships: string;
+  segments: string;
+}
+
+export function segmentTables(db: DataSource): SegmentTables {
+  return {
+    sql: filterSqlSchema(db),
+    contacts: tableName(db, SegmentContact),
+    memberships: tableName(db, SegmentMembership),
+    segments: tableName(db, Segment),
   };
 }

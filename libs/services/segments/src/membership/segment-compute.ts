@@ -1,15 +1,13 @@
 import type { SegmentMembershipReason } from '@herald/contracts';
-import { compileFilter, type FilterSqlSchema } from '@herald/filters';
-import { tableName } from '@herald/persistence';
+import { compileFilter } from '@herald/filters';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { SegmentContact } from '../read-model/read-model.entities.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
-import { Segment, SegmentMembership } from '../segments/segment.entity.js';
+import { Segment } from '../segments/segment.entity.js';
 import { MembershipEngine, type Trace } from './membership-engine.js';
-import { filterSqlSchema, ProjectContext } from './project-context.js';
+import { ProjectContext, segmentTables, type SegmentTables } from './project-context.js';
 
 /** Changed contacts per transaction of a compute: bounds its memory and the length of its locks. */
 export const COMPUTE_BATCH = 5000;
@@ -24,20 +22,14 @@ const DIFF_CURSOR = 'segment_compute_diff';
  */
 @Injectable()
 export class SegmentCompute {
-  private readonly sql: FilterSqlSchema;
-  private readonly contacts: string;
-  private readonly memberships: string;
-  private readonly segmentsTable: string;
+  private readonly t: SegmentTables;
 
   constructor(
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
     private readonly readModel: ReadModelWriter,
     private readonly engine: MembershipEngine,
   ) {
-    this.sql = filterSqlSchema(db);
-    this.contacts = tableName(db, SegmentContact);
-    this.memberships = tableName(db, SegmentMembership);
-    this.segmentsTable = tableName(db, Segment);
+    this.t = segmentTables(db);
   }
 
   /**
@@ -80,14 +72,14 @@ export class SegmentCompute {
         now,
         fieldTypes: ctx.fieldTypes,
         segments: ctx.resolver,
-        schema: this.sql,
+        schema: this.t.sql,
         params: [projectId, segmentId],
       });
       await runner.query(
         `DECLARE ${DIFF_CURSOR} NO SCROLL CURSOR WITH HOLD FOR
          SELECT COALESCE(l.contact_id, s.contact_id) AS contact_id
-           FROM (SELECT c.contact_id FROM ${this.contacts} c WHERE ${f.sql}) l
-           FULL JOIN (SELECT ms.contact_id FROM ${this.memberships} ms
+           FROM (SELECT c.contact_id FROM ${this.t.contacts} c WHERE ${f.sql}) l
+           FULL JOIN (SELECT ms.contact_id FROM ${this.t.memberships} ms
                        WHERE ms.project_id = $1::varchar AND ms.segment_id = $2::varchar) s
              ON s.contact_id = l.contact_id
           WHERE l.contact_id IS NULL OR s.contact_id IS NULL
@@ -104,7 +96,7 @@ export class SegmentCompute {
         try {
           const m = runner.manager;
           await m.query(
-            `SELECT count(*) FROM (SELECT 1 FROM ${this.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
+            `SELECT count(*) FROM (SELECT 1 FROM ${this.t.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
                 AND contact_id BETWEEN $3::varchar AND $4::varchar ORDER BY contact_id FOR SHARE) locked`,
             [projectId, contactIds, contactIds[0], contactIds[contactIds.length - 1]],
           );
@@ -133,7 +125,7 @@ export class SegmentCompute {
     // raw statements (the member count's deltas, this) leave the version alone: only a change saved
     // through the entity (PATCH) moves it
     await this.db.query(
-      `UPDATE ${this.segmentsTable} SET materialized = true WHERE project_id = $1 AND id = $2 AND version = $3 AND NOT materialized`,
+      `UPDATE ${this.t.segments} SET materialized = true WHERE project_id = $1 AND id = $2 AND version = $3 AND NOT materialized`,
       [projectId, segmentId, version],
     );
     const total = await this.recount(this.db.manager, projectId, segmentId);
@@ -149,17 +141,17 @@ export class SegmentCompute {
   async recount(m: EntityManager, projectId: string, segmentId: string): Promise<number> {
     const run = async (t: EntityManager) => {
       const locked = await t.query<unknown[]>(
-        `SELECT 1 FROM ${this.segmentsTable} WHERE project_id = $1 AND id = $2 FOR UPDATE`,
+        `SELECT 1 FROM ${this.t.segments} WHERE project_id = $1 AND id = $2 FOR UPDATE`,
         [projectId, segmentId],
       );
       if (locked.length === 0) return 0;
       const [row] = await t.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${this.memberships} WHERE project_id = $1 AND segment_id = $2`,
+        `SELECT count(*)::int AS n FROM ${this.t.memberships} WHERE project_id = $1 AND segment_id = $2`,
         [projectId, segmentId],
       );
       const n = row?.n ?? 0;
       await t.query(
-        `UPDATE ${this.segmentsTable} SET member_count = $3, counted_at = now() WHERE project_id = $1 AND id = $2`,
+        `UPDATE ${this.t.segments} SET member_count = $3, counted_at = now() WHERE project_id = $1 AND id = $2`,
         [projectId, segmentId, n],
       );
       return n;
@@ -176,10 +168,10 @@ export class SegmentCompute {
       now,
       fieldTypes: ctx.fieldTypes,
       segments: ctx.resolver,
-      schema: this.sql,
+      schema: this.t.sql,
     });
     const [row] = await m.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM ${this.contacts} c WHERE ${f.sql}`,
+      `SELECT count(*)::int AS n FROM ${this.t.contacts} c WHERE ${f.sql}`,
       f.params,
     );
     return row?.n ?? 0;
