@@ -5,6 +5,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { MembershipEngine } from '../membership/membership-engine.js';
 import { SegmentCompute } from '../membership/segment-compute.js';
+import { SegmentSweep } from '../membership/segment-sweep.js';
 import { segmentsSchema } from '../segments.module.js';
 import { Segment } from '../segments/segment.entity.js';
 import { ReadModelWriter } from './read-model.writer.js';
@@ -125,6 +126,63 @@ describe('segments read model and membership (PostgreSQL)', () => {
       total: 6000,
     });
   });
+  it('the sweep computes a dynamic segment not stored yet silently and marks it; a compute whose segment changed meanwhile leaves it unmarked', async () => {
+    const p = 'prj_materialize_int';
+    await ds.query(
+      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
+       SELECT $1, 'cnt_m' || i, 'm' || i || '@example.com', true, jsonb_build_object('pro', i % 2 = 0), now(), now()
+         FROM generate_series(1, 10) i`,
+      [p],
+    );
+    // an untracked segment from before every dynamic segment stored its members
+    await ds.getRepository(Segment).save(
+      ds.getRepository(Segment).create({
+        id: 'seg_legacy',
+        projectId: p,
+        name: 'legacy',
+        description: null,
+        type: 'DYNAMIC',
+        filters: { operator: 'AND', conditions: [{ field: 'data.pro', operator: 'equals', value: true }] },
+        trackMembership: false,
+        materialized: false,
+        memberCount: 0,
+      }),
+    );
+    const state = async () =>
+      (
+        await ds.query<{ materialized: boolean; member_count: number; stored: number; events: number }[]>(
+          `SELECT s.materialized, s.member_count,
+                  (SELECT count(*)::int FROM segments.segment_memberships ms WHERE ms.segment_id = s.id) AS stored,
+                  (SELECT count(*)::int FROM segments.outbox o WHERE o.envelope->'payload'->>'segmentId' = s.id) AS events
+             FROM segments.segments s WHERE s.id = 'seg_legacy'`,
+        )
+      )[0];
+    const sweep = new SegmentSweep(ds, undefined as never, compute, writer, undefined as never);
+    await sweep.sweep();
+    expect(await state()).toEqual({ materialized: true, member_count: 5, stored: 5, events: 0 });
+
+    // a PATCH of its filter lands while a compute runs (between its difference and its batches)
+    await ds.query(`UPDATE segments.segments SET materialized = false WHERE id = 'seg_legacy'`);
+    await ds.query(
+      `DELETE FROM segments.segment_memberships WHERE segment_id = 'seg_legacy' AND contact_id = 'cnt_m2'`,
+    );
+    const racing = new SegmentCompute(ds, writer, {
+      reconcile: async (...args: Parameters<MembershipEngine['reconcile']>) => {
+        await ds.query(`UPDATE segments.segments SET version = version + 1 WHERE id = 'seg_legacy'`);
+        return engine.reconcile(...args);
+      },
+    } as MembershipEngine);
+    expect(await racing.compute(p, 'seg_legacy', { fire: false, reason: 'compute' })).toEqual({
+      added: 1,
+      removed: 0,
+      total: 5,
+    });
+    expect((await state())!.materialized).toBe(false);
+    // the change's own compute (unraced) marks it
+    await compute.compute(p, 'seg_legacy', { fire: false, reason: 'compute' });
+    expect((await state())!.materialized).toBe(true);
+  });
+
   it('a batch of tracked events of several contacts enters and exits each contact as its own events imply', async () => {
     const p = 'prj_batch_int';
     await ds.query(
