@@ -6,7 +6,7 @@ const HTTP_URL = /^https?:\/\/[^\s]+$/;
 
 /** The segments service's settings, in both modes (README, "Configuration"). */
 export class SegmentsSettings {
-  /** How often the sweep re-evaluates tracked segments whose filter depends on time (`within`, `olderThan`, windows). */
+  /** How often the sweep re-evaluates dynamic segments whose filter depends on time (`within`, `olderThan`, windows); their stored members answer counts and pages while at most two intervals old. */
   @IsOptional()
   @Transform(toInt)
   @IsInt()

@@ -2,13 +2,14 @@ import { isValidEmail, normaliseEmail } from '@herald/contact-data';
 import { invalidInput, type FieldProblem } from '@herald/core';
 import { compileFilter } from '@herald/filters';
 import { tableName } from '@herald/persistence';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { filterSqlSchema, isStored, ProjectContext } from '../membership/project-context.js';
+import { filterSqlSchema, ProjectContext } from '../membership/project-context.js';
 import { SegmentContact } from '../read-model/read-model.entities.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
+import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
 import { Segment, SegmentMembership } from '../segments/segment.entity.js';
 import { SegmentErrors } from '../segments/segment.errors.js';
 import { memberView, type MemberView, type Page } from '../segments/segment-view.js';
@@ -48,18 +49,19 @@ export class MembersService {
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
     private readonly readModel: ReadModelWriter,
     private readonly contactsClient: ContactsClient,
+    @Inject(SEGMENTS_SETTINGS) private readonly settings: SegmentsSettings,
   ) {
     this.contacts = tableName(db, SegmentContact);
     this.memberships = tableName(db, SegmentMembership);
   }
 
   /**
-   * One page of members. A segment whose stored membership is its truth (a static segment, or a
-   * stored dynamic one whose filter does not change with time alone: entries and exits are written
-   * in the transaction of the read-model change that causes them) is read from `segment_memberships`
-   * by its primary key (project, segment, contact id order), and its total is the maintained
-   * `member_count`, not a count. Other dynamic segments (a window, or not computed yet) list live: the filter, and a count for the
-   * `total` the spec's page shape requires.
+   * One page of members. A segment whose stored members answer (`ProjectContext.answersFromStored`:
+   * a static segment, a computed dynamic one, with a window only while its last sweep is recent) is
+   * read from `segment_memberships` by its primary key (project, segment, contact id order), and its
+   * total is the maintained `member_count`, not a count. Other dynamic segments (not computed yet, or
+   * a window whose sweep lags) list live: the filter, and a count for the `total` the spec's page
+   * shape requires.
    */
   async page(projectId: string, id: string, page: number, pageSize: number): Promise<Page<MemberView>> {
     return this.db.transaction('REPEATABLE READ', async (m) => {
@@ -68,9 +70,10 @@ export class MembersService {
       if (!segment) throw SegmentErrors.notFound(id);
       const filter = ctx.filterOf(segment);
       const offset = (page - 1) * pageSize;
+      const now = new Date();
       let n: number;
       let rows: Record<string, unknown>[];
-      if (!filter || (isStored(segment) && !ctx.isTimeDependent(filter))) {
+      if (!filter || ctx.answersFromStored(segment, now, this.settings.SEGMENTS_SWEEP_INTERVAL_MS)) {
         n = segment.memberCount;
         rows = await m.query<Record<string, unknown>[]>(
           `SELECT c.* FROM (SELECT ms.contact_id FROM ${this.memberships} ms
@@ -83,7 +86,7 @@ export class MembersService {
       } else {
         const f = compileFilter(filter, {
           projectId,
-          now: new Date(),
+          now,
           fieldTypes: ctx.fieldTypes,
           segments: ctx.resolver,
           schema: filterSqlSchema(m),

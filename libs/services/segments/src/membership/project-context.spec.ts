@@ -72,6 +72,40 @@ describe('ProjectContext', () => {
     expect(ctx.resolver('seg_other_project')).toBeUndefined();
   });
 
+  describe('which stored members answer counts and pages', () => {
+    const interval = 60_000;
+    const now = new Date('2026-11-24T12:00:00Z');
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const answers = (s: Segment) => ctx.answersFromStored(s, now, interval);
+
+    it('a static segment always, and a computed dynamic one without a window whatever its last compute', () => {
+      expect(answers(ctx.segments.get('seg_static')!)).toBe(true);
+      expect(answers(ctx.segments.get('seg_plan')!)).toBe(true);
+      expect(answers({ ...ctx.segments.get('seg_plan')!, membersAsOf: ago(365 * 86_400_000) })).toBe(true);
+    });
+
+    it('a dynamic segment not computed yet never, with or without a window', () => {
+      expect(answers(ctx.segments.get('seg_new_plan')!)).toBe(false);
+      expect(answers({ ...ctx.segments.get('seg_new_recent')!, membersAsOf: now })).toBe(false);
+    });
+
+    it.each([
+      ['never evaluated whole', null, false],
+      ['evaluated just now', 0, true],
+      ['evaluated two sweep intervals ago', 2 * interval, true],
+      ['evaluated just over two sweep intervals ago (the sweep lags)', 2 * interval + 1, false],
+    ])('a computed segment with a window, %s: %s', (_name, age, expected) => {
+      const s = { ...ctx.segments.get('seg_recent')!, membersAsOf: age === null ? null : ago(age) };
+      expect(answers(s)).toBe(expected);
+    });
+
+    it('a segment reading a stored one with a window lags like it, so it answers only while recently swept', () => {
+      const reader = segment('seg_reader', where('segment.seg_recent', 'isMember'), { membersAsOf: ago(3 * interval) });
+      expect(answers(reader)).toBe(false);
+      expect(answers({ ...reader, membersAsOf: ago(interval) })).toBe(true);
+    });
+  });
+
   it('follows every dynamic filter when checking, stored or not, so that a cycle through any is found', () => {
     expect(ctx.checkResolver('seg_plan')?.kind).toBe('dynamic');
     expect(ctx.checkResolver('seg_tracked_recent')?.kind).toBe('dynamic');

@@ -69,6 +69,22 @@ export class ProjectContext {
     return filter ? { kind: 'dynamic', filter } : { kind: 'stored' };
   };
 
+  /**
+   * Whether the stored members of `segment` answer its count and pages at `now`. A static segment's
+   * always. A dynamic one's once computed (`materialized`): when its filter does not change with time
+   * alone, since every change of a contact moves them in the transaction of that change; when it
+   * does, while their last whole evaluation (a compute or the sweep, `membersAsOf`) is at most two
+   * sweep intervals old, since time alone moves them only at the sweep. Otherwise its filter is read.
+   */
+  answersFromStored(segment: Segment, now: Date, sweepIntervalMs: number): boolean {
+    if (segment.type === 'STATIC') return true;
+    const filter = this.filterOf(segment);
+    if (!filter || !segment.materialized) return false;
+    if (!this.isTimeDependent(filter)) return true;
+    const asOf = segment.membersAsOf?.getTime();
+    return asOf !== undefined && now.getTime() - asOf <= 2 * sweepIntervalMs;
+  }
+
   /** Whether the filter (with the dynamic segments it references) depends on the time alone. */
   isTimeDependent(filter: FilterNode, seen = new Set<string>()): boolean {
     switch (filter.kind) {

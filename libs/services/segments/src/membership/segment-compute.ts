@@ -42,8 +42,8 @@ export class SegmentCompute {
    * re-evaluates just those contacts on a fresh snapshot, writing entries and exits with one
    * INSERT … ON CONFLICT and one DELETE, and their events with one outbox statement. Contacts outside
    * the difference were consistent at its snapshot; any later change to one of them re-evaluates it
-   * in real time. At the end the segment is `materialized`, unless its filter changed meanwhile (the
-   * change's own compute then does it). Returns the entries, exits and the members after.
+   * in real time. At the end the segment is `materialized` and its members are as of `now`, unless its
+   * filter changed meanwhile (the change's own compute then does it). Returns the entries, exits and the members after.
    */
   async compute(
     projectId: string,
@@ -125,8 +125,9 @@ export class SegmentCompute {
     // raw statements (the member count's deltas, this) leave the version alone: only a change saved
     // through the entity (PATCH) moves it
     await this.db.query(
-      `UPDATE ${this.t.segments} SET materialized = true WHERE project_id = $1 AND id = $2 AND version = $3 AND NOT materialized`,
-      [projectId, segmentId, version],
+      `UPDATE ${this.t.segments} SET materialized = true, members_as_of = GREATEST(members_as_of, $4)
+        WHERE project_id = $1 AND id = $2 AND version = $3`,
+      [projectId, segmentId, version, now],
     );
     const total = await this.recount(this.db.manager, projectId, segmentId);
     return { added, removed, total };

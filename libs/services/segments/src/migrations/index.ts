@@ -3,6 +3,7 @@ import { SegmentsReadModel1795492876253 } from './1795492876253-segments-read-mo
 import { SegmentsResourceReferences1795560000000 } from './1795560000000-resource-references.js';
 import { EventRecordIds1795600000000 } from './1795600000000-event-record-ids.js';
 import { StoredDynamicMembers1795700000000 } from './1795700000000-stored-dynamic-members.js';
+import { MembersAsOf1795800000000 } from './1795800000000-members-as-of.js';
 
 /** Committed migrations of the segments schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -12,4 +13,5 @@ export const segmentsMigrations: Function[] = [
   SegmentsResourceReferences1795560000000,
   EventRecordIds1795600000000,
   StoredDynamicMembers1795700000000,
+  MembersAsOf1795800000000,
 ];

@@ -39,6 +39,14 @@ export class Segment {
   @Column({ type: 'boolean', default: false })
   materialized!: boolean;
 
+  /**
+   * The instant a dynamic segment's stored members were last evaluated whole (the `now` of its last
+   * compute or sweep). Between two, changes of contacts move them in real time; time alone moves
+   * them only at the next sweep.
+   */
+  @Column({ name: 'members_as_of', type: 'timestamptz', nullable: true })
+  membersAsOf!: Date | null;
+
   /** Cached count: set by create, compute and refresh, and kept by membership writes of stored segments. */
   @Column({ name: 'member_count', type: 'integer', default: 0 })
   memberCount!: number;

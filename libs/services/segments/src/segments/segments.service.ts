@@ -2,13 +2,14 @@ import type { ResourceReference } from '@herald/contracts';
 import { newId } from '@herald/core';
 import { checkFilter, parseFilter, referencesOf, toWire, type Filter } from '@herald/filters';
 import { InjectOutbox, publishReferences, type Outbox } from '@herald/messaging';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { SegmentCompute } from '../membership/segment-compute.js';
-import { isStored, ProjectContext } from '../membership/project-context.js';
+import { ProjectContext } from '../membership/project-context.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
+import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
 import type { CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
 import { Segment, SegmentMembership } from './segment.entity.js';
 import { SegmentErrors } from './segment.errors.js';
@@ -43,6 +44,7 @@ export class SegmentsService {
     private readonly readModel: ReadModelWriter,
     private readonly membership: SegmentCompute,
     private readonly deletionChecks: SegmentDeletionChecks,
+    @Inject(SEGMENTS_SETTINGS) private readonly settings: SegmentsSettings,
   ) {}
 
   async create(projectId: string, body: CreateSegmentDto, requestId?: string): Promise<SegmentView> {
@@ -192,17 +194,18 @@ export class SegmentsService {
       s.memberCount = r?.total ?? s.memberCount;
       return s;
     }
-    // a stored segment whose filter does not change with time alone: its stored members are its
-    // live members (entries and exits commit with the read-model change causing them) and its
-    // maintained count is theirs (each change adds its delta in its transaction, under the segment's
-    // row lock; a compute counts the rows again); otherwise the filter is counted
+    // stored members that answer (ProjectContext.answersFromStored) have a maintained count (each
+    // change adds its delta in its transaction, under the segment's row lock; a compute or the sweep
+    // counts the rows again); otherwise the filter is counted
     const n = await this.db.transaction(async (m): Promise<{ live: boolean; n: number }> => {
       const ctx = await ProjectContext.load(m, s.projectId, this.readModel);
       const current = ctx.segments.get(s.id);
       if (!current) throw SegmentErrors.notFound(s.id);
-      const filter = ctx.filterOf(current);
-      if (isStored(current) && filter && !ctx.isTimeDependent(filter)) return { live: false, n: current.memberCount };
-      return { live: true, n: await this.membership.countLive(m, ctx, current) };
+      const now = new Date();
+      if (ctx.answersFromStored(current, now, this.settings.SEGMENTS_SWEEP_INTERVAL_MS)) {
+        return { live: false, n: current.memberCount };
+      }
+      return { live: true, n: await this.membership.countLive(m, ctx, current, now) };
     });
     if (n.live) await this.db.getRepository(Segment).update({ id: s.id }, { memberCount: n.n, countedAt: new Date() });
     s.memberCount = n.n;

@@ -1,0 +1,118 @@
+import { Outbox } from '@herald/messaging';
+import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
+import { createTestDatabase, type TestDatabase } from '@herald/testing';
+import type { DataSource } from 'typeorm';
+import { SEGMENTS } from '../consumer.js';
+import { MembershipEngine } from '../membership/membership-engine.js';
+import { SegmentCompute } from '../membership/segment-compute.js';
+import { ReadModelWriter } from '../read-model/read-model.writer.js';
+import { segmentsSchema } from '../segments.module.js';
+import type { SegmentsSettings } from '../segments.settings.js';
+import { Segment } from '../segments/segment.entity.js';
+import { SegmentsService } from '../segments/segments.service.js';
+import { MembersService } from './members.service.js';
+
+/**
+ * Which answer a count (`refresh`) and a page give for a segment whose filter changes with time alone:
+ * its stored members while their last whole evaluation is at most two sweep intervals old, its
+ * filter once the sweep lags (ProjectContext.answersFromStored). Time passing is played by moving a
+ * contact out of the window in the read model behind the real-time path's back, as the clock would.
+ */
+describe('the answers of a segment with a window (PostgreSQL)', () => {
+  const settings = { SEGMENTS_SWEEP_INTERVAL_MS: 60_000 } as SegmentsSettings;
+  const p = 'prj_window_answers';
+  let db: TestDatabase;
+  let ds: DataSource;
+  let compute: SegmentCompute;
+  let segments: SegmentsService;
+  let members: MembersService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await createServiceDataSource(segmentsSchema, db.url, 4).initialize();
+    await migrateServiceSchema(ds);
+    const writer = new ReadModelWriter();
+    compute = new SegmentCompute(ds, writer, new MembershipEngine(ds, new Outbox(SEGMENTS, ds), writer));
+    segments = new SegmentsService(ds, undefined as never, writer, compute, undefined as never, settings);
+    members = new MembersService(ds, writer, undefined as never, settings);
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+
+  const seen = (contactId: string, hoursAgo: number) =>
+    ds.query(
+      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
+       VALUES ($1, $2::varchar, $2::varchar || '@example.com', true, jsonb_build_object('seenAt', to_char((now() - make_interval(hours => $3)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')), now(), now())
+       ON CONFLICT (project_id, contact_id) DO UPDATE SET data = EXCLUDED.data`,
+      [p, contactId, hoursAgo],
+    );
+  const lastSweep = (ago: string) =>
+    ds.query(`UPDATE segments.segments SET members_as_of = now() - $2::interval WHERE id = $1`, ['seg_day', ago]);
+  const answers = async () => {
+    const count = (await segments.refresh(p, 'seg_day')).memberCount;
+    const page = await members.page(p, 'seg_day', 1, 50);
+    return { count, total: page.total, listed: page.data.map((c) => c.email) };
+  };
+
+  beforeAll(async () => {
+    await seen('cnt_a', 1);
+    await seen('cnt_b', 2);
+    await seen('cnt_old', 48);
+    await ds.query(
+      `INSERT INTO segments.segment_field_types (project_id, field, type) VALUES ($1, 'seenAt', 'date') ON CONFLICT DO NOTHING`,
+      [p],
+    );
+    await ds.getRepository(Segment).save(
+      ds.getRepository(Segment).create({
+        id: 'seg_day',
+        projectId: p,
+        name: 'seen in the last day',
+        description: null,
+        type: 'DYNAMIC',
+        filters: {
+          operator: 'AND',
+          conditions: [{ field: 'data.seenAt', operator: 'within', value: 1, unit: 'days' }],
+        },
+        trackMembership: false,
+        materialized: false,
+        memberCount: 0,
+      }),
+    );
+    expect(await compute.compute(p, 'seg_day', { fire: false, reason: 'compute' })).toEqual({
+      added: 2,
+      removed: 0,
+      total: 2,
+    });
+  });
+
+  it('a compute records the instant its members were evaluated at', async () => {
+    const [row] = await ds.query<{ age: number }[]>(
+      `SELECT extract(epoch FROM now() - members_as_of)::float8 AS age FROM segments.segments WHERE id = 'seg_day'`,
+    );
+    expect(row!.age).toBeGreaterThanOrEqual(0);
+    expect(row!.age).toBeLessThan(60);
+  });
+
+  it('answers from its stored members while its last sweep is recent, from its filter once the sweep lags, and from the stored members again after the next sweep', async () => {
+    await seen('cnt_b', 30); // the window closed on b; no sweep since
+    await lastSweep('90 seconds');
+    expect(await answers()).toEqual({
+      count: 2,
+      total: 2,
+      listed: ['cnt_a@example.com', 'cnt_b@example.com'],
+    });
+
+    await lastSweep('121 seconds'); // more than two intervals: the sweep lags
+    expect(await answers()).toEqual({ count: 1, total: 1, listed: ['cnt_a@example.com'] });
+
+    expect(await compute.compute(p, 'seg_day', { fire: true, reason: 'sweep' })).toEqual({
+      added: 0,
+      removed: 1,
+      total: 1,
+    });
+    await seen('cnt_a', 30); // the window closes on a too, after the sweep
+    expect(await answers()).toEqual({ count: 1, total: 1, listed: ['cnt_a@example.com'] });
+  });
+});
