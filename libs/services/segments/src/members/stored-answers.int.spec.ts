@@ -95,7 +95,7 @@ describe('the answers of a segment with a window (PostgreSQL)', () => {
     expect(row!.age).toBeLessThan(60);
   });
 
-  it('answers from its stored members while its last sweep is recent, from its filter once the sweep lags, and from the stored members again after the next sweep', async () => {
+  it('answers from its stored members while its last sweep is recent, from its filter once the sweep lags (its maintained count kept), and from the stored members again after the next sweep', async () => {
     await seen('cnt_b', 30); // the window closed on b; no sweep since
     await lastSweep('90 seconds');
     expect(await answers()).toEqual({
@@ -106,6 +106,8 @@ describe('the answers of a segment with a window (PostgreSQL)', () => {
 
     await lastSweep('121 seconds'); // more than two intervals: the sweep lags
     expect(await answers()).toEqual({ count: 1, total: 1, listed: ['cnt_a@example.com'] });
+    // the live answer leaves the maintained count of the stored rows alone
+    expect((await ds.getRepository(Segment).findOneByOrFail({ id: 'seg_day' })).memberCount).toBe(2);
 
     expect(await compute.compute(p, 'seg_day', { fire: true, reason: 'sweep' })).toEqual({
       added: 0,

@@ -71,7 +71,8 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
 
   /**
    * One pass over every dynamic segment: those not stored yet are computed silently, those whose
-   * filter depends on time are swept. Returns how many were swept.
+   * filter depends on time are swept; a project's segments and field types are read once per pass.
+   * Returns how many were swept.
    */
   async sweep(): Promise<number> {
     const dynamic = await this.db.getRepository(Segment).find({
@@ -79,24 +80,31 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
       select: { id: true, projectId: true, materialized: true },
       order: { projectId: 'ASC', id: 'ASC' },
     });
+    const byProject = new Map<string, typeof dynamic>();
+    for (const s of dynamic) byProject.set(s.projectId, [...(byProject.get(s.projectId) ?? []), s]);
     let swept = 0;
-    for (const { id, projectId, materialized } of dynamic) {
+    for (const [projectId, segments] of byProject) {
+      let ctx: ProjectContext;
       try {
-        if (!materialized) {
-          await this.membership.compute(projectId, id, { fire: false, reason: 'compute' });
-          continue;
-        }
-        const timeDependent = await this.db.transaction(async (m) => {
-          const ctx = await ProjectContext.load(m, projectId, this.readModel);
+        ctx = await ProjectContext.load(this.db.manager, projectId, this.readModel);
+      } catch (err) {
+        log.error('could not load a project to sweep', { projectId, err: String(err) });
+        continue;
+      }
+      for (const { id, materialized } of segments) {
+        try {
+          if (!materialized) {
+            await this.membership.compute(projectId, id, { fire: false, reason: 'compute' });
+            continue;
+          }
           const s = ctx.segments.get(id);
           const filter = s && ctx.filterOf(s);
-          return filter ? ctx.isTimeDependent(filter) : false;
-        });
-        if (!timeDependent) continue;
-        await this.membership.compute(projectId, id, { fire: true, reason: 'sweep' });
-        swept++;
-      } catch (err) {
-        log.error('could not sweep a segment', { segmentId: id, err: String(err) });
+          if (!filter || !ctx.isTimeDependent(filter)) continue;
+          await this.membership.compute(projectId, id, { fire: true, reason: 'sweep' });
+          swept++;
+        } catch (err) {
+          log.error('could not sweep a segment', { segmentId: id, err: String(err) });
+        }
       }
     }
     return swept;

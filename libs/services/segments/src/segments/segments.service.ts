@@ -196,18 +196,20 @@ export class SegmentsService {
     }
     // stored members that answer (ProjectContext.answersFromStored) have a maintained count (each
     // change adds its delta in its transaction, under the segment's row lock; a compute or the sweep
-    // counts the rows again); otherwise the filter is counted
-    const n = await this.db.transaction(async (m): Promise<{ live: boolean; n: number }> => {
+    // counts the rows again); otherwise the filter is counted, and cached only for a segment whose
+    // members are not stored yet: a stored one's count stays the count of its stored rows, which
+    // the deltas keep (its sweep lags: the next one brings both up to date)
+    const n = await this.db.transaction(async (m): Promise<{ cache: boolean; n: number }> => {
       const ctx = await ProjectContext.load(m, s.projectId, this.readModel);
       const current = ctx.segments.get(s.id);
       if (!current) throw SegmentErrors.notFound(s.id);
       const now = new Date();
       if (ctx.answersFromStored(current, now, this.settings.SEGMENTS_SWEEP_INTERVAL_MS)) {
-        return { live: false, n: current.memberCount };
+        return { cache: false, n: current.memberCount };
       }
-      return { live: true, n: await this.membership.countLive(m, ctx, current, now) };
+      return { cache: !current.materialized, n: await this.membership.countLive(m, ctx, current, now) };
     });
-    if (n.live) await this.db.getRepository(Segment).update({ id: s.id }, { memberCount: n.n, countedAt: new Date() });
+    if (n.cache) await this.db.getRepository(Segment).update({ id: s.id }, { memberCount: n.n, countedAt: new Date() });
     s.memberCount = n.n;
     return s;
   }
