@@ -8,6 +8,7 @@ import { SegmentCompute } from '../membership/segment-compute.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { segmentsSchema } from '../segments.module.js';
 import type { SegmentsSettings } from '../segments.settings.js';
+import { saveDynamicSegment } from '../segments/segment-rows.spec-support.js';
 import { Segment } from '../segments/segment.entity.js';
 import { SegmentsService } from '../segments/segments.service.js';
 import { MembersService } from './members.service.js';
@@ -64,22 +65,11 @@ describe('the answers of a segment with a window (PostgreSQL)', () => {
       `INSERT INTO segments.segment_field_types (project_id, field, type) VALUES ($1, 'seenAt', 'date') ON CONFLICT DO NOTHING`,
       [p],
     );
-    await ds.getRepository(Segment).save(
-      ds.getRepository(Segment).create({
-        id: 'seg_day',
-        projectId: p,
-        name: 'seen in the last day',
-        description: null,
-        type: 'DYNAMIC',
-        filters: {
-          operator: 'AND',
-          conditions: [{ field: 'data.seenAt', operator: 'within', value: 1, unit: 'days' }],
-        },
-        trackMembership: false,
-        materialized: false,
-        memberCount: 0,
-      }),
-    );
+    await saveDynamicSegment(ds, {
+      id: 'seg_day',
+      projectId: p,
+      filters: { operator: 'AND', conditions: [{ field: 'data.seenAt', operator: 'within', value: 1, unit: 'days' }] },
+    });
     expect(await compute.compute(p, 'seg_day', { fire: false, reason: 'compute' })).toEqual({
       added: 2,
       removed: 0,

@@ -81,7 +81,11 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
       order: { projectId: 'ASC', id: 'ASC' },
     });
     const byProject = new Map<string, typeof dynamic>();
-    for (const s of dynamic) byProject.set(s.projectId, [...(byProject.get(s.projectId) ?? []), s]);
+    for (const s of dynamic) {
+      const list = byProject.get(s.projectId);
+      if (list) list.push(s);
+      else byProject.set(s.projectId, [s]);
+    }
     let swept = 0;
     for (const [projectId, segments] of byProject) {
       let ctx: ProjectContext;

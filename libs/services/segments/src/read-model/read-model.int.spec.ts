@@ -7,7 +7,7 @@ import { MembershipEngine } from '../membership/membership-engine.js';
 import { SegmentCompute } from '../membership/segment-compute.js';
 import { SegmentSweep } from '../membership/segment-sweep.js';
 import { segmentsSchema } from '../segments.module.js';
-import { Segment } from '../segments/segment.entity.js';
+import { saveDynamicSegment } from '../segments/segment-rows.spec-support.js';
 import { ReadModelWriter } from './read-model.writer.js';
 
 /**
@@ -99,18 +99,12 @@ describe('segments read model and membership (PostgreSQL)', () => {
          FROM generate_series(1, 12001) i`,
       [p],
     );
-    await ds.getRepository(Segment).save(
-      ds.getRepository(Segment).create({
-        id: 'seg_even',
-        projectId: p,
-        name: 'even',
-        description: null,
-        type: 'DYNAMIC',
-        filters: { operator: 'AND', conditions: [{ field: 'data.even', operator: 'equals', value: true }] },
-        trackMembership: true,
-        memberCount: 0,
-      }),
-    );
+    await saveDynamicSegment(ds, {
+      id: 'seg_even',
+      projectId: p,
+      filters: { operator: 'AND', conditions: [{ field: 'data.even', operator: 'equals', value: true }] },
+      trackMembership: true,
+    });
     expect(await compute.compute(p, 'seg_even', { fire: true, reason: 'compute' })).toEqual({
       added: 6000,
       removed: 0,
@@ -135,19 +129,12 @@ describe('segments read model and membership (PostgreSQL)', () => {
       [p],
     );
     // an untracked segment from before every dynamic segment stored its members
-    await ds.getRepository(Segment).save(
-      ds.getRepository(Segment).create({
-        id: 'seg_legacy',
-        projectId: p,
-        name: 'legacy',
-        description: null,
-        type: 'DYNAMIC',
-        filters: { operator: 'AND', conditions: [{ field: 'data.pro', operator: 'equals', value: true }] },
-        trackMembership: false,
-        materialized: false,
-        memberCount: 0,
-      }),
-    );
+    await saveDynamicSegment(ds, {
+      id: 'seg_legacy',
+      projectId: p,
+      filters: { operator: 'AND', conditions: [{ field: 'data.pro', operator: 'equals', value: true }] },
+      materialized: false,
+    });
     const state = async () =>
       (
         await ds.query<{ materialized: boolean; member_count: number; stored: number; events: number }[]>(
@@ -191,23 +178,15 @@ describe('segments read model and membership (PostgreSQL)', () => {
       [p],
     );
     const segment = (id: string, field: string, operator: string) =>
-      ds.getRepository(Segment).create({
+      saveDynamicSegment(ds, {
         id,
         projectId: p,
-        name: id,
-        description: null,
-        type: 'DYNAMIC',
         filters: { operator: 'AND', conditions: [{ field, operator }] },
         trackMembership: true,
-        memberCount: 0,
       });
-    await ds
-      .getRepository(Segment)
-      .save([
-        segment('seg_b_e0', 'event.e0', 'triggered'),
-        segment('seg_b_e1', 'event.e1', 'triggered'),
-        segment('seg_b_no_e0', 'event.e0', 'notTriggered'),
-      ]);
+    await segment('seg_b_e0', 'event.e0', 'triggered');
+    await segment('seg_b_e1', 'event.e1', 'triggered');
+    await segment('seg_b_no_e0', 'event.e0', 'notTriggered');
     for (const id of ['seg_b_e0', 'seg_b_e1', 'seg_b_no_e0'])
       await compute.compute(p, id, { fire: false, reason: 'compute' });
     await ds.transaction(async (m) => {
@@ -250,18 +229,12 @@ describe('segments read model and membership (PostgreSQL)', () => {
     async (_label, first) => {
       const p = `prj_race_${first}`;
       const contactId = `cnt_race_${first}`;
-      await ds.getRepository(Segment).save(
-        ds.getRepository(Segment).create({
-          id: `seg_signed_${first}`,
-          projectId: p,
-          name: 'signed up',
-          description: null,
-          type: 'DYNAMIC',
-          filters: { operator: 'AND', conditions: [{ field: 'event.signup', operator: 'triggered' }] },
-          trackMembership: true,
-          memberCount: 0,
-        }),
-      );
+      await saveDynamicSegment(ds, {
+        id: `seg_signed_${first}`,
+        projectId: p,
+        filters: { operator: 'AND', conditions: [{ field: 'event.signup', operator: 'triggered' }] },
+        trackMembership: true,
+      });
       const at = new Date(Date.now() - 1000);
       const applyContact = async (m: EntityManager) => {
         await writer.upsertContact(
