@@ -197,13 +197,7 @@ export class MembershipEngine {
    */
   async onContactsChanged(m: EntityManager, changes: ChangedContact[]): Promise<void> {
     if (changes.length === 0) return;
-    const projects = [...new Set(changes.map((c) => c.projectId))].sort();
-    const withDynamic = await m.query<{ project_id: string }[]>(
-      `SELECT DISTINCT project_id FROM ${this.t.segments}
-        WHERE project_id = ANY($1::varchar[]) AND type = 'DYNAMIC'`,
-      [projects],
-    );
-    for (const { project_id: projectId } of withDynamic.sort((a, b) => (a.project_id < b.project_id ? -1 : 1)))
+    for (const projectId of [...new Set(changes.map((c) => c.projectId))].sort())
       await this.reevaluate(
         m,
         projectId,
@@ -227,17 +221,20 @@ export class MembershipEngine {
     // uncommitted row, so neither would match a filter that needs both. The advisory locks are taken
     // after this transaction's writes, in contact order, and held to its commit; the evaluation after
     // them reads a fresh snapshot (READ COMMITTED), so the later of the two sees both writes. The row
-    // locks remain for a compute batch, which takes its contacts' rows FOR SHARE.
+    // locks remain for a compute batch, which takes its contacts' rows FOR SHARE. One statement: the
+    // advisory locks in a materialised CTE, which the row locks' subquery reads (LATERAL), so they are
+    // taken first, and taken even when the contacts have no row yet.
     await m.query(
-      `SELECT count(pg_advisory_xact_lock(hashtext($1), hashtext(k)))
-         FROM (SELECT k FROM unnest($2::varchar[]) k ORDER BY k) ordered`,
+      `WITH advisory AS MATERIALIZED (
+         SELECT count(pg_advisory_xact_lock(hashtext($1), hashtext(k))) AS n
+           FROM (SELECT k FROM unnest($2::varchar[]) k ORDER BY k) ordered)
+       SELECT count(locked.one) FROM advisory LEFT JOIN LATERAL (
+         SELECT 1 AS one FROM ${this.t.contacts}
+          WHERE project_id = $1 AND contact_id = ANY($2::varchar[]) AND advisory.n >= 0
+          ORDER BY contact_id FOR UPDATE) locked ON true`,
       [projectId, contactIds],
     );
-    await m.query(
-      `SELECT count(*) FROM (SELECT 1 FROM ${this.t.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
-          ORDER BY contact_id FOR UPDATE) locked`,
-      [projectId, contactIds],
-    );
+    // the project's segments and field types as of now (after the wait, what the one before committed)
     const ctx = await ProjectContext.load(m, projectId, this.readModel);
     const opts: ReconcileOptions = {
       fire: true,

@@ -1,3 +1,4 @@
+import type { FieldType } from '@herald/contact-data';
 import {
   DEFAULT_FILTER_SQL_SCHEMA,
   parseFilter,
@@ -9,7 +10,12 @@ import {
 } from '@herald/filters';
 import { tableName } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
-import { SegmentContact, SegmentContactEmail, SegmentContactEvent } from '../read-model/read-model.entities.js';
+import {
+  SegmentContact,
+  SegmentContactEmail,
+  SegmentContactEvent,
+  SegmentFieldType,
+} from '../read-model/read-model.entities.js';
 import type { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { Segment, SegmentMembership } from '../segments/segment.entity.js';
 
@@ -32,12 +38,26 @@ export class ProjectContext {
     readonly fieldTypes: FieldTypes,
   ) {}
 
+  /**
+   * The project's segments and field types, in one statement (the field types ride on each segment's
+   * row; a project without segments reads them on their own): a read-model consumer loads a context
+   * per changed project in each round.
+   */
   static async load(m: EntityManager, projectId: string, readModel: ReadModelWriter): Promise<ProjectContext> {
-    const segments = await m.find(Segment, { where: { projectId }, order: { id: 'ASC' } });
+    const { entities, raw } = await m
+      .createQueryBuilder(Segment, 's')
+      .addSelect(
+        `(SELECT coalesce(json_object_agg(f.field, f.type), '{}') FROM ${tableName(m, SegmentFieldType)} f
+           WHERE f.project_id = :projectId)`,
+        'field_types',
+      )
+      .where('s.projectId = :projectId', { projectId })
+      .orderBy('s.id', 'ASC')
+      .getRawAndEntities<{ field_types: Record<string, FieldType> }>();
     return new ProjectContext(
       projectId,
-      new Map(segments.map((s) => [s.id, s])),
-      await readModel.fieldTypes(m, projectId),
+      new Map(entities.map((s) => [s.id, s])),
+      raw[0] ? new Map(Object.entries(raw[0].field_types)) : await readModel.fieldTypes(m, projectId),
     );
   }
 
