@@ -223,17 +223,21 @@ export class MembershipEngine {
     // them reads a fresh snapshot (READ COMMITTED), so the later of the two sees both writes. The row
     // locks remain for a compute batch, which takes its contacts' rows FOR SHARE. One statement: the
     // advisory locks in a materialised CTE, which the row locks' subquery reads (LATERAL), so they are
-    // taken first, and taken even when the contacts have no row yet.
-    await m.query(
+    // taken first, and taken even when the contacts have no row yet. It also answers whether the
+    // project has a dynamic segment (most changes of a project without one stop here).
+    const [{ dynamic }] = await m.query<[{ dynamic: boolean }]>(
       `WITH advisory AS MATERIALIZED (
          SELECT count(pg_advisory_xact_lock(hashtext($1), hashtext(k))) AS n
            FROM (SELECT k FROM unnest($2::varchar[]) k ORDER BY k) ordered)
-       SELECT count(locked.one) FROM advisory LEFT JOIN LATERAL (
+       SELECT count(locked.one) AS locked,
+              EXISTS (SELECT 1 FROM ${this.t.segments} WHERE project_id = $1 AND type = 'DYNAMIC') AS dynamic
+         FROM advisory LEFT JOIN LATERAL (
          SELECT 1 AS one FROM ${this.t.contacts}
           WHERE project_id = $1 AND contact_id = ANY($2::varchar[]) AND advisory.n >= 0
           ORDER BY contact_id FOR UPDATE) locked ON true`,
       [projectId, contactIds],
     );
+    if (!dynamic) return;
     // the project's segments and field types as of now (after the wait, what the one before committed)
     const ctx = await ProjectContext.load(m, projectId, this.readModel);
     const opts: ReconcileOptions = {
