@@ -221,23 +221,22 @@ export class MembershipEngine {
     // uncommitted row, so neither would match a filter that needs both. The advisory locks are taken
     // after this transaction's writes, in contact order, and held to its commit; the evaluation after
     // them reads a fresh snapshot (READ COMMITTED), so the later of the two sees both writes. The row
-    // locks remain for a compute batch, which takes its contacts' rows FOR SHARE. One statement: the
-    // advisory locks in a materialised CTE, which the row locks' subquery reads (LATERAL), so they are
-    // taken first, and taken even when the contacts have no row yet. It also answers whether the
-    // project has a dynamic segment (most changes of a project without one stop here).
+    // locks remain for a compute batch, which takes its contacts' rows FOR SHARE; they are taken in a
+    // statement of their own, after the wait, whose snapshot sees a row the one before committed (a
+    // statement's snapshot predates its own waits). The first statement also answers whether the
+    // project has a dynamic segment: a project without one stops there.
     const [{ dynamic }] = await m.query<[{ dynamic: boolean }]>(
-      `WITH advisory AS MATERIALIZED (
-         SELECT count(pg_advisory_xact_lock(hashtext($1), hashtext(k))) AS n
-           FROM (SELECT k FROM unnest($2::varchar[]) k ORDER BY k) ordered)
-       SELECT count(locked.one) AS locked,
+      `SELECT count(pg_advisory_xact_lock(hashtext($1), hashtext(k))) AS locked,
               EXISTS (SELECT 1 FROM ${this.t.segments} WHERE project_id = $1 AND type = 'DYNAMIC') AS dynamic
-         FROM advisory LEFT JOIN LATERAL (
-         SELECT 1 AS one FROM ${this.t.contacts}
-          WHERE project_id = $1 AND contact_id = ANY($2::varchar[]) AND advisory.n >= 0
-          ORDER BY contact_id FOR UPDATE) locked ON true`,
+         FROM (SELECT k FROM unnest($2::varchar[]) k ORDER BY k) ordered`,
       [projectId, contactIds],
     );
     if (!dynamic) return;
+    await m.query(
+      `SELECT count(*) FROM (SELECT 1 FROM ${this.t.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
+          ORDER BY contact_id FOR UPDATE) locked`,
+      [projectId, contactIds],
+    );
     // the project's segments and field types as of now (after the wait, what the one before committed)
     const ctx = await ProjectContext.load(m, projectId, this.readModel);
     const opts: ReconcileOptions = {
