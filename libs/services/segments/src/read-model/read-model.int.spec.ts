@@ -14,7 +14,8 @@ import { ReadModelWriter } from './read-model.writer.js';
  * The read model on PostgreSQL: contact events applied out of order leave the newest state (a late
  * older update, an update after the deletion, a late creation), and a compute over more contacts
  * than one batch writes and publishes each entry once; two events of one contact applied at once
- * (each in its transaction, neither seeing the other's write) still end in the membership both imply.
+ * (each in its transaction, neither seeing the other's write) still end in the membership both imply,
+ * and the one that waited holds the contact's row against a compute batch.
  */
 describe('segments read model and membership (PostgreSQL)', () => {
   let db: TestDatabase;
@@ -279,4 +280,61 @@ describe('segments read model and membership (PostgreSQL)', () => {
       expect(members).toEqual([{ contact_id: contactId }]);
     },
   );
+
+  it('a re-evaluation that waited for its contact to be created holds the contact row: a compute batch cannot share-lock it until it commits', async () => {
+    const p = 'prj_row_lock';
+    const contactId = 'cnt_row_lock';
+    await saveDynamicSegment(ds, {
+      id: 'seg_row_lock',
+      projectId: p,
+      filters: { operator: 'AND', conditions: [{ field: 'event.signup', operator: 'triggered' }] },
+      trackMembership: true,
+    });
+    const at = new Date(Date.now() - 1000);
+    const [creation, event, batch] = [ds.createQueryRunner(), ds.createQueryRunner(), ds.createQueryRunner()];
+    const shareLock = () =>
+      batch.query(
+        `SELECT 1 FROM segments.segment_contacts WHERE project_id = $1 AND contact_id = $2 FOR SHARE NOWAIT`,
+        [p, contactId],
+      );
+    try {
+      for (const r of [creation, event, batch]) await r.connect();
+      // the event's re-evaluation starts while the contact's row does not exist yet (the creation is
+      // uncommitted) and waits for the creation's advisory lock
+      await creation.startTransaction();
+      await writer.upsertContact(
+        creation.manager,
+        p,
+        { contactId, email: `${contactId}@example.com`, subscribed: true, data: {} },
+        at,
+        true,
+      );
+      await engine.onContactChanged(creation.manager, p, contactId, {});
+      await event.startTransaction();
+      const evaluated = (async () => {
+        await writer.addEvent(event.manager, p, contactId, 'signup', at);
+        await engine.onContactChanged(event.manager, p, contactId, {});
+      })();
+      await eventually(
+        async () =>
+          (
+            await ds.query<{ n: number }[]>(
+              `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+            )
+          )[0]!.n === 1,
+        { timeoutMs: 10_000, message: 'the event re-evaluation never waited for the creation' },
+      );
+      await creation.commitTransaction();
+      await evaluated;
+      // its row lock was taken after the wait, on the row the creation committed meanwhile
+      await expect(shareLock()).rejects.toMatchObject({ driverError: { code: '55P03' } });
+      await event.commitTransaction();
+      expect(await shareLock()).toEqual([{ '?column?': 1 }]);
+    } finally {
+      for (const r of [creation, event, batch]) {
+        if (r.isTransactionActive) await r.rollbackTransaction();
+        await r.release();
+      }
+    }
+  });
 });
