@@ -8,7 +8,7 @@ import { SegmentCompute } from '../membership/segment-compute.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { segmentsSchema } from '../segments.module.js';
 import type { SegmentsSettings } from '../segments.settings.js';
-import { saveDynamicSegment } from '../segments/segment-rows.spec-support.js';
+import { saveDynamicSegment, saveReadModelContacts } from '../segments/segment-rows.spec-support.js';
 import { Segment } from '../segments/segment.entity.js';
 import { SegmentsService } from '../segments/segments.service.js';
 import { MembersService } from './members.service.js';
@@ -43,12 +43,9 @@ describe('the answers of a segment with a window (PostgreSQL)', () => {
   });
 
   const seen = (contactId: string, hoursAgo: number) =>
-    ds.query(
-      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
-       VALUES ($1, $2::varchar, $2::varchar || '@example.com', true, jsonb_build_object('seenAt', to_char((now() - make_interval(hours => $3)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')), now(), now())
-       ON CONFLICT (project_id, contact_id) DO UPDATE SET data = EXCLUDED.data`,
-      [p, contactId, hoursAgo],
-    );
+    saveReadModelContacts(ds, p, [
+      { contactId, data: { seenAt: new Date(Date.now() - hoursAgo * 3_600_000).toISOString() } },
+    ]);
   const lastSweep = (ago: string) =>
     ds.query(`UPDATE segments.segments SET members_as_of = now() - $2::interval WHERE id = $1`, ['seg_day', ago]);
   const answers = async () => {

@@ -7,7 +7,7 @@ import { MembershipEngine } from '../membership/membership-engine.js';
 import { SegmentCompute } from '../membership/segment-compute.js';
 import { SegmentSweep } from '../membership/segment-sweep.js';
 import { segmentsSchema } from '../segments.module.js';
-import { saveDynamicSegment } from '../segments/segment-rows.spec-support.js';
+import { saveDynamicSegment, saveReadModelContacts } from '../segments/segment-rows.spec-support.js';
 import { ReadModelWriter } from './read-model.writer.js';
 
 /**
@@ -94,11 +94,13 @@ describe('segments read model and membership (PostgreSQL)', () => {
 
   it('a compute over more contacts than one batch writes and publishes each entry once', async () => {
     const p = 'prj_compute_int';
-    await ds.query(
-      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
-       SELECT $1, 'cnt_' || lpad(i::text, 6, '0'), 'c' || i || '@example.com', true, jsonb_build_object('even', i % 2 = 0), now(), now()
-         FROM generate_series(1, 12001) i`,
-      [p],
+    await saveReadModelContacts(
+      ds,
+      p,
+      Array.from({ length: 12001 }, (_, n) => ({
+        contactId: `cnt_${String(n + 1).padStart(6, '0')}`,
+        data: { even: (n + 1) % 2 === 0 },
+      })),
     );
     await saveDynamicSegment(ds, {
       id: 'seg_even',
@@ -123,11 +125,10 @@ describe('segments read model and membership (PostgreSQL)', () => {
   });
   it('the sweep computes a dynamic segment not stored yet silently and marks it; a compute whose segment changed meanwhile leaves it unmarked', async () => {
     const p = 'prj_materialize_int';
-    await ds.query(
-      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
-       SELECT $1, 'cnt_m' || i, 'm' || i || '@example.com', true, jsonb_build_object('pro', i % 2 = 0), now(), now()
-         FROM generate_series(1, 10) i`,
-      [p],
+    await saveReadModelContacts(
+      ds,
+      p,
+      Array.from({ length: 10 }, (_, n) => ({ contactId: `cnt_m${n + 1}`, data: { pro: (n + 1) % 2 === 0 } })),
     );
     // an untracked segment from before every dynamic segment stored its members
     await saveDynamicSegment(ds, {
@@ -173,10 +174,10 @@ describe('segments read model and membership (PostgreSQL)', () => {
 
   it('a batch of tracked events of several contacts enters and exits each contact as its own events imply', async () => {
     const p = 'prj_batch_int';
-    await ds.query(
-      `INSERT INTO segments.segment_contacts (project_id, contact_id, email, subscribed, data, created_at, updated_at)
-       SELECT $1, 'cnt_b' || k, k || '@example.com', true, '{}', now(), now() FROM unnest(ARRAY['a', 'b', 'c']) k`,
-      [p],
+    await saveReadModelContacts(
+      ds,
+      p,
+      ['a', 'b', 'c'].map((k) => ({ contactId: `cnt_b${k}`, email: `${k}@example.com` })),
     );
     const segment = (id: string, field: string, operator: string) =>
       saveDynamicSegment(ds, {
