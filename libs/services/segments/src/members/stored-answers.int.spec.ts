@@ -104,4 +104,20 @@ describe('the answers of a segment with a window (PostgreSQL)', () => {
     await seen('cnt_a', 30); // the window closes on a too, after the sweep
     expect(await answers()).toEqual({ count: 1, total: 1, listed: ['cnt_a@example.com'] });
   });
+
+  it('a refresh caches the count of a segment whose members are not stored yet without counting as a change of the segment', async () => {
+    await saveDynamicSegment(ds, {
+      id: 'seg_unstored',
+      projectId: p,
+      filters: { operator: 'AND', conditions: [{ field: 'email', operator: 'contains', value: 'cnt_' }] },
+    });
+    const repo = ds.getRepository(Segment);
+    const before = await repo.findOneByOrFail({ id: 'seg_unstored' });
+
+    expect((await segments.refresh(p, 'seg_unstored')).memberCount).toBe(3);
+
+    const after = await repo.findOneByOrFail({ id: 'seg_unstored' });
+    expect(after).toMatchObject({ memberCount: 3, version: before.version, updatedAt: before.updatedAt });
+    expect(after.countedAt).not.toBeNull();
+  });
 });

@@ -2,6 +2,7 @@ import type { ResourceReference } from '@herald/contracts';
 import { newId } from '@herald/core';
 import { checkFilter, parseFilter, referencesOf, toWire, type Filter } from '@herald/filters';
 import { InjectOutbox, publishReferences, type Outbox } from '@herald/messaging';
+import { tableName } from '@herald/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -209,7 +210,13 @@ export class SegmentsService {
       }
       return { cache: !current.materialized, n: await this.membership.countLive(m, ctx, current, now) };
     });
-    if (n.cache) await this.db.getRepository(Segment).update({ id: s.id }, { memberCount: n.n, countedAt: new Date() });
+    // the cached count is not a change of the segment: its version and updatedAt stay (a Repository
+    // update would advance both, and a compute running meanwhile would take the segment as changed)
+    if (n.cache)
+      await this.db.query(
+        `UPDATE ${tableName(this.db, Segment)} SET member_count = $2, counted_at = now() WHERE id = $1`,
+        [s.id, n.n],
+      );
     s.memberCount = n.n;
     return s;
   }
