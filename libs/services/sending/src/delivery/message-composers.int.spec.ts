@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 // mailauth ships CommonJS; its DKIM verifier is what receiving mail servers run
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import type { ComposeTask } from './compose-message.js';
@@ -73,6 +74,21 @@ describe('message composers (on the event loop and in compose threads)', () => {
     const raws = await Promise.all(Array.from({ length: 40 }, (_, n) => threads.compose(task(n))));
     for (const [n, raw] of raws.entries()) expect(raw.toString('utf8')).toContain(`Subject: Issue ${n}\r\n`);
     expect(await verify(raws[7]!)).toEqual(['pass']);
+  });
+
+  it("a compose thread keeps its small young generation when the process runs with a large one (npm start's --max-semi-space-size=64)", async () => {
+    setFlagsFromString('--max-semi-space-size=64');
+    const composer = createMessageComposer(1, BUILT_WORKER);
+    try {
+      // about 200 MB allocated in the thread: enough for V8 to grow a young generation to its limit
+      for (let round = 0; round < 10; round++)
+        await Promise.all(Array.from({ length: 100 }, (_, n) => composer.compose(task(n))));
+      const [heap] = await composer.threadHeaps();
+      expect(heap!.total).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await composer.close();
+      setFlagsFromString('--max-semi-space-size=0'); // V8's default: unset
+    }
   });
 
   it('refuses to start without the built compose thread, naming the way out', () => {
