@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Piscina } from 'piscina';
+import { Gauge } from 'prom-client';
 import { messageComposer, type ComposeTask } from './compose-message.js';
 
 /** Composes and signs outgoing messages: on the event loop, or in a pool of threads. */
@@ -16,6 +17,25 @@ export interface MessageComposer {
 
 /** A compose thread's semi-space, MB: its young generation is three of them (two semi-spaces and the new large-object space). */
 const COMPOSE_SEMI_SPACE_MB = 8;
+
+/** The thread pools of this process, read when /metrics is scraped. */
+const pools = new Set<MessageComposer>();
+
+/** Prometheus: each compose thread's V8 heap (sending), allocated (`total`) and resident. */
+new Gauge({
+  name: 'herald_compose_thread_heap_bytes',
+  help: "V8 heap of each compose thread (sending): 'total' allocated, 'resident' in memory",
+  labelNames: ['thread', 'kind'],
+  async collect() {
+    this.reset();
+    let thread = 0;
+    for (const pool of pools)
+      for (const heap of await pool.threadHeaps().catch(() => [])) {
+        this.set({ thread: String(thread), kind: 'total' }, heap.total);
+        this.set({ thread: String(thread++), kind: 'resident' }, heap.physical);
+      }
+  },
+});
 
 /** The compiled compose thread, next to this module in dist/. */
 const WORKER = fileURLToPath(new URL('./compose.worker.js', import.meta.url));
@@ -55,7 +75,7 @@ export function createMessageComposer(threads: number, workerFile = WORKER): Mes
     idleTimeout: Infinity,
     resourceLimits: { maxYoungGenerationSizeMb: 3 * COMPOSE_SEMI_SPACE_MB },
   });
-  return {
+  const composer: MessageComposer = {
     async compose(task) {
       const bytes = (await pool.run(task)) as Uint8Array;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -68,6 +88,11 @@ export function createMessageComposer(threads: number, workerFile = WORKER): Mes
           return { total: h.total_heap_size, physical: h.total_physical_size };
         }),
       ),
-    close: () => pool.close(),
+    close: () => {
+      pools.delete(composer);
+      return pool.close();
+    },
   };
+  pools.add(composer);
+  return composer;
 }
