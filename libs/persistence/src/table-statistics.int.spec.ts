@@ -1,6 +1,6 @@
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import { DataSource } from 'typeorm';
-import { ANALYSED_SHARE, TableStatistics } from './table-statistics.js';
+import { TableStatistics } from './table-statistics.js';
 
 /**
  * TableStatistics on PostgreSQL: a service's table changed by more than its threshold since its last
@@ -44,7 +44,7 @@ describe('TableStatistics (PostgreSQL)', () => {
       );
       return Number(r?.n) >= 5000 || undefined;
     });
-    const statistics = new TableStatistics(ds, 'svc');
+    const statistics = new TableStatistics(ds, 'svc', { alone: true });
     expect(await statistics.analyseChanged()).toEqual(['big']);
     expect(await estimate('svc.big')).toBe(5000);
     expect(await estimate('svc.small')).toBeLessThan(100);
@@ -70,8 +70,8 @@ describe('TableStatistics (PostgreSQL)', () => {
     await ds.query(`CREATE TABLE svc.grown (id int) WITH (autovacuum_enabled = false)`);
     await grow('grown', 5000);
     await ds.query(`ANALYZE svc.grown`);
-    const beside = new TableStatistics(ds, 'svc', 5_000, ANALYSED_SHARE.besideAutovacuum);
-    const alone = new TableStatistics(ds, 'svc', 5_000, ANALYSED_SHARE.alone);
+    const beside = new TableStatistics(ds, 'svc', { alone: false });
+    const alone = new TableStatistics(ds, 'svc', { alone: true, restedMs: 0 });
     await grow('grown', 3000); // 3,000 changed of 5,000: over 500 + a tenth, not over 500 + the whole
     expect(await beside.analyseChanged()).toEqual([]);
     await grow('grown', 3000); // 6,000 changed: over 500 + 5,000
@@ -80,5 +80,21 @@ describe('TableStatistics (PostgreSQL)', () => {
     await grow('grown', 2000); // 2,000 of 11,000: over 500 + a tenth only
     expect(await beside.analyseChanged()).toEqual([]);
     expect(await alone.analyseChanged()).toEqual(['grown']);
+  });
+
+  it('alone, analyses a table at a tenth no sooner than its rest after its last analyze, but an outgrown one at once', async () => {
+    await ds.query(`CREATE TABLE svc.busy (id int) WITH (autovacuum_enabled = false)`);
+    await grow('busy', 5000);
+    await ds.query(`ANALYZE svc.busy`);
+    const rested = new TableStatistics(ds, 'svc', { alone: true, restedMs: 60_000 });
+    // 2,000 of 5,000 changed, updates as a busy queue makes them: over 500 + a tenth, analysed a moment ago
+    await ds.query(`UPDATE svc.busy SET id = id + 1 WHERE id <= 2000`);
+    await eventually(async () => ((await modified('busy')) >= 2000 ? true : undefined));
+    expect(await rested.analyseChanged()).toEqual([]);
+    expect(await new TableStatistics(ds, 'svc', { alone: true, restedMs: 0 }).analyseChanged()).toEqual(['busy']);
+    // 6,000 more rows: over 500 + the whole table, analysed whatever its rest
+    await grow('busy', 6000);
+    expect(await rested.analyseChanged()).toEqual(['busy']);
+    expect(await estimate('svc.busy')).toBe(11000);
   });
 });
