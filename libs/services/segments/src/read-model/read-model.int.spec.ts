@@ -46,6 +46,17 @@ describe('segments read model and membership (PostgreSQL)', () => {
         [project, contactId],
       )
     )[0] as { email: string; data: Record<string, unknown>; created_at: Date; updated_at: Date } | undefined;
+  /** Until one transaction waits for an advisory lock (a re-evaluation queued behind another of its contact). */
+  const oneAdvisoryWaiter = (message: string) =>
+    eventually(
+      async () =>
+        (
+          await ds.query<{ n: number }[]>(
+            `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+          )
+        )[0]!.n === 1,
+      { timeoutMs: 10_000, message },
+    );
   const apply = (contactId: string, data: Record<string, unknown>, at: Date, created = false) =>
     ds.transaction((m) =>
       writer.upsertContact(
@@ -259,15 +270,7 @@ describe('segments read model and membership (PostgreSQL)', () => {
       try {
         await early(open.manager);
         const second = ds.transaction(late);
-        await eventually(
-          async () =>
-            (
-              await ds.query<{ n: number }[]>(
-                `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
-              )
-            )[0]!.n === 1,
-          { timeoutMs: 10_000, message: 'the second re-evaluation never waited for the first' },
-        );
+        await oneAdvisoryWaiter('the second re-evaluation never waited for the first');
         await open.commitTransaction();
         await second;
       } finally {
@@ -316,15 +319,7 @@ describe('segments read model and membership (PostgreSQL)', () => {
         await writer.addEvent(event.manager, p, contactId, 'signup', at);
         await engine.onContactChanged(event.manager, p, contactId, {});
       })();
-      await eventually(
-        async () =>
-          (
-            await ds.query<{ n: number }[]>(
-              `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
-            )
-          )[0]!.n === 1,
-        { timeoutMs: 10_000, message: 'the event re-evaluation never waited for the creation' },
-      );
+      await oneAdvisoryWaiter('the event re-evaluation never waited for the creation');
       await creation.commitTransaction();
       await evaluated;
       // its row lock was taken after the wait, on the row the creation committed meanwhile
