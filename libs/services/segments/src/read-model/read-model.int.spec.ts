@@ -46,13 +46,17 @@ describe('segments read model and membership (PostgreSQL)', () => {
         [project, contactId],
       )
     )[0] as { email: string; data: Record<string, unknown>; created_at: Date; updated_at: Date } | undefined;
-  /** Until one transaction waits for an advisory lock (a re-evaluation queued behind another of its contact). */
+  /**
+   * Until one transaction of this spec's database waits for an advisory lock (a re-evaluation queued
+   * behind another of its contact); pg_locks lists the whole server's, other workers' databases too.
+   */
   const oneAdvisoryWaiter = (message: string) =>
     eventually(
       async () =>
         (
           await ds.query<{ n: number }[]>(
-            `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+              WHERE d.datname = current_database() AND l.locktype = 'advisory' AND NOT l.granted`,
           )
         )[0]!.n === 1,
       { timeoutMs: 10_000, message },
