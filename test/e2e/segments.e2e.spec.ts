@@ -357,6 +357,11 @@ describe(`segments through the public API (${e2eMode()})`, () => {
     it('a PATCH /contacts/:id makes it leave (segment.exited), and an untracked segment fires nothing', async () => {
       const api = await project();
       const contact = await api.upsert('mover@example.com', { plan: 'pro' });
+      // the contact reaches the read model first: its contact.created and the PATCHes' contact.updated
+      // are different topics, which Kafka does not order between them (an older state that comes late
+      // changes nothing, so a creation overtaken by the PATCHes would leave one exit, not two)
+      const probe = await createSegment(api, { name: 'all', filters: where('email', 'exists') });
+      await contactsIn(api, probe.id, 1);
       const tracked = await createSegment(api, {
         name: 'pro',
         filters: where('data.plan', 'equals', 'pro'),
@@ -364,14 +369,13 @@ describe(`segments through the public API (${e2eMode()})`, () => {
       });
       const untracked = await createSegment(api, { name: 'pro2', filters: where('data.plan', 'equals', 'pro') });
       // created after the contact: a baseline without events
-      expect(tracked.memberCount + untracked.memberCount).toBeGreaterThanOrEqual(0);
+      expect([tracked.memberCount, untracked.memberCount]).toEqual([1, 1]);
       await api.patch(`/contacts/${contact.id}`, { data: { plan: 'free' } });
       await api.patch(`/contacts/${contact.id}`, { data: { plan: 'pro' } });
       await api.patch(`/contacts/${contact.id}`, { data: { plan: 'free' } });
+      // one topic and one key: the changes come in their order, and each moves the contact
       const events = await outbox.until(tracked.id, (e) => exited(e, contact.id).length >= 2, PROMPT_DEADLINE_MS);
-      // the contact may not have been in the read model at baseline time: what follows the first exit is exact
-      const fromFirstExit = events.slice(events.findIndex((e) => e.topic === 'segment.exited'));
-      expect(fromFirstExit.map((e) => e.topic)).toEqual(['segment.exited', 'segment.entered', 'segment.exited']);
+      expect(events.map((e) => e.topic)).toEqual(['segment.exited', 'segment.entered', 'segment.exited']);
       expect(await outbox.events(untracked.id)).toEqual([]);
     });
 
