@@ -9,6 +9,7 @@
 # Extra arguments go to Jest (e.g. `npm test -- libs/http`).
 # Passing tests print nothing; the figures they measure (start times, latencies: `testReport` of
 # libs/testing) go to test-results/figures.log, printed under `::: figures` once Jest is done, pass or fail.
+# A failed run ends with `::: failed`: each failed test and the head of its message (scripts/failed-tests.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node-runtime.sh
@@ -16,13 +17,18 @@ bash scripts/ensure-node-deps.sh
 bash scripts/ensure-system-deps.sh
 bash scripts/build.sh
 figures=test-results/figures.log
-mkdir -p "$(dirname "$figures")" && : >"$figures"
+results=test-results/jest-results.json
+mkdir -p "$(dirname "$figures")" && : >"$figures" && rm -f "$results"
 started=$(date +%s)
 status=0
-NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning ${NODE_OPTIONS:-}" npx --no-install jest "$@" || status=$?
+NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning ${NODE_OPTIONS:-}" npx --no-install jest --json --outputFile="$results" "$@" || status=$?
 if [ -s "$figures" ]; then
   echo "::: figures ($figures)"
   cat "$figures"
+fi
+if [ "$status" -ne 0 ]; then
+  echo "::: failed ($results)"
+  node scripts/failed-tests.mjs "$results"
 fi
 echo "herald: test suite finished in $(( $(date +%s) - started )) s"
 exit "$status"
