@@ -101,11 +101,17 @@ describe(`segments read model backfill (${e2eMode()})`, () => {
     await api.patch(`/contacts/${ids[4]}`, { data: { plan: 'gold' } });
     await api.patch(`/contacts/${ids[5]}`, { subscribed: false });
     await api.delete(`/contacts/${ids[7]}`);
-    // the live read model has followed everything (11 contacts, 6 events, 5 tracked members)
+    // the live read model has followed everything (11 contacts, 6 events, 5 tracked members, and both
+    // PATCHes: their topics are not ordered against the deletion's, and change none of those counts)
     const live = await eventually(
       async () => {
         const s = await snapshot(api.projectId);
-        return s.contacts.length === 11 && s.events.length === 6 && s.members.length === 5 ? s : undefined;
+        const contact = (id: string) =>
+          s.contacts.find((c) => c.contact_id === id) as Record<string, unknown> | undefined;
+        const patched =
+          (contact(ids[4]!)?.data as { plan?: string } | undefined)?.plan === 'gold' &&
+          contact(ids[5]!)?.subscribed === false;
+        return s.contacts.length === 11 && s.events.length === 6 && s.members.length === 5 && patched ? s : undefined;
       },
       { timeoutMs: 30_000, message: 'the live read model never followed the changes' },
     );

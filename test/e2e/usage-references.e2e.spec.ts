@@ -81,6 +81,7 @@ describe(`usage routes fed by published references (${e2eMode()})`, () => {
     await eventually(
       async () =>
         (await api.get(`/templates/${template.body.id}/usage`)).body.workflows?.length === 1 &&
+        (await api.get(`/templates/${template.body.id}/usage`)).body.campaigns?.length === 1 &&
         (await api.get('/events/signed-up/usage')).body.workflows?.length === 1 &&
         (await api.get('/contacts/fields/data.plan/usage')).body.segments?.length === 1,
       { timeoutMs: 15_000, intervalMs: 50, message: 'the references never reached contacts and sending' },
