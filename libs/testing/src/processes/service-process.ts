@@ -20,6 +20,23 @@ const PORT_BAND = (() => {
 })();
 let nextPort = Math.floor(Math.random() * PORT_BAND.size);
 
+/**
+ * The ports `fetch` refuses to connect to ("bad port": the Fetch standard's port blocking,
+ * https://fetch.spec.whatwg.org/#port-blocking), which the tests' clients and readiness checks use.
+ * 10080 is inside the first worker's band: a CI run's standalone process listened there and never
+ * looked ready.
+ */
+export const FETCH_BLOCKED_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110,
+  111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532,
+  540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061,
+  6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** A port a service may be given: fetch reaches it, and nothing listens on it now. */
+export const portUsable = (port: number): Promise<boolean> =>
+  FETCH_BLOCKED_PORTS.has(port) ? Promise.resolve(false) : portFree(port);
+
 /** Whether nothing listens on the loopback port now. */
 export function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -29,11 +46,11 @@ export function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** A free loopback port of this process's band (see PORT_BAND). */
+/** A free loopback port of this process's band (see PORT_BAND) that fetch reaches. */
 export async function freePort(): Promise<number> {
   for (let tried = 0; tried < PORT_BAND.size; tried++) {
     const port = PORT_BAND.from + (nextPort++ % PORT_BAND.size);
-    if (await portFree(port)) return port;
+    if (await portUsable(port)) return port;
   }
   throw new Error(`no free port in ${PORT_BAND.from}–${PORT_BAND.from + PORT_BAND.size - 1}`);
 }
@@ -45,7 +62,7 @@ export async function freePortBlock(n: number): Promise<number> {
     const first = PORT_BAND.from + (nextPort % PORT_BAND.size);
     nextPort += n;
     const ports = Array.from({ length: n }, (_, i) => first + i);
-    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return first;
+    if ((await Promise.all(ports.map(portUsable))).every(Boolean)) return first;
   }
   throw new Error(`no ${n} consecutive free ports in ${PORT_BAND.from}–${PORT_BAND.from + PORT_BAND.size - 1}`);
 }
