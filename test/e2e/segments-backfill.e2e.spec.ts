@@ -35,7 +35,13 @@ describe(`segments read model backfill (${e2eMode()})`, () => {
   }, 60_000);
 
   const snapshot = async (projectId: string) => {
-    const contacts = await sql.query<{ contact_id: string; created_at: Date; updated_at: Date }>(
+    const contacts = await sql.query<{
+      contact_id: string;
+      subscribed: boolean;
+      data: Record<string, unknown>;
+      created_at: Date;
+      updated_at: Date;
+    }>(
       `SELECT contact_id, email, subscribed, data, created_at, updated_at FROM segments.segment_contacts
         WHERE project_id = $1 ORDER BY contact_id`,
       [projectId],
@@ -106,11 +112,8 @@ describe(`segments read model backfill (${e2eMode()})`, () => {
     const live = await eventually(
       async () => {
         const s = await snapshot(api.projectId);
-        const contact = (id: string) =>
-          s.contacts.find((c) => c.contact_id === id) as Record<string, unknown> | undefined;
-        const patched =
-          (contact(ids[4]!)?.data as { plan?: string } | undefined)?.plan === 'gold' &&
-          contact(ids[5]!)?.subscribed === false;
+        const contact = (id: string) => s.contacts.find((c) => c.contact_id === id);
+        const patched = contact(ids[4]!)?.data.plan === 'gold' && contact(ids[5]!)?.subscribed === false;
         return s.contacts.length === 11 && s.events.length === 6 && s.members.length === 5 && patched ? s : undefined;
       },
       { timeoutMs: 30_000, message: 'the live read model never followed the changes' },

@@ -79,11 +79,15 @@ describe(`usage routes fed by published references (${e2eMode()})`, () => {
     ]);
 
     await eventually(
-      async () =>
-        (await api.get(`/templates/${template.body.id}/usage`)).body.workflows?.length === 1 &&
-        (await api.get(`/templates/${template.body.id}/usage`)).body.campaigns?.length === 1 &&
-        (await api.get('/events/signed-up/usage')).body.workflows?.length === 1 &&
-        (await api.get('/contacts/fields/data.plan/usage')).body.segments?.length === 1,
+      async () => {
+        const templateUsage = (await api.get(`/templates/${template.body.id}/usage`)).body;
+        return (
+          templateUsage.workflows?.length === 1 &&
+          templateUsage.campaigns?.length === 1 &&
+          (await api.get('/events/signed-up/usage')).body.workflows?.length === 1 &&
+          (await api.get('/contacts/fields/data.plan/usage')).body.segments?.length === 1
+        );
+      },
       { timeoutMs: 15_000, intervalMs: 50, message: 'the references never reached contacts and sending' },
     );
     expect((await api.get('/contacts/fields/data.plan/usage')).body).toEqual({
