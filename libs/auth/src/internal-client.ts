@@ -1,17 +1,38 @@
 import { PRINCIPAL_HEADER } from '@herald/contracts';
-import { createLogger, DomainError, type FieldProblem } from '@herald/core';
+import {
+  createLogger,
+  decodeWritten,
+  DomainError,
+  encodePositions,
+  POSITIONS_HEADER,
+  positionsContext,
+  WRITTEN_HEADER,
+  type FieldProblem,
+  type Observed,
+} from '@herald/core';
 import { ErrorCode, kindForStatus } from '@herald/http';
 import { signPrincipal } from './principal-token.js';
 
 const log = createLogger('internal-client');
+
+export interface InternalCallOptions {
+  /** What the callee must observe (default: the current request's positions and writes, if any). */
+  observe?: Observed;
+  /** This call's own deadline (default: the client's). */
+  timeoutMs?: number;
+}
 
 /**
  * Calls another service's `/internal` routes on a project's behalf, where an answer must be
  * immediate (architecture rule 1): a short-lived principal `{kind: 'service'}` signed with the
  * internal secret, JSON in and out. In standalone mode the base URL is this very process.
  * A 4xx answer is re-thrown as the same domain error (code, kind, field errors: a caller's
- * validation errors reach the client unchanged, and a job branches on the code); anything else is
- * `unavailable`.
+ * validation errors reach the client unchanged, and a job branches on the code), and so is a callee's
+ * `CONSISTENCY_TIMEOUT`; anything else is `unavailable`.
+ *
+ * Read-your-writes: the call carries what the current request must observe and has written so far
+ * (`x-herald-positions`: the callee may answer from a copy of those writes), and what the callee's
+ * answer wrote joins the request's own (`x-herald-written`), for the edge to keep.
  */
 export class InternalClient {
   constructor(
@@ -23,8 +44,16 @@ export class InternalClient {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  async post<T>(projectId: string, path: string, body: unknown, requestId?: string): Promise<T> {
+  async post<T>(
+    projectId: string,
+    path: string,
+    body: unknown,
+    requestId?: string,
+    options: InternalCallOptions = {},
+  ): Promise<T> {
     const token = signPrincipal({ kind: 'service', service: this.service, projectId }, this.secret, 60);
+    const request = positionsContext.getStore();
+    const observe = encodePositions(options.observe ?? request?.forCallee(projectId) ?? {});
     let res: Response;
     try {
       res = await fetch(new URL(path, await this.baseUrl()), {
@@ -33,13 +62,16 @@ export class InternalClient {
           'content-type': 'application/json',
           [PRINCIPAL_HEADER]: token,
           ...(requestId ? { 'x-request-id': requestId } : {}),
+          ...(observe ? { [POSITIONS_HEADER]: observe } : {}),
         },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs),
       });
     } catch (err) {
       throw this.unavailable((err as Error).message);
     }
+    const written = res.headers.get(WRITTEN_HEADER);
+    if (written && request) request.absorb(decodeWritten(written));
     const text = await res.text();
     const parsed = text ? (JSON.parse(text) as unknown) : undefined;
     if (res.ok) return parsed as T;
@@ -47,7 +79,11 @@ export class InternalClient {
       parsed as
         { error?: { code?: string; message?: string; errors?: FieldProblem[]; suggestion?: string } } | undefined
     )?.error;
-    const kind = res.status < 500 ? kindForStatus(res.status) : null;
+    // a callee's copy that stayed behind is the same 503 for this request (its code, its Retry-After)
+    const kind =
+      res.status < 500 || (res.status === 503 && error?.code === ErrorCode.ConsistencyTimeout)
+        ? kindForStatus(res.status)
+        : null;
     if (kind && error?.code) {
       const retryAfter = Number(res.headers.get('retry-after'));
       throw new DomainError(kind, error.code, error.message ?? 'Request refused', {

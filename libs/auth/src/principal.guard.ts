@@ -1,7 +1,7 @@
-import { annotateLogContext } from '@herald/core';
+import { annotateLogContext, READ_YOUR_WRITES_GATE, type ReadYourWritesGate } from '@herald/core';
 import { ErrorCode, HeraldException, IS_INTERNAL, IS_PUBLIC } from '@herald/http';
 import type { Principal } from '@herald/contracts';
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { PRINCIPAL_STRATEGY } from './principal.strategy.js';
@@ -11,11 +11,15 @@ export type RequestWithPrincipal = { principal?: Principal; user?: Principal };
 /**
  * Deny by default: every route needs a principal unless marked `@Public()`. The principal is either
  * already on the request (standalone mode: the gateway's guards ran in this process) or arrives as
- * the gateway-signed JWT header, verified by passport-jwt. Anything else is 401.
+ * the gateway-signed JWT header, verified by passport-jwt. Anything else is 401. Then, the project
+ * known, the read-your-writes gate holds the route until the copies it reads are current.
  */
 @Injectable()
 export class PrincipalGuard extends AuthGuard(PRINCIPAL_STRATEGY) {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(READ_YOUR_WRITES_GATE) private readonly readYourWrites: ReadYourWritesGate,
+  ) {
     super();
   }
 
@@ -36,6 +40,7 @@ export class PrincipalGuard extends AuthGuard(PRINCIPAL_STRATEGY) {
         internal ? 'Only Herald services call this route' : 'A service principal cannot call public routes',
       );
     }
+    await this.readYourWrites.pass(context, req.principal?.projectId);
     return true;
   }
 

@@ -16,3 +16,4 @@ export * from './domain-error.js';
 export * from './service-directory.js';
 export * from './json-limits.js';
 export * from './json-text-scan.js';
+export * from './read-your-writes/index.js';

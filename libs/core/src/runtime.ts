@@ -13,8 +13,15 @@ export interface HeraldRuntime {
    * so that an internal call made earlier (a job resumed at boot) waits for it: see {@link internalBaseUrl}.
    */
   listening?: Promise<string>;
+  /**
+   * Read-your-writes (docs/consistency.md): whether requests wait for the copies they read to apply
+   * the project's earlier writes, and for how long at most. Absent: on, 5 s.
+   */
+  readYourWrites?: { enabled: boolean; timeoutMs: number };
+  /** Distributed: where the other services listen (a service asks the producers it consumes from). */
+  peerUrls?: Partial<Record<string, string>>;
   /** Present in distributed mode. */
-  kafka?: { brokers: string[]; clientId: string; sessionTimeoutMs?: number; maxWaitMs?: number };
+  kafka?: { brokers: string[]; clientId: string; sessionTimeoutMs?: number; maxWaitMs?: number; groupPrefix?: string };
 }
 
 export const HERALD_RUNTIME = Symbol('HERALD_RUNTIME');

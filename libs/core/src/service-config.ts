@@ -1,6 +1,7 @@
-import { toInt } from './config-transforms.js';
+import { toBool, toInt } from './config-transforms.js';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { SERVICES, urlVariableOf, type ServiceName, type UpstreamName } from './service-directory.js';
 
 /** Settings every service process needs in distributed mode (one service per process). */
 export class ServiceConfig {
@@ -90,6 +91,23 @@ export class ServiceConfig {
   @Min(1000)
   JOB_LEASE_MS: number = 30_000;
 
+  /**
+   * Read-your-writes (docs/consistency.md): a request waits until the copies it reads have applied
+   * the project's earlier writes. `false` answers from copies as they are (benchmarks compare both).
+   */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  READ_YOUR_WRITES: boolean = true;
+
+  /** Longest a request waits for a copy to apply the project's earlier writes before a 503 `CONSISTENCY_TIMEOUT`. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  READ_YOUR_WRITES_TIMEOUT_MS: number = 5000;
+
   /** Milliseconds to finish in-flight work on SIGTERM before forcing exit. */
   @IsOptional()
   @Transform(toInt)
@@ -169,6 +187,23 @@ export class StandaloneConfig {
   @Min(1000)
   JOB_LEASE_MS: number = 30_000;
 
+  /**
+   * Read-your-writes (docs/consistency.md): a request waits until the copies it reads have applied
+   * the project's earlier writes. `false` answers from copies as they are (benchmarks compare both).
+   */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  READ_YOUR_WRITES: boolean = true;
+
+  /** Longest a request waits for a copy to apply the project's earlier writes before a 503 `CONSISTENCY_TIMEOUT`. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  READ_YOUR_WRITES_TIMEOUT_MS: number = 5000;
+
   @IsOptional()
   @Transform(toInt)
   @IsInt()
@@ -183,4 +218,38 @@ export function trustedProxies(value: string | undefined): string[] | false {
     .map((p) => p.trim())
     .filter(Boolean);
   return list.length > 0 ? list : false;
+}
+
+const HTTP_URL = /^https?:\/\/[^\s]+$/;
+
+/**
+ * Where the other services listen (distributed mode), for a service that must ask a producer whether
+ * a project's writes are published before answering from its copy (read-your-writes). Optional here:
+ * each service requires those of the producers it consumes from at start (the gateway's falls back to
+ * APP_URL, the public URL, as sending's billing calls do). Loaded beside the service's own config
+ * class, whose required URL variables it does not make optional.
+ */
+export class PeerUrlsConfig {
+  @IsOptional() @Matches(HTTP_URL, { message: 'CONTACTS_URL must be an http(s) URL' }) CONTACTS_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'SENDING_URL must be an http(s) URL' }) SENDING_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'CAMPAIGNS_URL must be an http(s) URL' }) CAMPAIGNS_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'SEGMENTS_URL must be an http(s) URL' }) SEGMENTS_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'WORKFLOWS_URL must be an http(s) URL' }) WORKFLOWS_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'DOMAINS_URL must be an http(s) URL' }) DOMAINS_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'ANALYTICS_URL must be an http(s) URL' }) ANALYTICS_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'GATEWAY_URL must be an http(s) URL' }) GATEWAY_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'APP_URL must be an http(s) URL' }) APP_URL?: string;
+}
+
+/** Each service's URL as the peer-URL variables give it (the gateway's: GATEWAY_URL, else APP_URL). */
+export function peerUrls(config: PeerUrlsConfig): Partial<Record<ServiceName, string>> {
+  const urls: Partial<Record<ServiceName, string>> = {};
+  for (const s of SERVICES) {
+    const url =
+      s.name === 'gateway'
+        ? (config.GATEWAY_URL ?? config.APP_URL)
+        : (config as Record<string, string | undefined>)[urlVariableOf(s.name as UpstreamName)];
+    if (url) urls[s.name] = url;
+  }
+  return urls;
 }

@@ -18,3 +18,6 @@ export * from './project-data/project-data.module.js';
 export * from './references/resource-references.entity.js';
 export * from './references/references.module.js';
 export * from './references/publish-references.js';
+export * from './kafka/consumer-progress.js';
+export * from './kafka/kafka-catch-up.js';
+export * from './read-your-writes/index.js';

@@ -1,4 +1,4 @@
-import { createLogger, HealthRegistry, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { createLogger, HealthRegistry, HERALD_RUNTIME, READ_YOUR_WRITES_GATE, type HeraldRuntime } from '@herald/core';
 import {
   Global,
   Inject,
@@ -17,8 +17,16 @@ import { EVENT_PUBLISHER, type EventPublisher } from './event-publisher.js';
 import { InProcessBus } from './in-process/in-process-bus.js';
 import { createKafka } from './kafka/kafka-client.js';
 import { KafkaPublisher } from './kafka/kafka-publisher.js';
+import { ConsumerProgress } from './kafka/consumer-progress.js';
+import { KafkaCatchUp } from './kafka/kafka-catch-up.js';
 import { Outbox } from './outbox/outbox.js';
 import { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay.js';
+import { HOSTED_CONTROLLERS, type HostedControllers } from './read-your-writes/hosted-controllers.js';
+import { LocalRelays } from './read-your-writes/local-relays.js';
+import { PositionsEdge } from './read-your-writes/positions-edge.js';
+import { PositionsController } from './read-your-writes/positions.controller.js';
+import { ProducerPositions } from './read-your-writes/producer-positions.js';
+import { ReadYourWrites } from './read-your-writes/read-your-writes.gate.js';
 
 export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
 
@@ -37,13 +45,33 @@ export interface ServiceMessagingOptions {
 @Global()
 @Module({})
 export class MessagingModule {
-  static forRoot(): DynamicModule {
+  /**
+   * `hosted`: the HTTP controllers of each hosted service (read-your-writes waits on the copies of
+   * the route's own service).
+   */
+  static forRoot(hosted: HostedControllers = new Map()): DynamicModule {
     const kafkaLog = createLogger('kafka');
     return {
       module: MessagingModule,
+      controllers: [PositionsController],
       providers: [
         ConsumerRegistry,
         InProcessBus,
+        LocalRelays,
+        ConsumerProgress,
+        PositionsEdge,
+        ProducerPositions,
+        ReadYourWrites,
+        { provide: READ_YOUR_WRITES_GATE, useExisting: ReadYourWrites },
+        { provide: HOSTED_CONTROLLERS, useValue: hosted },
+        {
+          provide: KafkaCatchUp,
+          inject: [HERALD_RUNTIME, KAFKA_CLIENT, ConsumerProgress],
+          useFactory: (rt: HeraldRuntime, kafka: Kafka | null, progress: ConsumerProgress): KafkaCatchUp | null =>
+            rt.mode === 'distributed' && kafka
+              ? new KafkaCatchUp(kafka, progress, rt.kafka?.groupPrefix ?? 'herald')
+              : null,
+        },
         {
           provide: KAFKA_CLIENT,
           inject: [HERALD_RUNTIME],
@@ -71,7 +99,17 @@ export class MessagingModule {
         },
         PublisherLifecycle,
       ],
-      exports: [ConsumerRegistry, InProcessBus, KAFKA_CLIENT, EVENT_PUBLISHER],
+      exports: [
+        ConsumerRegistry,
+        LocalRelays,
+        InProcessBus,
+        KAFKA_CLIENT,
+        EVENT_PUBLISHER,
+        ConsumerProgress,
+        PositionsEdge,
+        ReadYourWrites,
+        READ_YOUR_WRITES_GATE,
+      ],
     };
   }
 
@@ -95,9 +133,22 @@ export class MessagingModule {
         },
         {
           provide: `herald:messaging-lifecycle:${service}`,
-          inject: [ConsumerRegistry, getDataSourceToken(service), outboxToken(service), relayToken(service)],
-          useFactory: (registry: ConsumerRegistry, ds: DataSource, outbox: Outbox, relay: OutboxRelay) => {
+          inject: [
+            ConsumerRegistry,
+            LocalRelays,
+            getDataSourceToken(service),
+            outboxToken(service),
+            relayToken(service),
+          ],
+          useFactory: (
+            registry: ConsumerRegistry,
+            relays: LocalRelays,
+            ds: DataSource,
+            outbox: Outbox,
+            relay: OutboxRelay,
+          ) => {
             registry.register(new EventProcessor(service, ds, outbox, logger, options.retry));
+            relays.register(service, relay);
             outbox.relayedBy(relay);
             return new ServiceMessagingLifecycle(relay);
           },
@@ -125,9 +176,13 @@ class ServiceMessagingLifecycle implements OnApplicationBootstrap, OnModuleDestr
 
 @Injectable()
 class PublisherLifecycle {
-  constructor(@Inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher) {}
+  constructor(
+    @Inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher,
+    @Inject(KafkaCatchUp) private readonly catchUp: KafkaCatchUp | null,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.publisher.close();
+    await this.catchUp?.close();
   }
 }

@@ -49,7 +49,7 @@ export class SingleStatementWrite {
   private readonly params = new SqlParams();
   private readonly ctes: string[] = [];
   private readonly guards: string[] = [];
-  private readonly outputs: string[] = [];
+  private readonly outputs: { expression: string; onCommit?: (value: unknown) => void }[] = [];
   private readonly afterCommit: (() => void)[] = [];
   private names = 0;
 
@@ -70,9 +70,13 @@ export class SingleStatementWrite {
     this.guards.push(`(${condition})`);
   }
 
-  /** An expression evaluated once, beside the guard (e.g. `pg_notify`, whose notification is only sent if the statement commits); its value is discarded. */
-  output(expression: string): void {
-    this.outputs.push(expression);
+  /**
+   * An expression evaluated once, beside the guard (e.g. `pg_notify`, whose notification is only
+   * sent if the statement commits); its value goes to `onCommit` once the statement committed, or
+   * is discarded.
+   */
+  output(expression: string, onCommit?: (value: unknown) => void): void {
+    this.outputs.push(onCommit ? { expression, onCommit } : { expression });
   }
 
   /** Called after the statement committed (caches that must only learn what was written). */
@@ -82,7 +86,7 @@ export class SingleStatementWrite {
 
   toSql(): string {
     const guard = `${this.guardFunction}(${this.guards.length > 0 ? this.guards.join(' AND ') : 'true'})`;
-    const select = [`${guard} AS ok`, ...this.outputs.map((o, i) => `${o} AS out_${i + 1}`)].join(', ');
+    const select = [`${guard} AS ok`, ...this.outputs.map((o, i) => `${o.expression} AS out_${i + 1}`)].join(', ');
     return this.ctes.length > 0 ? `WITH ${this.ctes.join(',\n')}\nSELECT ${select}` : `SELECT ${select}`;
   }
 
@@ -93,13 +97,15 @@ export class SingleStatementWrite {
    */
   async run(db: DataSource): Promise<void> {
     if (this.ctes.length === 0) return; // nothing to write
+    let row: Record<string, unknown> | undefined;
     try {
-      await queryPrepared(db, this.toSql(), this.params.values);
+      [row] = await queryPrepared(db, this.toSql(), this.params.values);
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code && RETRYABLE.has(code)) throw new WriteConflict((err as Error).message);
       throw err;
     }
+    this.outputs.forEach((o, i) => o.onCommit?.(row?.[`out_${i + 1}`]));
     for (const fn of this.afterCommit) fn();
   }
 }

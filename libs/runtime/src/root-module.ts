@@ -1,7 +1,7 @@
 import { AuthModule, principalGuardProvider } from '@herald/auth';
 import { CoreModule, serviceEntry, type HeraldRuntime, type ServiceDefinition } from '@herald/core';
 import { HttpPlatformModule } from '@herald/http';
-import { MessagingModule, ProjectDataModule } from '@herald/messaging';
+import { hostedControllers, MessagingModule, ProjectDataModule } from '@herald/messaging';
 import { Module, type DynamicModule } from '@nestjs/common';
 
 /**
@@ -15,7 +15,17 @@ export class HeraldRootModule {
       module: HeraldRootModule,
       imports: [
         CoreModule.forRoot(runtime),
-        MessagingModule.forRoot(),
+        MessagingModule.forRoot(
+          hostedControllers(
+            services.map((s) => ({
+              name: s.name,
+              modules: [
+                s.module,
+                ...(runtime.mode === 'distributed' && s.distributedModule ? [s.distributedModule] : []),
+              ],
+            })),
+          ),
+        ),
         HttpPlatformModule,
         AuthModule,
         ...services.flatMap(

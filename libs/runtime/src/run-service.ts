@@ -7,6 +7,8 @@ import {
   loadConfig,
   MigrateConfig,
   NestJsonLogger,
+  PeerUrlsConfig,
+  peerUrls,
   ServiceConfig,
   trustedProxies,
   type HeraldRuntime,
@@ -14,7 +16,7 @@ import {
   type ServiceDefinition,
 } from '@herald/core';
 import { createHttpApp } from '@herald/http';
-import { ConsumerRegistry, KAFKA_CLIENT, KafkaEventServer } from '@herald/messaging';
+import { ConsumerProgress, ConsumerRegistry, KAFKA_CLIENT, KafkaEventServer, ReadYourWrites } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import type { Kafka } from 'kafkajs';
 import { HeraldRootModule } from './root-module.js';
@@ -54,6 +56,7 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
     return;
   }
   const config = configOrExit(() => loadConfig((def.config ?? ServiceConfig) as new () => ServiceConfig));
+  const peers = configOrExit(() => loadConfig(PeerUrlsConfig));
   configureLogging(config.LOG_LEVEL);
   const port = config.PORT ?? serviceEntry(def.name).defaultPort;
   // Listen first: /health/live answers and /health/ready says what the start waits for.
@@ -66,11 +69,14 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
     databasePoolSize: config.DATABASE_POOL_SIZE,
     internalJwtSecret: config.INTERNAL_JWT_SECRET,
     jobLeaseMs: config.JOB_LEASE_MS,
+    readYourWrites: { enabled: config.READ_YOUR_WRITES, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS },
+    peerUrls: peerUrls(peers),
     kafka: {
       brokers: config.KAFKA_BROKERS.split(','),
       clientId: config.KAFKA_CLIENT_ID ?? `herald-${def.name}`,
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       maxWaitMs: config.KAFKA_MAX_WAIT_MS,
+      groupPrefix: config.KAFKA_GROUP_PREFIX,
     },
   };
   const app = await createHttpApp(HeraldRootModule.compose(runtime, [def]), {
@@ -83,16 +89,33 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
   const consumers = new KafkaEventServer(app.get(ConsumerRegistry), app.get<Kafka>(KAFKA_CLIENT), {
     ...consumerGroupSettings(config),
     joinInBackground: true,
+    progress: app.get(ConsumerProgress),
   });
   app.get(HealthRegistry).register({ name: 'consumers', check: () => consumers.checkJoined() });
   app.connectMicroservice({ strategy: consumers }, { inheritAppConfig: true });
   await app.startAllMicroservices();
+  if (config.READ_YOUR_WRITES) warnOfMissingPeerUrls(def.name, app.get(ReadYourWrites).producersFor(def.name), runtime);
   await app.listen({ port, host: config.HOST });
   installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS);
   log.info('service started', {
     service: def.name,
     url: await app.getUrl(),
     startupMs: Math.round(performance.now() - started),
+  });
+}
+
+/**
+ * Read-your-writes asks each producer a service consumes from (but itself) whether a project's
+ * writes are published, at its URL. A deployment of some services only (tests, a partial rollout)
+ * starts without the others' URLs: a read that must wait for one of them answers 503 naming the
+ * variable; the start says so beforehand.
+ */
+function warnOfMissingPeerUrls(service: string, producers: readonly string[], runtime: HeraldRuntime): void {
+  const missing = producers.filter((p) => p !== service && !runtime.peerUrls?.[p]);
+  if (missing.length === 0) return;
+  log.warn('peer URLs missing: reads after writes to these services answer 503 until they are set', {
+    service,
+    missing: missing.map((p) => (p === 'gateway' ? 'GATEWAY_URL (or APP_URL)' : `${p.toUpperCase()}_URL`)),
   });
 }
 

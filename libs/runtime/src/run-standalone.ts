@@ -86,6 +86,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     databaseUrl,
     databasePoolSize: config.DATABASE_POOL_SIZE,
     jobLeaseMs: config.JOB_LEASE_MS,
+    readYourWrites: { enabled: config.READ_YOUR_WRITES, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS },
     internalJwtSecret: config.INTERNAL_JWT_SECRET ?? (await standaloneSecret(dataDir)),
   };
   const app = await createStandaloneApp(runtime, services, { trustProxy: trustedProxies(config.TRUSTED_PROXIES) });

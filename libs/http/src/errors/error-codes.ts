@@ -28,6 +28,8 @@ export const ErrorCode = {
   RateLimitExceeded: 'RATE_LIMIT_EXCEEDED',
   BillingLimitExceeded: 'BILLING_LIMIT_EXCEEDED',
   ServiceUnavailable: 'SERVICE_UNAVAILABLE',
+  /** A copy the route answers from has not applied the project's earlier writes in time (503, Retry-After). */
+  ConsistencyTimeout: 'CONSISTENCY_TIMEOUT',
   InternalServerError: 'INTERNAL_SERVER_ERROR',
 } as const;
 

@@ -6,6 +6,7 @@ import type { EventProcessor } from './event-processor.js';
  */
 export class ConsumerRegistry {
   private readonly processors = new Map<string, EventProcessor>();
+  private readonly topics = new Map<string, readonly string[]>();
 
   register(processor: EventProcessor): void {
     if (this.processors.has(processor.consumer)) throw new Error(`consumer ${processor.consumer} registered twice`);
@@ -20,5 +21,15 @@ export class ConsumerRegistry {
 
   has(consumer: string): boolean {
     return this.processors.has(consumer);
+  }
+
+  /** The transport records what each hosted consumer subscribes to when it starts listening. */
+  subscribe(consumer: string, topics: readonly string[]): void {
+    this.topics.set(consumer, [...topics]);
+  }
+
+  /** The topics `consumer` handles (empty before the transport listens, or for a consumer of nothing). */
+  topicsOf(consumer: string): readonly string[] {
+    return this.topics.get(consumer) ?? [];
   }
 }

@@ -42,6 +42,7 @@ export abstract class HeraldEventServer extends Server implements CustomTranspor
       const topics = result.get(route.consumer) ?? [];
       if (!topics.includes(route.topic)) result.set(route.consumer, [...topics, route.topic]);
     }
+    for (const [consumer, topics] of result) this.registry.subscribe(consumer, topics);
     return result;
   }
 

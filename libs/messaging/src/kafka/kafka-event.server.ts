@@ -3,6 +3,7 @@ import type { EventEnvelope } from '@herald/contracts';
 import type { Consumer, Kafka } from 'kafkajs';
 import type { ConsumerRegistry } from '../consumer/consumer-registry.js';
 import { HeraldEventServer } from '../consumer/herald-event.server.js';
+import type { ConsumerProgress } from './consumer-progress.js';
 
 export interface KafkaEventServerOptions {
   /**
@@ -20,6 +21,8 @@ export interface KafkaEventServerOptions {
   chunkSize: number;
   /** `listen` returns at once and the consumers join in the background (readiness tells when). */
   joinInBackground: boolean;
+  /** Told of each applied chunk and each assignment (read-your-writes waits on it). */
+  progress?: ConsumerProgress;
 }
 
 /** The consumer group of one consumer (service) of a deployment. */
@@ -140,9 +143,10 @@ export class KafkaEventServer extends HeraldEventServer {
       allowAutoTopicCreation: true,
     });
     this.consumers.set(consumerName, consumer);
-    consumer.on(consumer.events.GROUP_JOIN, () => {
+    consumer.on(consumer.events.GROUP_JOIN, (e) => {
       this.joined.add(consumerName);
       this.problems.delete(consumerName);
+      this.options.progress?.assign(consumerName, e.payload.memberAssignment);
     });
     consumer.on(consumer.events.CRASH, (e) => {
       this.joined.delete(consumerName);
@@ -180,7 +184,9 @@ export class KafkaEventServer extends HeraldEventServer {
             }
           }
           await processor.processBatch(envelopes, handlersFor);
-          resolveOffset(chunk[chunk.length - 1]!.offset);
+          const last = chunk[chunk.length - 1]!.offset;
+          resolveOffset(last);
+          this.options.progress?.applied(consumerName, batch.topic, batch.partition, last);
           await heartbeat();
         }
         await commitOffsetsIfNecessary();

@@ -64,6 +64,8 @@ export class OutboxRelay implements LocalRelay {
   private lastCleanup = 0;
   private unlisten?: () => Promise<void>;
   private readonly table: string;
+  /** Resolved at the end of each round (read-your-writes waiters check the outbox again then). */
+  private roundEnded: { promise: Promise<void>; resolve: () => void } = deferred();
 
   constructor(
     private readonly service: string,
@@ -106,6 +108,43 @@ export class OutboxRelay implements LocalRelay {
     this.pause.wake();
   }
 
+  /**
+   * The last id of the outbox: every event committed so far is at or below it (read-your-writes'
+   * "latest" position of this service).
+   */
+  async latestId(): Promise<number> {
+    const rows: { last: string | null }[] = await this.dataSource.query(`SELECT max(id) AS last FROM ${this.table}`);
+    return Number(rows[0]?.last ?? 0);
+  }
+
+  /**
+   * Waits until every event committed at or below `upTo` has been published (read-your-writes: the
+   * transport accepted them; in standalone mode every consumer applied them), checking the outbox
+   * after each round of this relay or every 25 ms when another replica's relay leads. Events not
+   * committed when asked belong to writes that were not acknowledged yet: they are not waited for.
+   * False at `deadline` (epoch ms) if some are still unpublished.
+   */
+  async awaitPublished(upTo: number, deadline: number): Promise<boolean> {
+    for (;;) {
+      const round = this.roundEnded.promise;
+      const rows: { pending: boolean }[] = await this.dataSource.query(
+        `SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE published_at IS NULL AND id <= $1) AS pending`,
+        [upTo],
+      );
+      if (!rows[0]?.pending) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      this.pause.wake(); // its rows are committed: read them now rather than at the next poll
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, this.isLeader ? 1000 : 25));
+        void round.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
   /** Number of events not yet published (for metrics and tests). */
   async pending(): Promise<number> {
     const rows: { n: string }[] = await this.dataSource.query(
@@ -125,7 +164,7 @@ export class OutboxRelay implements LocalRelay {
             continue;
           }
         }
-        const published = await this.relayBatch();
+        const published = await this.relayBatch().finally(() => this.endRound());
         failures = 0;
         await this.cleanupIfDue();
         if (published < this.options.batchSize) {
@@ -145,6 +184,12 @@ export class OutboxRelay implements LocalRelay {
       }
     }
     await this.dropLeadership();
+  }
+
+  private endRound(): void {
+    const ended = this.roundEnded;
+    this.roundEnded = deferred();
+    ended.resolve();
   }
 
   private async acquireLeadership(): Promise<void> {
@@ -229,4 +274,11 @@ export class OutboxRelay implements LocalRelay {
       [this.options.retentionMs],
     );
   }
+}
+
+/** A promise with its resolver. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }

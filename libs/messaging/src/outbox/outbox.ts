@@ -1,4 +1,5 @@
-import type { EventEnvelope } from '@herald/contracts';
+import { mayPublish, type EventEnvelope } from '@herald/contracts';
+import { positionsContext, SERVICE_NAMES, type RequestPositions } from '@herald/core';
 import { jsonParam, SqlParams, tableName, type SingleStatementWrite, type SqlParam } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
@@ -24,9 +25,22 @@ export class Outbox {
 
   constructor(
     private readonly service: string,
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
   ) {
     this.table = tableName(dataSource, OutboxMessage);
+  }
+
+  /**
+   * Read-your-writes: the current answer shows the project the end of work done outside a request (a
+   * finished import or bulk job), so the project's later requests observe every event this service
+   * has committed until now, as if this request had written them.
+   */
+  async exposeLatest(projectId: string): Promise<void> {
+    const request = positionsContext.getStore();
+    if (!request) return;
+    const rows: { last: string | null }[] = await this.dataSource.query(`SELECT max(id) AS last FROM ${this.table}`);
+    const id = Number(rows[0]?.last ?? 0);
+    if (id > 0) request.wrote([projectId], this.service, id);
   }
 
   async add(manager: EntityManager, ...envelopes: EventEnvelope[]): Promise<void> {
@@ -34,11 +48,13 @@ export class Outbox {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('Outbox.add must run inside the transaction of the business write');
     }
+    this.assertProducer(envelopes);
     const { param, values } = new SqlParams();
-    await manager.query(
-      `WITH ins AS (${this.insertSql(param, envelopes)}) SELECT pg_notify(${param(outboxChannel(this.service), 'text')}, count(*)::text) FROM ins`,
+    const rows: { last: string | null }[] = await manager.query(
+      `WITH ins AS (${this.insertSql(param, envelopes)}) SELECT pg_notify(${param(outboxChannel(this.service), 'text')}, count(*)::text), max(id) AS last FROM ins`,
       values,
     );
+    this.recordPosition(positionsContext.getStore(), envelopes, rows[0]?.last);
   }
 
   /** The service's relay runs in this process: single-statement writes wake it directly while it leads. */
@@ -56,7 +72,10 @@ export class Outbox {
    */
   addTo(write: SingleStatementWrite, envelopes: EventEnvelope[]): void {
     if (envelopes.length === 0) return;
+    this.assertProducer(envelopes);
     const ins = write.with('outbox', this.insertSql(write.param, envelopes));
+    const request = positionsContext.getStore();
+    if (request) write.output(`(SELECT max(id) FROM ${ins})`, (last) => this.recordPosition(request, envelopes, last));
     const relay = this.relay;
     if (relay?.isLeader) write.onCommit(() => relay.wake());
     else
@@ -68,6 +87,30 @@ export class Outbox {
   private insertSql(param: SqlParam, envelopes: EventEnvelope[]): string {
     return `INSERT INTO ${this.table} (event_id, topic, message_key, envelope)
       SELECT (e->>'eventId')::uuid, e->>'type', e->>'key', e FROM jsonb_array_elements(${jsonParam(param, envelopes)}) WITH ORDINALITY AS x(e, n) ORDER BY n
-      RETURNING 1`;
+      RETURNING id`;
+  }
+
+  /**
+   * A Herald service publishes only the topics it produces (TOPIC_PRODUCERS): consumers wait on
+   * producers by topic, so an undeclared one would be read stale. (Test outboxes of other names may
+   * write any topic.)
+   */
+  private assertProducer(envelopes: EventEnvelope[]): void {
+    if (!(SERVICE_NAMES as readonly string[]).includes(this.service)) return;
+    for (const e of envelopes)
+      if (!mayPublish(this.service, e.type))
+        throw new Error(
+          `the ${this.service} service does not publish ${e.type} (TOPIC_PRODUCERS in @herald/contracts)`,
+        );
+  }
+
+  /**
+   * Read-your-writes: the request that wrote these events answers their position (the last outbox
+   * id), per project, so that the project's later requests wait for copies fed by them.
+   */
+  private recordPosition(request: RequestPositions | undefined, envelopes: EventEnvelope[], last: unknown): void {
+    const id = Number(last);
+    if (!request || !Number.isSafeInteger(id) || id <= 0) return;
+    request.wrote(new Set(envelopes.map((e) => e.projectId).filter(Boolean)), this.service, id);
   }
 }

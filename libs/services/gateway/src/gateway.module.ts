@@ -1,9 +1,9 @@
 import { HERALD_RUNTIME, loadConfig, type HeraldRuntime } from '@herald/core';
 import { RawBodySetup } from '@herald/http';
 import { Job, JobsModule } from '@herald/jobs';
-import { messagingEntities, MessagingModule } from '@herald/messaging';
+import { messagingEntities, MessagingModule, PositionsEdge } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
-import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import type { Redis } from 'ioredis';
@@ -48,6 +48,7 @@ import { SendingSuspension } from './reputation/sending-suspension.entity.js';
 import { CredentialsService } from './edge/credentials.service.js';
 import { API_RATE_LIMITER, EdgeAuthGuard, OptionalSessionGuard } from './edge/edge-auth.guard.js';
 import { PublicKeyCors } from './edge/public-key-cors.js';
+import { MemoryPositionsStore, RedisPositionsStore } from './edge/project-positions.store.js';
 import { createRedis, RateLimiter } from './edge/rate-limiter.js';
 import { GATEWAY_SETTINGS, GatewaySettings } from './gateway.settings.js';
 import { gatewayMigrations } from './migrations/index.js';
@@ -98,6 +99,19 @@ const attemptThrottle = (
   );
 };
 
+/** The edge of the deployment keeps the projects' positions (read-your-writes): Redis when set, else memory. */
+@Injectable()
+class PositionsAtTheEdge implements OnModuleInit {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis | null,
+    private readonly edge: PositionsEdge,
+  ) {}
+
+  onModuleInit(): void {
+    this.edge.attach(this.redis ? new RedisPositionsStore(this.redis) : new MemoryPositionsStore());
+  }
+}
+
 class RedisLifecycle implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
   async onApplicationShutdown(): Promise<void> {
@@ -137,6 +151,7 @@ class RedisLifecycle implements OnApplicationShutdown {
       },
     },
     RedisLifecycle,
+    PositionsAtTheEdge,
     {
       provide: API_RATE_LIMITER,
       inject: [GATEWAY_SETTINGS, REDIS],

@@ -1,5 +1,5 @@
 import type { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { HERALD_RUNTIME, LATEST, type HeraldRuntime } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { CAMPAIGNS_SETTINGS, type CampaignsSettings } from '../campaigns.settings.js';
 import type { AudienceType } from '../campaigns/campaign.entity.js';
@@ -37,16 +37,23 @@ export class SegmentsClient {
     return this.client.post(projectId, '/internal/segments/audience/check', audience, requestId);
   }
 
+  /**
+   * One page of the audience. The first is read once segments' copy has applied every contact (and
+   * subscription) change committed until now (read-your-writes, `latest`): the audience of a send is
+   * every contact written before it, that of a scheduled send every one written before its time.
+   */
   page(
     projectId: string,
     audience: Audience,
     after: string | null,
     limit: number,
   ): Promise<{ contacts: AudienceContact[]; next: string | null }> {
-    return this.client.post(projectId, '/internal/segments/audience', {
-      ...audience,
-      ...(after ? { after } : {}),
-      limit,
-    });
+    return this.client.post(
+      projectId,
+      '/internal/segments/audience',
+      { ...audience, ...(after ? { after } : {}), limit },
+      undefined,
+      { observe: after ? {} : LATEST },
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import type { CursorPage } from '@herald/http';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
@@ -6,6 +7,8 @@ import { ListContactsQueryDto, LookupContactsDto, UpdateContactDto, UpsertContac
 import type { ContactView } from './contact-view.js';
 import { ContactsService, type UpsertedContact } from './contacts.service.js';
 
+// the contacts are this service's own; a project reset (the gateway's) must have been applied
+@ObservesWritesOf('gateway')
 @Controller('contacts')
 export class ContactsController {
   constructor(private readonly contacts: ContactsService) {}

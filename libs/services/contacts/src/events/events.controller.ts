@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { CursorQueryDto, type CursorPage } from '@herald/http';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
@@ -14,7 +15,9 @@ export class EventsController {
     private readonly events: EventsService,
   ) {}
 
+  /** Writes the contact and its event, this service's own: only a project reset (the gateway's) must have been applied. */
   @Post('v1/track')
+  @ObservesWritesOf('gateway')
   @HttpCode(200)
   async track(
     @ProjectId() projectId: string,
@@ -26,6 +29,7 @@ export class EventsController {
 
   /** Dashboard alias of /v1/track. */
   @Post('events/track')
+  @ObservesWritesOf('gateway')
   @HttpCode(200)
   trackFromDashboard(
     @ProjectId() projectId: string,

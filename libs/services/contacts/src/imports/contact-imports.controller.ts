@@ -1,14 +1,21 @@
+import { InjectOutbox, type Outbox } from '@herald/messaging';
+import { CONTACTS } from '../consumer.js';
 import { ProjectId } from '@herald/auth';
-import { invalidInput } from '@herald/core';
+import { invalidInput, ObservesWritesOf } from '@herald/core';
 import { ErrorCode, FilePartTooLargeError, HeraldException, readFilePart } from '@herald/http';
 import { Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ContactImportsService, MAX_CSV_BYTES, type ImportView } from './contact-imports.service.js';
 import { ImportErrors } from './import.errors.js';
 
+// the jobs are this service's own; a project reset (the gateway's) must have been applied
+@ObservesWritesOf('gateway')
 @Controller('contacts/import')
 export class ContactImportsController {
-  constructor(private readonly imports: ContactImportsService) {}
+  constructor(
+    private readonly imports: ContactImportsService,
+    @InjectOutbox(CONTACTS) private readonly outbox: Outbox,
+  ) {}
 
   /** multipart/form-data with one file part (UTF-8 CSV, at most 5 MB); answers 202 {jobId, status}. */
   @Post()
@@ -40,7 +47,10 @@ export class ContactImportsController {
   }
 
   @Get(':jobId')
-  get(@ProjectId() projectId: string, @Param('jobId') jobId: string): Promise<ImportView> {
-    return this.imports.get(projectId, jobId);
+  /** A finished job's status shows its writes: the project's later requests observe them (read-your-writes). */
+  async get(@ProjectId() projectId: string, @Param('jobId') jobId: string): Promise<ImportView> {
+    const job = await this.imports.get(projectId, jobId);
+    if (job.status !== 'queued') await this.outbox.exposeLatest(projectId);
+    return job;
   }
 }

@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { Internal } from '@herald/http';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
@@ -21,6 +22,8 @@ import {
  * through the gateway.
  */
 @Internal()
+// reads and writes only this service's own tables
+@ObservesWritesOf()
 @Controller('internal/contacts')
 export class InternalContactsController {
   constructor(

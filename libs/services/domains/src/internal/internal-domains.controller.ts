@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { Internal } from '@herald/http';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
@@ -18,6 +19,8 @@ export class SenderDomainQueryDto {
  * never through the gateway.
  */
 @Internal()
+// reads and writes only this service's own tables
+@ObservesWritesOf()
 @Controller('internal/domains')
 export class InternalDomainsController {
   constructor(private readonly domains: DomainsService) {}

@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { BILLING_CATEGORIES, type BillingCategory } from '@herald/contracts';
 import { Internal } from '@herald/http';
@@ -24,6 +25,8 @@ export class AdmissionQueryDto {
  * Reached only with a service principal, never through the gateway's public routes.
  */
 @Internal()
+// consumption counters lag the sends they count (docs/consistency.md): /v1/send never waits for them
+@ObservesWritesOf()
 @Controller('internal/billing')
 export class InternalBillingController {
   constructor(private readonly billing: BillingService) {}

@@ -1,6 +1,12 @@
 import { verifyPrincipal } from '@herald/auth';
 import { PRINCIPAL_HEADER, type Principal } from '@herald/contracts';
-import { annotateLogContext, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import {
+  annotateLogContext,
+  HERALD_RUNTIME,
+  READ_YOUR_WRITES_GATE,
+  type HeraldRuntime,
+  type ReadYourWritesGate,
+} from '@herald/core';
 import { ErrorCode, HeraldException, IS_INTERNAL, IS_PUBLIC, unauthorized } from '@herald/http';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -35,6 +41,9 @@ export class OptionalSessionGuard extends AuthGuard(SESSION_STRATEGY) {
  *   /v1/track), or a session plus `X-Project-Id` naming a project the user is a member of;
  * - then the project's rate limit is counted and reported in RateLimit-* headers.
  * The resulting principal is put on the request (and, in distributed mode, signed for the service).
+ * Then the read-your-writes gate holds a route this process serves until the copies it reads have
+ * applied the project's earlier writes (standalone: every service's routes; the gateway process: its
+ * own, the proxy passing the project's positions on instead).
  */
 @Injectable()
 export class EdgeAuthGuard implements CanActivate {
@@ -44,9 +53,27 @@ export class EdgeAuthGuard implements CanActivate {
     private readonly sessionGuard: OptionalSessionGuard,
     @Inject(API_RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(HERALD_RUNTIME) private readonly runtime: HeraldRuntime,
+    @Inject(READ_YOUR_WRITES_GATE) private readonly readYourWrites: ReadYourWritesGate,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!(await this.authenticate(context))) return false;
+    const req = context.switchToHttp().getRequest<EdgeRequest>();
+    await this.readYourWrites.pass(context, req.principal?.projectId ?? this.projectOfRoute(context, req));
+    return true;
+  }
+
+  /**
+   * The project of a session route that names it in its path (`/users/@me/projects/:id/…`,
+   * `/projects/:id/…`): the gateway's own reads of copies (billing consumption, setup state).
+   */
+  private projectOfRoute(context: ExecutionContext, req: EdgeRequest): string | undefined {
+    if (context.getType() !== 'http' || !req.sessionUser) return undefined;
+    const params = req.params as Record<string, string> | undefined;
+    return typeof params?.id === 'string' && /^\/(users\/@me\/)?projects\//.test(req.url) ? params.id : undefined;
+  }
+
+  private async authenticate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;

@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { Internal } from '@herald/http';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
@@ -41,6 +42,8 @@ export class AudiencePageDto extends AudienceQueryDto {
  * page, at the moment of sending.
  */
 @Internal()
+// the audience reads the contacts, their engagement and nothing the references carry
+@ObservesWritesOf('contacts', 'sending', 'gateway')
 @Controller('internal/segments/audience')
 export class InternalAudienceController {
   constructor(private readonly audience: AudienceService) {}

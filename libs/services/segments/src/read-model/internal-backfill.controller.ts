@@ -1,5 +1,5 @@
 import { ProjectId } from '@herald/auth';
-import { notFoundError } from '@herald/core';
+import { notFoundError, ObservesWritesOf } from '@herald/core';
 import { Internal } from '@herald/http';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ReadModelBackfill, type BackfillStatus } from './read-model.backfill.js';
@@ -10,6 +10,8 @@ import { ReadModelBackfill, type BackfillStatus } from './read-model.backfill.js
  * gateway. `POST` queues the job (202 with its id); `GET` answers its state.
  */
 @Internal()
+// reads and writes only this service's own tables
+@ObservesWritesOf()
 @Controller('internal/segments/backfill')
 export class InternalBackfillController {
   constructor(private readonly backfill: ReadModelBackfill) {}

@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import type { CursorPage } from '@herald/http';
 import { Controller, Get, Param, Query } from '@nestjs/common';
@@ -6,6 +7,8 @@ import type { EmailSummaryView, EmailView } from './email-view.js';
 import { EmailsService } from './emails.service.js';
 
 /** What happened to my email: the project's emails with their status and lifecycle events. */
+// the emails are this service's own; a project reset (the gateway's) must have been applied
+@ObservesWritesOf('gateway')
 @Controller('emails')
 export class EmailsController {
   constructor(private readonly emails: EmailsService) {}

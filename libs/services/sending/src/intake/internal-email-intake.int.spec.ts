@@ -1,3 +1,4 @@
+import type { ReadYourWrites } from '@herald/messaging';
 import type { HeraldRuntime } from '@herald/core';
 import type { ReferenceDirectory } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
@@ -58,7 +59,9 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
     const owner = {
       senderDomain: async (_p: string, domain: string) => ({ verified: false, domain }),
     } as unknown as DomainsClient;
-    const senders = new SenderDomains(ds, settings, runtime, owner);
+    const senders = new SenderDomains(ds, settings, runtime, owner, {
+      copyIsCurrent: () => true,
+    } as unknown as ReadYourWrites);
     const contacts = {
       findByEmails: async (_p: string, emails: string[]) => {
         if (gate) {

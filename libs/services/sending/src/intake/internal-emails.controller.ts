@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { BodyLimit, Internal, SEND_BODY_LIMIT } from '@herald/http';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
@@ -10,6 +11,8 @@ import { InternalEmailIntake, type IntakeAnswer } from './internal-email-intake.
  * gateway (docs/sending.md, "Internal intake").
  */
 @Internal()
+// the sender's domain is decided by SenderDomains (its copy, or the owner while the copy may lag)
+@ObservesWritesOf('gateway')
 @Controller('internal/emails')
 export class InternalEmailsController {
   constructor(private readonly intake: InternalEmailIntake) {}

@@ -1,9 +1,13 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { BodyLimit, SEND_BODY_LIMIT } from '@herald/http';
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { idempotencyKeyOf, SendEmailUseCase, type SendResult } from './send-email.use-case.js';
 
+// the sender's domain is decided by SenderDomains (its copy, or the owner while the copy may lag); the
+// recipients are upserted in contacts, their owner: only a project reset (the gateway's) must be applied
+@ObservesWritesOf('gateway')
 @Controller('v1/send')
 export class SendController {
   constructor(private readonly send: SendEmailUseCase) {}

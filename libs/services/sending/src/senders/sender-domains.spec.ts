@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import type { HeraldRuntime } from '@herald/core';
+import type { ReadYourWrites } from '@herald/messaging';
 import type { DataSource } from 'typeorm';
 import { SendingSettings } from '../sending.settings.js';
 import type { DomainsClient, OwnerSenderDomain } from './domains-client.js';
@@ -9,7 +10,7 @@ import { OWNER_ANSWER_TTL_MS, SenderDomains } from './sender-domains.js';
 const runtime = { internalJwtSecret: 'x'.repeat(40) } as HeraldRuntime;
 
 /** SenderDomains over an in-memory copy and a scripted owner, counting the owner's answers. */
-function setup(copy: Partial<SenderDomain>[], owner: (domain: string) => OwnerSenderDomain) {
+function setup(copy: Partial<SenderDomain>[], owner: (domain: string) => OwnerSenderDomain, current = () => true) {
   const asked: string[] = [];
   const db = {
     getRepository: () => ({
@@ -23,7 +24,8 @@ function setup(copy: Partial<SenderDomain>[], owner: (domain: string) => OwnerSe
       return owner(domain);
     },
   } as unknown as DomainsClient;
-  return { senders: new SenderDomains(db, new SendingSettings(), runtime, client), asked };
+  const readYourWrites = { copyIsCurrent: current } as unknown as ReadYourWrites;
+  return { senders: new SenderDomains(db, new SendingSettings(), runtime, client, readYourWrites), asked };
 }
 
 const verified = (domain: string): OwnerSenderDomain => ({
@@ -67,6 +69,22 @@ describe('SenderDomains: the copy answers first, the owner when the copy says no
     ok = true;
     await expect(senders.assertVerified('p', 'x@c.test', 'from')).resolves.toBeUndefined();
     expect(asked).toEqual(['c.test', 'c.test']);
+  });
+
+  it('asks the owner afresh, whatever the copy and the kept answers say, while the copy may not hold a domain change of the project', async () => {
+    let current = true;
+    let ok = true;
+    const { senders, asked } = setup(
+      [{ projectId: 'p', domain: 'e.test', verified: true, domainId: 'dom_e' }],
+      (d) => (ok ? verified(d) : { verified: false, domain: d }),
+      () => current,
+    );
+    expect(await senders.verified('p', 'f.test')).not.toBeNull(); // kept for OWNER_ANSWER_TTL_MS
+    ok = false; // both deleted at the owner; the copy still says e.test is verified
+    current = false;
+    expect(await senders.verified('p', 'e.test')).toBeNull();
+    expect(await senders.verified('p', 'f.test')).toBeNull();
+    expect(asked).toEqual(['f.test', 'e.test', 'f.test']);
   });
 
   it('drops a kept owner answer when the copy learns the domain was unverified', async () => {

@@ -1,6 +1,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { emailDomain } from '@herald/contact-data';
 import { dkimEncryptionKey, HERALD_RUNTIME, invalidInput, openSecret, type HeraldRuntime } from '@herald/core';
+import { ReadYourWrites } from '@herald/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -35,8 +36,10 @@ const MAX_OWNER_ANSWERS = 10_000;
  * The project's verified sender domains and their DKIM keys. The local copy (fed by
  * domain.verified / domain.unverified) answers first; when it says "not verified", the owner (the
  * domains service, over internal HTTP) is asked, so that a domain verified a moment ago is
- * accepted before its event arrives (read-your-writes). Only the owner's "verified" answers are
- * kept, briefly; a "no" is never cached, so a domain is usable the moment it is verified.
+ * accepted before its event arrives. Only the owner's "verified" answers are kept, briefly; a "no"
+ * is never cached, so a domain is usable the moment it is verified. When the request's project
+ * changed its domains and the copy may not have applied it yet (read-your-writes), the owner alone
+ * decides, afresh: a domain deleted or unverified a moment ago is refused (docs/consistency.md).
  */
 @Injectable()
 export class SenderDomains {
@@ -49,6 +52,7 @@ export class SenderDomains {
     @Inject(SENDING_SETTINGS) settings: SendingSettings,
     @Inject(HERALD_RUNTIME) runtime: HeraldRuntime,
     private readonly owner: DomainsClient,
+    private readonly readYourWrites: ReadYourWrites,
   ) {
     this.passphrase = dkimEncryptionKey(settings.DKIM_ENCRYPTION_KEY, runtime.internalJwtSecret);
   }
@@ -59,6 +63,7 @@ export class SenderDomains {
    */
   async verified(projectId: string, domain: string): Promise<VerifiedSenderDomain | null> {
     const name = domain.toLowerCase();
+    if (!this.readYourWrites.copyIsCurrent(SENDING, 'domains')) return this.askOwner(projectId, name, true);
     const row = await this.db.getRepository(SenderDomain).findOneBy({ projectId, domain: name, verified: true });
     if (row) return row;
     return this.askOwner(projectId, name);
@@ -101,10 +106,11 @@ export class SenderDomains {
     this.ownerAnswers.delete(`${projectId}\u0000${domain.toLowerCase()}`);
   }
 
-  private async askOwner(projectId: string, domain: string): Promise<VerifiedSenderDomain | null> {
+  /** The owner's answer; a kept "verified" stands in for it unless `fresh`. */
+  private async askOwner(projectId: string, domain: string, fresh = false): Promise<VerifiedSenderDomain | null> {
     const id = `${projectId}\u0000${domain}`;
     const kept = this.ownerAnswers.get(id);
-    if (kept && kept.until > Date.now()) return kept.domain;
+    if (!fresh && kept && kept.until > Date.now()) return kept.domain;
     this.ownerAnswers.delete(id);
     const answer = await this.owner.senderDomain(projectId, domain);
     if (!answer.verified) return null;

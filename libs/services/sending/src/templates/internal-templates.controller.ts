@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { Internal } from '@herald/http';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
@@ -15,6 +16,8 @@ export class InternalTemplateDto {
  * the project's, and its type decides the email's category). Service principals only.
  */
 @Internal()
+// reads and writes only this service's own tables
+@ObservesWritesOf()
 @Controller('internal/templates')
 export class InternalTemplatesController {
   constructor(private readonly templates: TemplatesService) {}

@@ -1,9 +1,13 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import type { CursorPage } from '@herald/http';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateTemplateDto, ListTemplatesQueryDto, UpdateTemplateDto } from './template.dto.js';
 import { TemplatesService, type TemplateUsage, type TemplateView } from './templates.service.js';
 
+// usage reads the references campaigns and workflows publish; a template's sender is decided by
+// SenderDomains (its copy of domains, or the owner while the copy may lag)
+@ObservesWritesOf('segments', 'campaigns', 'workflows', 'gateway')
 @Controller('templates')
 export class TemplatesController {
   constructor(private readonly templates: TemplatesService) {}

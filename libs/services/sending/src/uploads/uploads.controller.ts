@@ -1,3 +1,4 @@
+import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import {
   ErrorCode,
@@ -17,6 +18,8 @@ import { UPLOADS_SETTINGS, type UploadsSettings } from './uploads.settings.js';
 
 const mib = (bytes: number): string => `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MiB`;
 
+// the uploads are this service's own; a project reset (the gateway's) must have been applied
+@ObservesWritesOf('gateway')
 @Controller('uploads')
 export class UploadsController {
   constructor(

@@ -1,8 +1,11 @@
+import { ObservesWritesOf } from '@herald/core';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { EmailVerifier, type EmailVerification } from './email-verifier.js';
 import { VerifyEmailDto } from './verify-email.dto.js';
 
 /** `POST /v1/verify` (secret key; closed by the global principal guard like every route). */
+// DNS only
+@ObservesWritesOf()
 @Controller()
 export class VerifyController {
   constructor(private readonly verifier: EmailVerifier) {}

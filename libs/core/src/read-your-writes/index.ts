@@ -1,0 +1,2 @@
+export * from './positions.js';
+export * from './gate.js';
