@@ -236,6 +236,8 @@ async function main(): Promise<void> {
     DKIM_ENCRYPTION_KEY: await secret('DKIM_ENCRYPTION_KEY', dataDir),
     LINK_SECRET: await secret('LINK_SECRET', dataDir),
     APP_URL: process.env.APP_URL ?? gatewayUrl,
+    // the gateway as the services reach it (APP_URL may be a public address)
+    GATEWAY_URL: process.env.GATEWAY_URL ?? gatewayUrl,
     ...upstreams,
   };
   const env = (name: ServiceName): NodeJS.ProcessEnv => ({ ...shared, PORT: String(portOf(name)) });

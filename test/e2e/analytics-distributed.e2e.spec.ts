@@ -46,7 +46,8 @@ describe('activity and analytics across services (distributed, Kafka)', () => {
     env = distributedEnv(db.url, kafka.brokers);
     await migrateApps(['gateway', 'contacts', 'analytics'], env);
     const contacts = new ServiceProcess('contacts', await freePort(), env);
-    analytics = new ServiceProcess('analytics', await freePort(), env);
+    // analytics asks contacts whether a project's writes are published before answering (read-your-writes)
+    analytics = new ServiceProcess('analytics', await freePort(), { ...env, CONTACTS_URL: contacts.url });
     processes.push(contacts, analytics);
     await Promise.all([contacts.start(), analytics.start()]);
     const nowhere = 'http://127.0.0.1:9';

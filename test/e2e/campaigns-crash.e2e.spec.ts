@@ -173,6 +173,7 @@ describe('a campaign survives crashes, exactly once (campaigns, sending and cont
       SEGMENTS_URL: url('segments'),
       SENDING_URL: url('sending'),
       CAMPAIGNS_URL: url('campaigns'),
+      GATEWAY_URL: url('gateway'),
       WORKFLOWS_URL: 'http://127.0.0.1:9',
       ANALYTICS_URL: 'http://127.0.0.1:9',
     };

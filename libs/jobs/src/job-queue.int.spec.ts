@@ -31,7 +31,8 @@ describe('durable job queue on PostgreSQL', () => {
   });
 
   it('never runs a job whose enqueuing transaction rolled back, and runs a committed one once', async () => {
-    const q = newQueue();
+    // a lease far longer than the test: a loaded machine's stalled event loop must not let the claim expire
+    const q = newQueue(60_000);
     const runs: string[] = [];
     q.register('work', async ({ job }) => void runs.push(job.id));
     await ds

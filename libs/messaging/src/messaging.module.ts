@@ -25,7 +25,7 @@ import { HOSTED_CONTROLLERS, type HostedControllers } from './read-your-writes/h
 import { LocalRelays } from './read-your-writes/local-relays.js';
 import { PositionsEdge } from './read-your-writes/positions-edge.js';
 import { PositionsController } from './read-your-writes/positions.controller.js';
-import { ProducerPositions } from './read-your-writes/producer-positions.js';
+import { ProducerPositionsClient } from './read-your-writes/producer-positions-client.js';
 import { ReadYourWrites } from './read-your-writes/read-your-writes.gate.js';
 
 export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
@@ -60,7 +60,7 @@ export class MessagingModule {
         LocalRelays,
         ConsumerProgress,
         PositionsEdge,
-        ProducerPositions,
+        ProducerPositionsClient,
         ReadYourWrites,
         { provide: READ_YOUR_WRITES_GATE, useExisting: ReadYourWrites },
         { provide: HOSTED_CONTROLLERS, useValue: hosted },

@@ -1,4 +1,4 @@
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 
 /** Messaging counters, labelled by service (one registry per process; standalone hosts every service). */
 export const messagingMetrics = {
@@ -16,5 +16,12 @@ export const messagingMetrics = {
     name: 'herald_event_handler_retries_total',
     help: 'Handler attempts that failed and were retried',
     labelNames: ['consumer', 'topic'],
+  }),
+  /** Read-your-writes: each wait of a reader's copy for a producer's positions, by outcome (current, timeout, error). */
+  copyWaits: new Histogram({
+    name: 'herald_read_your_writes_wait_seconds',
+    help: "Time a request waited for a copy to apply its project's earlier writes (read-your-writes), by outcome",
+    labelNames: ['reader', 'producer', 'outcome'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   }),
 };

@@ -14,6 +14,9 @@ export interface ReadYourWritesGate {
 
 export const READ_YOUR_WRITES_GATE = Symbol('READ_YOUR_WRITES_GATE');
 
+/** The code of the 503 a route answers when a copy it reads stays behind its project's writes. */
+export const CONSISTENCY_TIMEOUT = 'CONSISTENCY_TIMEOUT';
+
 export const OBSERVES_WRITES_OF = 'herald:observes-writes-of';
 
 /**

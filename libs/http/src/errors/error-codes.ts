@@ -1,3 +1,5 @@
+import { CONSISTENCY_TIMEOUT } from '@herald/core';
+
 /**
  * Herald's generic error codes (`error.code` of the standard error body), shared by every service
  * and the HTTP edge; each feature's own codes live in its errors file (`contact.errors.ts`, …).
@@ -29,7 +31,7 @@ export const ErrorCode = {
   BillingLimitExceeded: 'BILLING_LIMIT_EXCEEDED',
   ServiceUnavailable: 'SERVICE_UNAVAILABLE',
   /** A copy the route answers from has not applied the project's earlier writes in time (503, Retry-After). */
-  ConsistencyTimeout: 'CONSISTENCY_TIMEOUT',
+  ConsistencyTimeout: CONSISTENCY_TIMEOUT,
   InternalServerError: 'INTERNAL_SERVER_ERROR',
 } as const;
 

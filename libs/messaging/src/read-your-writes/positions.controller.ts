@@ -4,7 +4,7 @@ import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { LocalRelays } from './local-relays.js';
-import type { PublishedAnswer } from './producer-positions.js';
+import type { PublishedAnswer } from './producer-positions-client.js';
 import { copyBehind } from './read-your-writes.gate.js';
 
 export class ConfirmPositionDto {
@@ -25,7 +25,7 @@ export class ConfirmPositionDto {
 }
 
 /**
- * A producer's side of read-your-writes in distributed mode (ProducerPositions calls it): answers
+ * A producer's side of read-your-writes in distributed mode (ProducerPositionsClient calls it): answers
  * once this process's service has published its outbox up to the position asked (or up to its latest
  * event), with that position; a 503 `CONSISTENCY_TIMEOUT` if it has not by the caller's deadline.
  */

@@ -1,5 +1,6 @@
 import { producersOf, type Principal } from '@herald/contracts';
 import {
+  CONSISTENCY_TIMEOUT,
   decodePositions,
   DomainError,
   HERALD_RUNTIME,
@@ -11,16 +12,16 @@ import {
   type Observed,
   type ReadYourWritesGate,
 } from '@herald/core';
-import { ErrorCode } from '@herald/http';
 import { Inject, Injectable, Optional, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ConsumerRegistry } from '../consumer/consumer-registry.js';
+import { messagingMetrics } from '../metrics.js';
 import { KafkaCatchUp } from '../kafka/kafka-catch-up.js';
 import { HOSTED_CONTROLLERS, type HostedControllers } from './hosted-controllers.js';
 import { LocalRelays } from './local-relays.js';
 import { PositionsEdge } from './positions-edge.js';
-import { ProducerPositions } from './producer-positions.js';
+import { ProducerPositionsClient } from './producer-positions-client.js';
 
 /** Confirmed positions kept per reader, project and producer (the oldest are forgotten past this). */
 const MAX_CONFIRMED = 100_000;
@@ -32,7 +33,7 @@ const MAX_CONFIRMED = 100_000;
 export function copyBehind(reader: string | null, producer: string): DomainError {
   return new DomainError(
     'unavailable',
-    ErrorCode.ConsistencyTimeout,
+    CONSISTENCY_TIMEOUT,
     reader
       ? `The ${reader} service has not yet applied this project's latest changes from ${producer}`
       : `The ${producer} service has not yet published this project's latest changes`,
@@ -71,7 +72,7 @@ export class ReadYourWrites implements ReadYourWritesGate {
     private readonly registry: ConsumerRegistry,
     private readonly relays: LocalRelays,
     private readonly edge: PositionsEdge,
-    private readonly producers: ProducerPositions,
+    private readonly producers: ProducerPositionsClient,
     @Inject(HOSTED_CONTROLLERS) private readonly controllers: HostedControllers,
     @Optional() @Inject(KafkaCatchUp) private readonly kafka?: KafkaCatchUp | null,
   ) {
@@ -160,6 +161,24 @@ export class ReadYourWrites implements ReadYourWritesGate {
   }
 
   private async catchUp(
+    reader: string,
+    projectId: string,
+    producer: string,
+    wanted: number | typeof LATEST,
+    deadline: number,
+  ): Promise<number> {
+    const timer = messagingMetrics.copyWaits.startTimer({ reader, producer });
+    try {
+      const position = await this.waitFor(reader, projectId, producer, wanted, deadline);
+      timer({ outcome: 'current' });
+      return position;
+    } catch (err) {
+      timer({ outcome: DomainError.is(err, CONSISTENCY_TIMEOUT) ? 'timeout' : 'error' });
+      throw err;
+    }
+  }
+
+  private async waitFor(
     reader: string,
     projectId: string,
     producer: string,

@@ -214,7 +214,7 @@ async function timedStart(proc: ServiceProcess, timeoutMs: number): Promise<numb
  * Herald deployed for a route-level e2e file, in the mode of the run. Distributed: every service of
  * `SERVICES` (libs/core/src/service-directory.ts: a new service is deployed without editing this) as
  * its own process on one database, Kafka (librdkafka's mock unless KAFKA_BROKERS) and Redis, migrated
- * first, each given every other service's `<NAME>_URL`, `APP_URL` (the gateway) and the shared internal
+ * first, each given every other service's `<NAME>_URL` (`GATEWAY_URL` too), `APP_URL` and the shared internal
  * secret; upstreams start together, then the gateway. Standalone: one process with the same `env`, its
  * `APP_URL` its own address.
  * In distributed mode under Jest, a call that is not `exclusive` and asks for no settings beyond
@@ -278,6 +278,8 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
         new ServiceProcess(s.name, ports.get(s.name)!, {
           ...env,
           ...urls,
+          // the gateway's own address (APP_URL may be a public one): read-your-writes asks it of its writes
+          GATEWAY_URL: gatewayUrl,
           APP_URL: appUrl,
           ...(s.name === 'gateway' ? { REDIS_URL: redis.url } : {}),
           ...(options.serviceEnv?.[s.name] ?? {}),

@@ -42,8 +42,9 @@ export class AudiencePageDto extends AudienceQueryDto {
  * page, at the moment of sending.
  */
 @Internal()
-// the audience reads the contacts, their engagement and nothing the references carry
-@ObservesWritesOf('contacts', 'sending', 'gateway')
+// the audience is the project's contacts as written (engagement, reported by relays and recipients,
+// is not a write of the project: docs/consistency.md, "What may lag")
+@ObservesWritesOf('contacts', 'gateway')
 @Controller('internal/segments/audience')
 export class InternalAudienceController {
   constructor(private readonly audience: AudienceService) {}

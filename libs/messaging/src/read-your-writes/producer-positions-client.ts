@@ -13,7 +13,7 @@ export interface PublishedAnswer {
  * to answer once its relay has published its outbox up to a position, or up to its latest event.
  */
 @Injectable()
-export class ProducerPositions {
+export class ProducerPositionsClient {
   private readonly clients = new Map<string, InternalClient>();
 
   constructor(@Inject(HERALD_RUNTIME) private readonly runtime: HeraldRuntime) {}
