@@ -11,6 +11,9 @@
  *    delays every request behind it and shows; up to 256 connections), after 3 s at the same rate on
  *    the same connections (its own row: a fresh client's first second, opening its connections, is
  *    slow and leaves a backlog). Target: ≥ 2 000 events/s sustained with p99 < 50 ms.
+ * Both runs are made twice on the same database and project: first with READ_YOUR_WRITES=false, then
+ * with it (the default): the read-your-writes mechanism's cost on /v1/track (docs/consistency.md;
+ * target: capacity and p99 within 10%), printed beside each other.
  *
  * Beside it, with Herald stopped, the same database work straight through `pg` at the same
  * concurrency, one event at a time per connection (no batching) with the statements the service
@@ -116,7 +119,9 @@ const row = (label: string, r: LoadResult, work?: DbCounters) => {
 const idleBusy = await machineBusy(2000);
 let herald: Awaited<ReturnType<typeof startStandalone>> | undefined;
 try {
-  herald = await startStandalone(db);
+  // first without read-your-writes (READ_YOUR_WRITES=false), then with it, on the same database and
+  // project: the mechanism's cost on /v1/track, measured in the same run (docs/consistency.md)
+  herald = await startStandalone(db, { READ_YOUR_WRITES: 'false' });
   const project = await accountWithProject(herald.url);
 
   const seedStarted = performance.now();
@@ -135,9 +140,16 @@ try {
   await admin.query('ANALYZE contacts.contacts');
   const seedMs = performance.now() - seedStarted;
 
+  const headers = bearer(project.secretKey);
+
+  // ---- through Herald without read-your-writes ---------------------------------------------
+  const withoutRyw = await trackLoads(herald.url, headers, pgPids);
+  await waitOutboxDrained(admin, 120_000);
+  await herald.stop();
+  herald = await startStandalone(db);
+
   // ---- through Herald ---------------------------------------------------------------------
   const client = httpClient(herald.url, CONCURRENCY);
-  const headers = bearer(project.secretKey);
   // pg_stat_database counters lag (busy backends report late; the LISTEN backend only when it
   // disconnects), so the database work per event is counted over Herald's
   // whole run, up to its stop, against all tracked events (warm-up and the sequential run included)
@@ -180,6 +192,8 @@ try {
   const outboxAtRate = await waitOutboxDrained(admin, 120_000);
   openClient.close();
 
+  row(`POST /v1/track, READ_YOUR_WRITES=false, ${CONCURRENCY} in flight (capacity)`, withoutRyw.capacity);
+  row(`POST /v1/track, READ_YOUR_WRITES=false, ${num(RATE)}/s offered (open loop)`, withoutRyw.atRate);
   row('POST /v1/track via Herald, 1 in flight (5 s)', sequential);
   const heraldRow = rows.length;
   row(`POST /v1/track via Herald, ${CONCURRENCY} in flight (capacity)`, viaHerald);
@@ -411,6 +425,14 @@ try {
   );
   const closedRate = (viaHerald.ok / viaHerald.elapsedMs) * 1000;
   const closedP99 = summarise(viaHerald.latencies).p99;
+  const offRate = (withoutRyw.capacity.ok / withoutRyw.capacity.elapsedMs) * 1000;
+  const offP99 = summarise(withoutRyw.capacity.latencies).p99;
+  const offOpenP99 = summarise(withoutRyw.atRate.latencies).p99;
+  console.log(
+    `read-your-writes on vs off (target: within 10%): capacity ${num(closedRate)} vs ${num(offRate)} events/s (${((closedRate / offRate - 1) * 100).toFixed(1)}%), ` +
+      `capacity p99 ${ms(closedP99)} vs ${ms(offP99)} (${((closedP99 / offP99 - 1) * 100).toFixed(1)}%), ` +
+      `open-loop p99 ${ms(p99AtRate)} vs ${ms(offOpenP99)} (${((p99AtRate / offOpenP99 - 1) * 100).toFixed(1)}%)`,
+  );
   console.log(
     `target ≥ 2 000 events/s with p99 < 50 ms, read as capacity (closed loop, ${CONCURRENCY} in flight): ${num(closedRate)} events/s, p99 ${ms(closedP99)} — ` +
       `${closedRate >= 2000 && closedP99 < 50 ? 'met' : 'NOT met'}`,
@@ -428,6 +450,30 @@ try {
   await herald?.stop();
   await admin.end();
   await db.close();
+}
+
+/**
+ * The capacity run and the open-loop run of /v1/track (each after its warm-up), as the main pass
+ * makes them: for the pass without read-your-writes.
+ */
+async function trackLoads(
+  baseUrl: string,
+  headers: Record<string, string>,
+  pgPids: ReturnType<typeof backendPids>,
+): Promise<{ capacity: LoadResult; atRate: LoadResult }> {
+  const trackVia = (c: ReturnType<typeof httpClient>) => async () => {
+    const res = await c.request('POST', '/v1/track', headers, JSON.stringify(nextEvent()));
+    if (res.status !== 200) throw new Error(`/v1/track answered ${res.status}: ${res.body.slice(0, 300)}`);
+  };
+  const client = httpClient(baseUrl, CONCURRENCY);
+  await closedLoop(CONCURRENCY, WARMUP_SECONDS * 1000, trackVia(client));
+  const capacity = await closedLoop(CONCURRENCY, SECONDS * 1000, trackVia(client), { pgPids });
+  client.close();
+  const open = httpClient(baseUrl, 256);
+  await openLoop(RATE, OPEN_WARMUP_SECONDS * 1000, trackVia(open), { pgPids });
+  const atRate = await openLoop(RATE, SECONDS * 1000, trackVia(open), { pgPids });
+  open.close();
+  return { capacity, atRate };
 }
 
 /** How Herald wrote its /v1/track batches, from its /metrics: `single_statement 812 (40,120 requests), locked 3 (95 requests)`. */

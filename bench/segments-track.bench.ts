@@ -16,6 +16,8 @@
  *   delivered (published_at: every consumer had it, an upper bound). Entries are read once contacts'
  *   outbox is drained (in standalone mode, once every consumer applied every event). Target: p99 < 1 s.
  *   Beside it, the /v1/track answer latency of the same run (the raw limit of the request path).
+ * - the capacity run once more with every service and READ_YOUR_WRITES=false: the read-your-writes
+ *   mechanism's cost (docs/consistency.md; target: capacity and p99 within 10%).
  */
 import os from 'node:os';
 import pg from 'pg';
@@ -82,12 +84,16 @@ interface Measured {
   entry?: { latencies: number[]; published: number[]; answers: LoadResult; missing: number };
 }
 
-async function measure(withSegments: boolean): Promise<Measured> {
-  const db = await benchDatabase(withSegments ? 'segtrack' : 'segtrack_ref');
+/**
+ * `withSegments`: every service, or the standalone without segments (the raw limit); `readYourWrites`
+ * false: READ_YOUR_WRITES=false, the capacity only (the mechanism's cost, docs/consistency.md).
+ */
+async function measure(withSegments: boolean, readYourWrites = true): Promise<Measured> {
+  const db = await benchDatabase(withSegments ? (readYourWrites ? 'segtrack' : 'segtrack_noryw') : 'segtrack_ref');
   const admin = new pg.Pool({ connectionString: db.url, max: 2 });
   admin.on('error', () => undefined); // an idle client cut by the server's shutdown at the end
   let herald: ServiceProcess;
-  if (withSegments) herald = await startStandalone(db);
+  if (withSegments) herald = await startStandalone(db, readYourWrites ? {} : { READ_YOUR_WRITES: 'false' });
   else {
     herald = new ServiceProcess('../bench/standalone-without-segments', await freePort(), {
       DATABASE_URL: db.url,
@@ -131,7 +137,7 @@ async function measure(withSegments: boolean): Promise<Measured> {
     const capacity = await closedLoop(CONCURRENCY, SECONDS * 1000, track);
     await drain(admin, 'capacity run'); // the entry latency starts on an idle read model
     client.close();
-    if (!withSegments) return { capacity };
+    if (!withSegments || !readYourWrites) return { capacity };
 
     // entry latency at RATE events/s: each a new contact entering one tracked segment
     const open = httpClient(herald.url, 256);
@@ -177,6 +183,7 @@ async function measure(withSegments: boolean): Promise<Measured> {
 }
 
 const without = await measure(false);
+const withoutRyw = await measure(true, false);
 const withRm = await measure(true);
 const rate = (r: LoadResult) => (r.ok / r.elapsedMs) * 1000;
 console.log(
@@ -187,6 +194,7 @@ printTable([
   ['capacity', 'events/s', 'p50', 'p99', 'errors'],
   ...[
     ['without segments (raw limit)', without.capacity],
+    ['with the read model fed, READ_YOUR_WRITES=false', withoutRyw.capacity],
     ['with the read model fed', withRm.capacity],
   ].map(([label, r]) => {
     const l = r as LoadResult;
@@ -195,6 +203,12 @@ printTable([
   }),
 ]);
 console.log(`ratio: ${(rate(withRm.capacity) / rate(without.capacity)).toFixed(2)} (target ≥ 0.75)`);
+const p99 = (r: LoadResult) => summarise(r.latencies).p99;
+console.log(
+  `read-your-writes on vs off (target: within 10%): capacity ${num(rate(withRm.capacity))} vs ${num(rate(withoutRyw.capacity))} events/s ` +
+    `(${((rate(withRm.capacity) / rate(withoutRyw.capacity) - 1) * 100).toFixed(1)}%), p99 ${ms(p99(withRm.capacity))} vs ${ms(p99(withoutRyw.capacity))} ` +
+    `(${((p99(withRm.capacity) / p99(withoutRyw.capacity) - 1) * 100).toFixed(1)}%)`,
+);
 if (withRm.entry) {
   const e = summarise(withRm.entry.latencies);
   const p = summarise(withRm.entry.published);

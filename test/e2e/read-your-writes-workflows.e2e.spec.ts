@@ -13,7 +13,8 @@ const condition = (field: string, value: unknown) => ({
 /**
  * Read-your-writes in workflows (docs/consistency.md): a CONDITION reads the contact as written
  * just before its execution started, and as an UPDATE_CONTACT of the same execution left it; a
- * workflow created and enabled just before a /v1/track is started by it. Executions run on their
+ * workflow created is at once in the usage of its event and fields (contacts' copy of references);
+ * a workflow created and enabled just before a /v1/track is started by it. Executions run on their
  * own (timers, a job); the waits are for them to finish, as a user waits for an execution to end.
  */
 describe(`read-your-writes: workflows (${e2eMode()})`, () => {
@@ -113,6 +114,38 @@ describe(`read-your-writes: workflows (${e2eMode()})`, () => {
           round: i + 1,
           conditions: ['yes'],
         });
+    },
+    600_000,
+  );
+
+  it.concurrent(
+    'a workflow created is at once in the usage of its trigger event and of the fields its conditions name',
+    async () => {
+      const api = await project();
+      // the usage of a field is answered for fields the project has (a contact holds each)
+      await created(
+        api,
+        'fields@rw.test',
+        Object.fromEntries(Array.from({ length: ROUNDS }, (_, i) => [`wf${i + 1}`, 'x'])),
+      );
+      for (let i = 1; i <= ROUNDS; i++) {
+        const w = await buildWorkflow(api, {
+          eventName: `rw-usage-${i}`,
+          draft: true,
+          steps: [
+            ['CONDITION', condition(`data.wf${i}`, 'x')],
+            ['EXIT', { reason: 'done' }],
+          ],
+          edges: [[0, 1, 'yes']],
+        });
+        const event = await api.get<{ workflows: { id: string }[] }>(`/events/rw-usage-${i}/usage`);
+        const field = await api.get<{ workflows: { id: string }[] }>(`/contacts/fields/data.wf${i}/usage`);
+        expect({ round: i, event: event.body.workflows, field: field.body.workflows }).toEqual({
+          round: i,
+          event: [expect.objectContaining({ id: w.id })],
+          field: [expect.objectContaining({ id: w.id })],
+        });
+      }
     },
     600_000,
   );

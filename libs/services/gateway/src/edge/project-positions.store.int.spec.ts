@@ -72,6 +72,19 @@ describe('RedisPositionsStore (real Redis)', () => {
     expect(ttl).toBeLessThanOrEqual(60);
   });
 
+  it('answers from what went through this replica while Redis does not answer', async () => {
+    const down = new Redis('redis://127.0.0.1:9', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    down.on('error', () => undefined);
+    const store = new RedisPositionsStore(down, 60);
+    await store.record(written([['prj_down', { contacts: 4 }]]));
+    expect(await store.get('prj_down')).toEqual({ contacts: 4 });
+    down.disconnect();
+  });
+
   it('concurrent records of one project never lose the largest position', async () => {
     const store = new RedisPositionsStore(client, 60);
     const project = `prj_race_${Date.now().toString(36)}`;

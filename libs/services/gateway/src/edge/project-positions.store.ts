@@ -1,4 +1,10 @@
-import type { Positions, ProjectPositionsStore, WrittenPositions } from '@herald/core';
+import {
+  createLogger,
+  mergePositions,
+  type Positions,
+  type ProjectPositionsStore,
+  type WrittenPositions,
+} from '@herald/core';
 import type { Redis } from 'ioredis';
 
 /**
@@ -18,24 +24,53 @@ return 1`;
 
 const keyOf = (projectId: string) => `herald:positions:${projectId}`;
 
-/** The projects' positions in Redis: every gateway replica sees the writes made through the others. */
+const log = createLogger('positions');
+
+/**
+ * The projects' positions in Redis: every gateway replica sees the writes made through the others.
+ * Each replica also keeps what went through it in memory, which answers alone while Redis does not
+ * (as the rate limits fall back to memory): writes made through another replica meanwhile are not
+ * waited for.
+ */
 export class RedisPositionsStore implements ProjectPositionsStore {
+  private readonly local: MemoryPositionsStore;
+
   constructor(
     private readonly redis: Redis,
     private readonly ttlSeconds = POSITIONS_TTL_SECONDS,
-  ) {}
+  ) {
+    this.local = new MemoryPositionsStore(ttlSeconds);
+  }
 
   async get(projectId: string): Promise<Positions> {
-    const hash = await this.redis.hgetall(keyOf(projectId));
+    const local = await this.local.get(projectId);
+    let hash: Record<string, string>;
+    try {
+      hash = await this.redis.hgetall(keyOf(projectId));
+    } catch (err) {
+      log.warn('Redis did not answer the project positions: this replica answers from its own', {
+        err: String(err),
+      });
+      return local;
+    }
     const out: Positions = {};
     for (const [service, id] of Object.entries(hash)) {
       const n = Number(id);
       if (Number.isSafeInteger(n) && n > 0) out[service] = n;
     }
-    return out;
+    return mergePositions(out, local);
   }
 
   async record(written: WrittenPositions): Promise<void> {
+    await this.local.record(written);
+    try {
+      await this.recordShared(written);
+    } catch (err) {
+      log.warn('Redis did not keep the project positions: only this replica knows them', { err: String(err) });
+    }
+  }
+
+  private async recordShared(written: WrittenPositions): Promise<void> {
     const pipeline = this.redis.pipeline();
     for (const [projectId, positions] of written) {
       const args = Object.entries(positions).flatMap(([service, id]) => [service, String(id)]);
