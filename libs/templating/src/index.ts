@@ -17,3 +17,11 @@ export const renderTemplate = (source: string, variables: TemplateVariables, opt
 
 /** Parses (does not render) a template: `[]`, or its problems with 1-based line and column. */
 export const validateTemplate = (source: string): TemplateProblem[] => defaultTemplateRenderer().validate(source);
+export {
+  createTemplateRenderPool,
+  runRenderTask,
+  type RenderReply,
+  type RenderResult,
+  type RenderTask,
+  type TemplateRenderPool,
+} from './render-threads.js';

@@ -1,7 +1,6 @@
 import { loadConfig, type ServiceDefinition } from '@herald/core';
 import { messagingEntities, MessagingModule, ReferencesModule, ResourceReferences } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
-import { TemplateRenderer } from '@herald/templating';
 import { Module } from '@nestjs/common';
 import { SENDING } from './consumer.js';
 import { DeliveryNotificationSink } from './delivery/delivery-notification.js';
@@ -20,6 +19,7 @@ import { LinksController } from './links/links.controller.js';
 import { InternalEmailIntake } from './intake/internal-email-intake.js';
 import { InternalEmailsController } from './intake/internal-emails.controller.js';
 import { EmailRenderer } from './render/email-renderer.js';
+import { RENDER_THREADS_PROVIDER } from './render/render-threads.provider.js';
 import { sendingMigrations } from './migrations/index.js';
 import { ContactsClient } from './send/contacts-client.js';
 import { IdempotencyKey } from './send/idempotency-key.entity.js';
@@ -77,7 +77,7 @@ const schema = {
   ],
   providers: [
     { provide: SENDING_SETTINGS, useFactory: () => loadConfig(SendingSettings) },
-    { provide: TemplateRenderer, useFactory: () => new TemplateRenderer() },
+    RENDER_THREADS_PROVIDER,
     DomainsClient,
     SendAdmission,
     SenderDomains,

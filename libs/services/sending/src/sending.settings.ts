@@ -50,6 +50,18 @@ export class SendingSettings {
   @Max(16)
   DELIVERY_COMPOSE_THREADS: number = 1;
 
+  /**
+   * Threads that render Liquid templates (subject, body and its plain text) off the event loop (0: on
+   * it). A hostile template holds a render thread for its time budget, never the loop that answers
+   * requests (docs/templating.md, "Where templates render").
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(16)
+  RENDER_THREADS: number = 1;
+
   /** Lease of a claimed email; a crashed worker's emails are recovered after it (live workers renew theirs). */
   @IsOptional()
   @Transform(toInt)

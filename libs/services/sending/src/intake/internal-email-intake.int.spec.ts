@@ -2,7 +2,7 @@ import type { ReadYourWrites } from '@herald/messaging';
 import type { HeraldRuntime } from '@herald/core';
 import type { ReferenceDirectory } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
-import { TemplateRenderer } from '@herald/templating';
+import { createTemplateRenderPool } from '@herald/templating';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import { LinkSigner } from '../links/link-signer.js';
@@ -74,7 +74,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
       },
     } as unknown as ContactsClient;
     const templates = new TemplatesService(ds, senders, {} as ReferenceDirectory);
-    const renderer = new EmailRenderer(settings, new LinkSigner(settings, runtime), new TemplateRenderer());
+    const renderer = new EmailRenderer(settings, new LinkSigner(settings, runtime), createTemplateRenderPool(0));
     const admission = {
       admit: async (_p: string, category: string, count: number) => {
         admitted.push([category, count]);

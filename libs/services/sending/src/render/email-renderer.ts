@@ -1,11 +1,14 @@
 import { invalidInput } from '@herald/core';
-import { htmlToPlainText, TemplateRenderer } from '@herald/templating';
+import { TemplateError, type TemplateRenderPool } from '@herald/templating';
 import { Inject, Injectable } from '@nestjs/common';
 import { LinkSigner } from '../links/link-signer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import type { TemplateType } from '../templates/template.entity.js';
 import { addOpenPixel, rewriteLinks } from './email-content.js';
 import { contactVariables, type RenderContact } from './contact-variables.js';
+
+/** The render threads of sending (RENDER_THREADS; `createTemplateRenderPool`). */
+export const TEMPLATE_RENDER_POOL = Symbol('TEMPLATE_RENDER_POOL');
 
 /** Longest subject of a rendered email (RFC 5322 line length). */
 export const MAX_SUBJECT_LENGTH = 998;
@@ -45,7 +48,7 @@ export class EmailRenderer {
   constructor(
     @Inject(SENDING_SETTINGS) private readonly settings: SendingSettings,
     private readonly links: LinkSigner,
-    private readonly renderer: TemplateRenderer,
+    @Inject(TEMPLATE_RENDER_POOL) private readonly renderer: TemplateRenderPool,
   ) {}
 
   async render(
@@ -57,12 +60,22 @@ export class EmailRenderer {
     const variables = contactVariables(target.contact, urls, target.transient);
     let subject: string;
     let html: string;
+    let text: string;
     try {
-      subject = (await this.renderer.render(source.subject, variables, { escape: 'none' }))
-        .replace(/[\r\n]+/g, ' ')
-        .trim();
-      html = await this.renderer.render(source.body, variables, { escape: 'html' });
+      // one task: the subject as is, the body escaped, and the body's plain text, off the event loop
+      const rendered = await this.renderer.render({
+        parts: [
+          { source: source.subject, escape: 'none' },
+          { source: source.body, escape: 'html' },
+        ],
+        variables,
+        plainTextOf: 1,
+      });
+      subject = rendered.outputs[0]!.replace(/[\r\n]+/g, ' ').trim();
+      html = rendered.outputs[1]!;
+      text = rendered.plainText!;
     } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
       throw invalidInput([
         {
           field: fields.body,
@@ -80,7 +93,6 @@ export class EmailRenderer {
         },
       ]);
     }
-    const text = htmlToPlainText(html);
     const ownLink = (url: string) => url.startsWith(`${this.links.appUrl}/`);
     if (this.settings.TRACK_CLICKS)
       html = rewriteLinks(html, (url) => this.links.clickUrl(target.emailId, url), ownLink);

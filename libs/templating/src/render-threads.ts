@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { htmlToPlainText } from './html-to-plain-text.js';
+import { TemplateError, TemplateErrorCode, type TemplateProblem } from './template-errors.js';
+import { TemplateRenderer, type EscapeMode, type TemplateVariables } from './template-renderer.js';
+
+/** One render job: sources rendered with the same variables, and optionally a plain-text part derived from one of them. */
+export interface RenderTask {
+  parts: { source: string; escape: EscapeMode }[];
+  variables: TemplateVariables;
+  /** Index of the part whose output is also turned into plain text (`htmlToPlainText`). */
+  plainTextOf?: number;
+}
+
+export interface RenderResult {
+  outputs: string[];
+  plainText?: string;
+}
+
+/** What crosses the thread boundary: an answer or a template error as plain data. */
+export type RenderReply =
+  | { ok: RenderResult }
+  | { error: { code: TemplateErrorCode; message: string; problems: readonly TemplateProblem[] } };
+
+/** Renders a task with `renderer` (on whichever thread runs it): a template error becomes data. */
+export function runRenderTask(renderer: TemplateRenderer, task: RenderTask): RenderReply {
+  try {
+    const outputs = task.parts.map((part) => renderer.render(part.source, task.variables, { escape: part.escape }));
+    const ok: RenderResult = { outputs };
+    if (task.plainTextOf !== undefined) ok.plainText = htmlToPlainText(outputs[task.plainTextOf] ?? '');
+    return { ok };
+  } catch (err) {
+    if (err instanceof TemplateError) return { error: { code: err.code, message: err.message, problems: err.problems } };
+    throw err;
+  }
+}
+
+/**
+ * Where Liquid templates are rendered for email: in a pool of worker threads (RENDER_THREADS, so a
+ * hostile template holds a render thread for its time budget, never the event loop that answers
+ * requests), or on the event loop (0 threads: tests and tools). Every thread enforces the renderer's
+ * limits (time, work, memory, output); the pool also stops a thread that overruns the time limit by
+ * far (a runaway the renderer's own checks cannot interrupt) and starts another.
+ */
+export interface TemplateRenderPool {
+  /** Renders the task's parts; throws a `TemplateError` as `TemplateRenderer.render` does. */
+  render(task: RenderTask): Promise<RenderResult>;
+  /** Whether rendering leaves the event loop free. */
+  readonly offThread: boolean;
+  close(): Promise<void>;
+}
+
+/** The compiled render thread, next to this module in dist/. */
+const WORKER = fileURLToPath(new URL('./render.worker.js', import.meta.url));
+
+/** How far past the renderer's own time limit a render thread may run before the pool stops it. */
+const HARD_STOP_FACTOR = 8;
+
+const answer = (reply: RenderReply): RenderResult => {
+  if ('ok' in reply) return reply.ok;
+  throw new TemplateError(reply.error.code, reply.error.message, reply.error.problems);
+};
+
+export function createTemplateRenderPool(threads: number, workerFile = WORKER): TemplateRenderPool {
+  if (threads === 0) {
+    const renderer = new TemplateRenderer();
+    return {
+      render: async (task) => answer(runRenderTask(renderer, task)),
+      offThread: false,
+      close: async () => renderer.clearCache(),
+    };
+  }
+  if (!existsSync(workerFile))
+    throw new Error(
+      `the render thread ${workerFile} does not exist: run the built service (npm run build), or set RENDER_THREADS=0`,
+    );
+  const pool = new Piscina({ filename: workerFile, minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+  const hardStopMs = new TemplateRenderer().limits.renderTimeLimitMs * HARD_STOP_FACTOR;
+  return {
+    async render(task) {
+      let reply: RenderReply;
+      try {
+        reply = (await pool.run(task, { signal: AbortSignal.timeout(hardStopMs) })) as RenderReply;
+      } catch (err) {
+        if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError')
+          throw new TemplateError(
+            TemplateErrorCode.LimitExceeded,
+            `Template rendering was stopped after ${hardStopMs} ms`,
+          );
+        throw err;
+      }
+      return answer(reply);
+    },
+    offThread: true,
+    close: () => pool.close(),
+  };
+}
