@@ -55,9 +55,45 @@ const RESERVED_HEADERS = new Set([
   'dkim-signature',
   'list-unsubscribe',
   'list-unsubscribe-post',
+]);
+
+/**
+ * Trace and routing headers: written by the relays and mailboxes a message passes through (RFC 5321
+ * §4.4, RFC 5322 §3.6.6–3.6.7, RFC 9228, RFC 8601, RFC 8617), or read by a relay or by Herald to
+ * route the message and its bounces. A sender who set them would forge the message's path, the
+ * receiver's authentication verdicts, or where its notifications go.
+ */
+const TRACE_HEADERS = new Set([
   'return-path',
   'received',
+  'delivered-to',
+  'x-original-to',
+  'envelope-to',
+  'x-envelope-to',
+  'x-envelope-from',
+  'apparently-to',
+  'x-forwarded-to',
+  'x-forwarded-for',
+  'errors-to',
+  'received-spf',
+  'authentication-results',
+  'domainkey-signature',
+  // relays' own routing: SendGrid's recipients and settings, SparkPost's, Postmark's stream
+  'x-smtpapi',
+  'x-msys-api',
+  'x-pm-message-stream',
 ]);
+/** `Resent-*` (RFC 5322 §3.6.6), `ARC-*` (RFC 8617), Amazon SES's and Mailgun's routing, Herald's own. */
+const TRACE_HEADER_PREFIXES = ['resent-', 'arc-', 'x-ses-', 'x-mailgun-', 'x-herald-'];
+
+/** Why a request cannot set the header `name`, or undefined when it can. */
+function headerRefusal(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (RESERVED_HEADERS.has(lower)) return `${name} is set by Herald and cannot be overridden`;
+  if (TRACE_HEADERS.has(lower) || TRACE_HEADER_PREFIXES.some((p) => lower.startsWith(p)))
+    return `${name} is a trace or routing header, which only the relays on the way may set`;
+  return undefined;
+}
 /** RFC 5322 field name: printable US-ASCII except colon. */
 const HEADER_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
 const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}\s*$/;
@@ -181,14 +217,14 @@ export function parseSendRequest(raw: unknown, maxAttachmentBytes: number): Send
     else {
       for (const [name, value] of Object.entries(raw.headers)) {
         const field = `headers.${name}`;
+        const refusal = headerRefusal(name);
         if (/[\r\n]/.test(name) || !HEADER_NAME.test(name))
           errors.push({
             field,
             message: 'A header name must be printable ASCII without colon, CR or LF',
             code: 'invalid_header',
           });
-        else if (RESERVED_HEADERS.has(name.toLowerCase()))
-          errors.push({ field, message: `${name} is set by Herald and cannot be overridden`, code: 'reserved_header' });
+        else if (refusal) errors.push({ field, message: refusal, code: 'reserved_header' });
         else if (typeof value !== 'string')
           errors.push({ field, message: 'A header value must be a string', code: 'invalid_type' });
         else if (/[\r\n]/.test(value))
