@@ -298,4 +298,52 @@ describe('hostile input on every route (standalone)', () => {
       },
     );
   });
+
+  describe('authentication before the body is read', () => {
+    /**
+     * Starts a /v1/send announcing a 30 MB body, writes its first 64 KB and then waits: the answer
+     * either comes while the upload is unfinished (the server did not wait to read and parse the body)
+     * or not at all (the request is then abandoned after 10 s and the test fails).
+     */
+    const unfinishedSend = (headers: Record<string, string>) =>
+      new Promise<{ status: number; text: string } | 'no answer before the body'>((resolve) => {
+        const req = http.request(`${herald.url}/v1/send`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': String(30 * 1024 * 1024), ...headers },
+        });
+        const abandon = setTimeout(() => {
+          req.destroy();
+          resolve('no answer before the body');
+        }, 10_000);
+        req.on('response', (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            clearTimeout(abandon);
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() });
+          });
+        });
+        req.on('error', () => undefined);
+        req.write(`{"to":"a@example.com","subject":"x","body":"${'a'.repeat(64 * 1024)}`);
+      });
+
+    it.each([
+      ['no credentials', {}, 'UNAUTHORIZED'],
+      ['a key that does not exist', { authorization: `Bearer sk_${'0'.repeat(48)}` }, 'INVALID_API_KEY'],
+      ['a forged session cookie', { cookie: 'herald_session=forged', 'x-project-id': 'prj_x' }, 'UNAUTHORIZED'],
+    ])('/v1/send with %s is refused with 401 before its body is read', async (_name, headers, code) => {
+      const res = await unfinishedSend(headers as Record<string, string>);
+      expect(res).not.toBe('no answer before the body');
+      const { status, text } = res as { status: number; text: string };
+      expect(status).toBe(401);
+      expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe(code);
+    });
+
+    it('/v1/send with a valid key and a body over what the route accepts (attachments + content, 18 MB) is refused with 413 before it is read', async () => {
+      const res = await unfinishedSend({ authorization: `Bearer ${account.secretKey}` });
+      expect(res).not.toBe('no answer before the body');
+      expect((res as { status: number }).status).toBe(413);
+    });
+  });
 });

@@ -27,8 +27,13 @@ export const BODY_JSON_LIMITS: JsonLimits = {
 
 const BODY_LIMIT = 'heraldBodyLimit';
 
-/** A route whose body may be larger than {@link DEFAULT_BODY_LIMIT} (`/v1/send`'s attachments). */
-export const BodyLimit = (bytes: number): MethodDecorator => applyDecorators(RouteConfig({ [BODY_LIMIT]: bytes }));
+/**
+ * A route whose body may be larger than {@link DEFAULT_BODY_LIMIT} (`/v1/send`'s attachments): a
+ * number, or a function read once when the route is registered (a limit sized from the service's
+ * validated settings, which exist by then).
+ */
+export const BodyLimit = (bytes: number | (() => number)): MethodDecorator =>
+  applyDecorators(RouteConfig({ [BODY_LIMIT]: bytes }));
 
 /** Field error code per limit (the spec's Zod-style names). */
 const tooBig = (field: string, message: string): HeraldException =>
@@ -95,7 +100,8 @@ export function boundedJsonParser(fastify: FastifyInstance) {
  */
 export function installInputLimits(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
-    const bytes = (route.config as Record<string, unknown> | undefined)?.[BODY_LIMIT];
+    const limit = (route.config as Record<string, unknown> | undefined)?.[BODY_LIMIT];
+    const bytes = typeof limit === 'function' ? (limit as () => unknown)() : limit;
     if (typeof bytes === 'number') route.bodyLimit = bytes;
   });
   fastify.addHook('preValidation', (req, _reply, done) => {

@@ -17,6 +17,7 @@ import { AccountErrors } from './accounts/account.errors.js';
 import { ACCOUNT_EMAIL_THROTTLE, AttemptThrottle, LOGIN_THROTTLE, THROTTLE_LIMITS } from './accounts/login-throttle.js';
 import { SessionService } from './accounts/session.service.js';
 import { SessionStrategy } from './accounts/session.strategy.js';
+import { SignUpUseCase } from './accounts/sign-up.use-case.js';
 import { User } from './accounts/user.entity.js';
 import { AccountMail } from './accounts/account-mail.js';
 import { BILLING_CLOCK, startedClock, systemClock, type BillingClock } from './billing/billing-clock.js';
@@ -40,12 +41,14 @@ import {
   MeteredEmail,
 } from './billing/billing.entities.js';
 import { ProjectInvitation } from './projects/invitations/invitation.entity.js';
+import { InvitationAcceptance } from './projects/invitations/invitation-acceptance.js';
 import { InvitationTokens } from './projects/invitations/invitation-tokens.js';
 import { InvitationsService } from './projects/invitations/invitations.service.js';
 import { ReputationService } from './reputation/reputation.service.js';
 import { SecurityController } from './reputation/security.controller.js';
 import { SendingSuspension } from './reputation/sending-suspension.entity.js';
 import { CredentialsService } from './edge/credentials.service.js';
+import { EarlyAuthentication } from './edge/early-authentication.js';
 import { API_RATE_LIMITER, EdgeAuthGuard, OptionalSessionGuard } from './edge/edge-auth.guard.js';
 import { PublicKeyCors } from './edge/public-key-cors.js';
 import { MemoryPositionsStore, RedisPositionsStore } from './edge/project-positions.store.js';
@@ -175,9 +178,11 @@ class RedisLifecycle implements OnApplicationShutdown {
     AccountTokens,
     AccountMail,
     AccountsService,
+    SignUpUseCase,
     ProjectsService,
     MembersService,
     InvitationTokens,
+    InvitationAcceptance,
     {
       provide: BILLING_CLOCK,
       inject: [GATEWAY_SETTINGS],
@@ -201,6 +206,7 @@ class RedisLifecycle implements OnApplicationShutdown {
     RawBodySetup,
     InvitationsService,
     CredentialsService,
+    EarlyAuthentication,
     { provide: APP_GUARD, useClass: EdgeAuthGuard },
     PublicKeyCors,
   ],

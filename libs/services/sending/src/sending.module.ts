@@ -20,6 +20,7 @@ import { InternalEmailIntake } from './intake/internal-email-intake.js';
 import { InternalEmailsController } from './intake/internal-emails.controller.js';
 import { EmailRenderer } from './render/email-renderer.js';
 import { RENDER_THREADS_PROVIDER } from './render/render-threads.provider.js';
+import { sendBodyLimit, sendRouteLimit } from './send/send-body-limit.js';
 import { sendingMigrations } from './migrations/index.js';
 import { ContactsClient } from './send/contacts-client.js';
 import { IdempotencyKey } from './send/idempotency-key.entity.js';
@@ -76,7 +77,14 @@ const schema = {
     ...WEBHOOK_CONTROLLERS,
   ],
   providers: [
-    { provide: SENDING_SETTINGS, useFactory: () => loadConfig(SendingSettings) },
+    {
+      provide: SENDING_SETTINGS,
+      useFactory: () => {
+        const settings = loadConfig(SendingSettings);
+        sendRouteLimit.bytes = sendBodyLimit(settings.MAX_ATTACHMENT_BYTES);
+        return settings;
+      },
+    },
     RENDER_THREADS_PROVIDER,
     DomainsClient,
     SendAdmission,

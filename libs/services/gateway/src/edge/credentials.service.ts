@@ -31,6 +31,7 @@ export interface ProjectMember {
 export class CredentialsService {
   private readonly keySql: string;
   private readonly memberSql: string;
+  private readonly perRequest = new WeakMap<object, { key: string; owner: Promise<KeyOwner | null> }>();
   private readonly keyLookups = new MicroBatcher<string, KeyOwner | null>((hashes) => this.lookupKeys(hashes), {
     maxBatch: 500,
     maxConcurrent: 2,
@@ -41,6 +42,18 @@ export class CredentialsService {
                     WHERE k.key_hash = ANY($1::bpchar[]) AND k.revoked_at IS NULL`;
     this.memberSql = `SELECT m.role, p.disabled FROM ${tableName(db, Membership)} m JOIN ${tableName(db, Project)} p ON p.id = m.project_id
                        WHERE m.user_id = $1 AND m.project_id = $2`;
+  }
+
+  /**
+   * The owner of `key` for one request: looked up once, whoever asks first (the early check before
+   * the body is read, then the guard), so authenticating before the body costs no second query.
+   */
+  keyOwnerFor(request: object, key: string): Promise<KeyOwner | null> {
+    const known = this.perRequest.get(request);
+    if (known?.key === key) return known.owner;
+    const owner = this.keyOwner(key);
+    this.perRequest.set(request, { key, owner });
+    return owner;
   }
 
   async keyOwner(key: string): Promise<KeyOwner | null> {

@@ -143,7 +143,7 @@ export class EdgeAuthGuard implements CanActivate {
     const authorization = req.headers.authorization;
     if (authorization !== undefined) {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-      const owner = match ? await this.credentials.keyOwner(match[1]!) : null;
+      const owner = match ? await this.credentials.keyOwnerFor(req.raw, match[1]!) : null;
       if (!owner) throw unauthorized('The API key is missing, malformed or not valid', ErrorCode.InvalidApiKey);
       if (owner.kind === 'public' && !rule.publicKey) {
         throw new HeraldException(403, ErrorCode.Forbidden, 'A public key (pk_) can only call /v1/track', {

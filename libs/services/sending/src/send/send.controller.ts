@@ -1,8 +1,9 @@
 import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
-import { BodyLimit, SEND_BODY_LIMIT } from '@herald/http';
+import { BodyLimit } from '@herald/http';
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { sendRouteLimit } from './send-body-limit.js';
 import { idempotencyKeyOf, SendEmailUseCase, type SendResult } from './send-email.use-case.js';
 
 // the sender's domain is decided by SenderDomains (its copy, or the owner while the copy may lag); the
@@ -14,7 +15,7 @@ export class SendController {
 
   /** The body is validated by parseSendRequest (its union-typed fields do not fit a DTO class). */
   @Post()
-  @BodyLimit(SEND_BODY_LIMIT)
+  @BodyLimit(() => sendRouteLimit.bytes) // sized from MAX_ATTACHMENT_BYTES (send-body-limit.ts)
   @HttpCode(200)
   execute(
     @ProjectId() projectId: string,
