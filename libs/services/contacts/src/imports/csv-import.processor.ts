@@ -10,7 +10,7 @@ import { ContactWriter } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
 import { ContactImport, type ImportRowError } from './contact-import.entity.js';
 import { IMPORT_QUEUE } from './contact-imports.service.js';
-import { csvRows, decodeUtf8 } from './csv.js';
+import { csvRows } from './csv.js';
 
 const BATCH_ROWS = 1000;
 const MAX_STORED_ERRORS = 1000;
@@ -66,11 +66,10 @@ export class CsvImportProcessor implements OnModuleInit {
 
   private async process(imp: ContactImport, signal: AbortSignal): Promise<void> {
     const started = performance.now();
-    const text = decodeUtf8(imp.file!)!;
     let header: string[] | undefined;
     let dataRow = 0;
     let batch: ParsedRow[] = [];
-    for await (const cells of csvRows(text)) {
+    for await (const cells of csvRows(imp.file!)) { // valid UTF-8: checked when it was uploaded
       if (!header) {
         header = cells as string[];
         continue;
