@@ -221,6 +221,31 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
     expect(other.headers.get('ratelimit-remaining')).toBe(String(RATE_LIMIT - 1));
   });
 
+  it("answers a path parameter over 2048 characters with 414 URI_TOO_LONG in the standard body, repeating nothing of the path: the gateway's own route, a route it forwards, and the service reached directly", async () => {
+    const p = await accountWithProject(gw1.url);
+    const long = `prj_${'x'.repeat(3000)}`;
+    const answers = [
+      await fetch(`${gw1.url}/projects/${long}/members`, { headers: { cookie: p.cookie } }),
+      await fetch(`${gw1.url}/contacts/${long}`, { headers: bearer(p.secretKey) }),
+      await fetch(`${contacts.url}/contacts/${long}`, { headers: principalHeaders(p.projectId) }),
+    ];
+    for (const res of answers) {
+      const text = await res.text();
+      const body = JSON.parse(text) as {
+        success: boolean;
+        error: { code: string; statusCode: number; requestId: string };
+      };
+      expect([res.status, body.success, body.error.code, body.error.statusCode]).toEqual([
+        414,
+        false,
+        'URI_TOO_LONG',
+        414,
+      ]);
+      expect(res.headers.get('x-request-id')).toBe(body.error.requestId);
+      expect(text).not.toContain('x'.repeat(20));
+    }
+  });
+
   it('answers 404 for a path no service owns and 503 when the owning service is down', async () => {
     const p = await accountWithProject(gw1.url);
     expect((await fetch(`${gw1.url}/nowhere`, { headers: bearer(p.secretKey) })).status).toBe(404);

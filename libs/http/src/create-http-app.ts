@@ -1,9 +1,14 @@
 import type { RequestListener, Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { answerClientError } from './errors/client-error.js';
+import { answerClientError, answerRouterError } from './errors/client-error.js';
 import { collectProcessMetrics } from './metrics/metrics.js';
-import { boundedJsonParser, DEFAULT_BODY_LIMIT, installInputLimits } from './request/input-limits.js';
+import {
+  boundedJsonParser,
+  DEFAULT_BODY_LIMIT,
+  installInputLimits,
+  MAX_PATH_SEGMENT_LENGTH,
+} from './request/input-limits.js';
 import { genRequestId, installRequestContext } from './request/request-context.js';
 
 export interface HttpAppOptions {
@@ -33,10 +38,12 @@ export async function createHttpApp(
     forceCloseConnections: 'idle',
     // signed links in emails carry their claims in a path parameter (a router option: given at the
     // top level, Fastify 5 warns FSTDEP022 at every start)
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     // 414 and 431 (met by Node's parser, before any route) in the standard error body
     clientErrorHandler: answerClientError,
+    // and what the router refuses (a path parameter too long, a path not valid percent-encoding)
+    frameworkErrors: answerRouterError,
   });
   installRequestContext(adapter.getInstance());
   installInputLimits(adapter.getInstance());

@@ -6,7 +6,7 @@ import { IsEmail, IsOptional, IsString, MinLength, ValidateNested } from 'class-
 import { Type } from 'class-transformer';
 import { createHttpApp } from './create-http-app.js';
 import { HttpPlatformModule } from './http-platform.module.js';
-import { CursorQueryDto, cursorPage, decodeCursor, encodeCursor } from './pagination/cursor-pagination.js';
+import { CursorQueryDto } from './pagination/cursor-pagination.js';
 import { notFound } from './errors/herald.exception.js';
 import { BodyLimit, BODY_JSON_LIMITS, DEFAULT_BODY_LIMIT } from './request/input-limits.js';
 
@@ -42,6 +42,10 @@ class ThingsController {
   @Get('claims/:token')
   claims(@Param('token') token: string) {
     return { length: token.length };
+  }
+  @Get('files/*')
+  file() {
+    return { served: true };
   }
   @Get('ip')
   ip(@Req() req: { ip: string }) {
@@ -102,6 +106,7 @@ describe('HTTP platform: the standard error body and pagination bounds', () => {
     const res = await fetch(`${baseUrl}/things/claims/${'a'.repeat(2000)}`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ length: 2000 });
+    expect((await fetch(`${baseUrl}/things/files/${'a'.repeat(2048)}`)).status).toBe(200);
     expect(warnings.mock.calls.map((c: unknown[]) => String(c[0]))).toEqual([]);
   });
 
@@ -195,6 +200,17 @@ describe('HTTP platform: the standard error body and pagination bounds', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error.errors[0].field).toBe('limit');
   });
+
+  it.each([['1e2'], ['+5'], ['0x10'], [' 5'], ['5.0'], ['1_000'], ['']])(
+    'reads an integer query parameter only from plain decimal digits: limit=%s is 422 naming limit',
+    async (limit) => {
+      const res = await inject({ method: 'GET', url: `/things?limit=${encodeURIComponent(limit)}` });
+      expect(res.statusCode).toBe(422);
+      const errors: { field: string; code: string }[] = res.json().error.errors;
+      expect(new Set(errors.map((e) => e.field))).toEqual(new Set(['limit']));
+      expect(errors.map((e) => e.code)).toContain('invalid_type');
+    },
+  );
 
   it('defaults limit to 20 and accepts 1 and 100', async () => {
     expect((await inject({ method: 'GET', url: '/things' })).json().limit).toBe(20);
@@ -353,38 +369,24 @@ describe('HTTP platform: bounded work per request and text PostgreSQL cannot hol
     expect(url.status).toBe(414);
     expect(await url.json()).toMatchObject({ success: false, error: { code: 'URI_TOO_LONG', statusCode: 414 } });
   });
-});
 
-describe('cursor pagination helper', () => {
-  const rows = Array.from({ length: 6 }, (_, i) => ({ id: `id${i}`, createdAt: `2026-01-0${i + 1}` }));
-  const pos = (r: { id: string; createdAt: string }) => ({ k: r.createdAt, id: r.id });
-
-  it('returns limit items, hasMore and a cursor when an extra row was fetched', () => {
-    const page = cursorPage(rows, 5, pos, 6);
-    expect(page.data).toHaveLength(5);
-    expect(page.hasMore).toBe(true);
-    expect(decodeCursor(page.cursor!)).toEqual({ k: '2026-01-05', id: 'id4' });
-    expect(page.total).toBe(6);
-  });
-
-  it('ends with hasMore false and no cursor', () => {
-    const page = cursorPage(rows.slice(0, 3), 5, pos, 0);
-    expect(page).toMatchObject({ hasMore: false, cursor: null, total: 0 });
-  });
-
-  it('rejects a cursor it did not issue with 422', () => {
-    expect(() => decodeCursor('not-a-cursor')).toThrow('Invalid cursor');
-    expect(decodeCursor(encodeCursor({ k: 3, id: 'x' }))).toEqual({ k: 3, id: 'x' });
-  });
-});
-
-describe('timestamp cursors', () => {
-  const forged = (k: unknown) => Buffer.from(JSON.stringify({ k, id: 'x' })).toString('base64url');
-  it('accept the positions PostgreSQL prints and refuse anything else with 422', () => {
-    expect(decodeCursor(forged('2026-11-21 12:29:06.604624+00'), { timestamp: true }).k).toBe(
-      '2026-11-21 12:29:06.604624+00',
-    );
-    for (const k of ['not-a-timestamp', 12345, '2026-13-45 99:00:00+00'])
-      expect(() => decodeCursor(forged(k), { timestamp: true })).toThrow('Invalid cursor');
+  it.each([
+    ['a path parameter over 2048 characters', `/things/claims/${'a'.repeat(3000)}`, 414, 'URI_TOO_LONG'],
+    [
+      'a path segment over 2048 characters on a wildcard route',
+      `/things/files/${'a'.repeat(3000)}`,
+      414,
+      'URI_TOO_LONG',
+    ],
+    ['a path segment over 2048 characters on no route', `/nowhere/${'a'.repeat(3000)}/x`, 414, 'URI_TOO_LONG'],
+    ['a path that is not valid percent-encoding', `/things/claims/${'a'.repeat(40)}%E0%A4%A`, 400, 'BAD_REQUEST'],
+  ])('answers %s in the standard body, repeating nothing of the path', async (_what, path, status, code) => {
+    const res = await fetch(`${baseUrl}${path}`);
+    const text = await res.text();
+    expect(res.status).toBe(status);
+    const body = JSON.parse(text);
+    expect(body).toMatchObject({ success: false, error: { code, statusCode: status } });
+    expect(res.headers.get('x-request-id')).toBe(body.error.requestId);
+    expect(text).not.toContain('a'.repeat(20));
   });
 });

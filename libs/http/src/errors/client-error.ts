@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_PATH_SEGMENT_LENGTH, pathTooLong } from '../request/input-limits.js';
 import { ErrorCode } from './error-codes.js';
 import { toErrorBody } from './error-envelope.filter.js';
 import { HeraldException } from './herald.exception.js';
@@ -53,3 +55,23 @@ const statusText = (status: number): string =>
   ({ 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' })[
     status
   ] ?? 'Error';
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any hook, guard or route runs (a path
+ * parameter over {@link MAX_PATH_SEGMENT_LENGTH}, a path that is not valid percent-encoding) leaves
+ * in the standard error body. Fastify's own answer echoed the whole path (3 KB and more) outside it;
+ * this one repeats nothing of the path.
+ */
+export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const refusal =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? pathTooLong()
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new HeraldException(400, ErrorCode.BadRequest, 'The request path is not valid percent-encoding')
+        : error;
+  const { status, body, headers } = toErrorBody(refusal, String(request.id));
+  void reply
+    .status(status)
+    .headers({ ...headers, 'x-request-id': String(request.id), 'content-type': 'application/json; charset=utf-8' })
+    .send(body);
+}

@@ -28,6 +28,30 @@ export const BODY_JSON_LIMITS: JsonLimits = {
 const BODY_LIMIT = 'heraldBodyLimit';
 
 /**
+ * Longest segment of a request path, as sent (signed links in emails carry their claims in one): the
+ * router's `maxParamLength`, and checked again on every request, so a path the router gives to a
+ * wildcard route (the gateway's proxy) or to no route is held to it too.
+ */
+export const MAX_PATH_SEGMENT_LENGTH = 2048;
+
+/** 414 for a path with a segment over {@link MAX_PATH_SEGMENT_LENGTH}: the answer repeats nothing of the path. */
+export const pathTooLong = (): HeraldException =>
+  new HeraldException(
+    414,
+    ErrorCode.UriTooLong,
+    `A segment of the request path is longer than ${MAX_PATH_SEGMENT_LENGTH} characters`,
+    { suggestion: 'Send long values in a request body rather than in the URL.' },
+  );
+
+/** Whether a segment of the path of `url` (the query string aside) is over {@link MAX_PATH_SEGMENT_LENGTH}. */
+export function hasLongPathSegment(url: string): boolean {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path.length <= MAX_PATH_SEGMENT_LENGTH) return false;
+  return path.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT_LENGTH);
+}
+
+/**
  * A route whose body may be larger than {@link DEFAULT_BODY_LIMIT} (`/v1/send`'s attachments): a
  * number, or a function read once when the route is registered (a limit sized from the service's
  * validated settings, which exist by then).
@@ -94,15 +118,19 @@ export function boundedJsonParser(fastify: FastifyInstance) {
 }
 
 /**
- * Once per HTTP server, before any route is registered: per-route body limits ({@link BodyLimit})
- * and a `preValidation` hook refusing — before Nest's guards, pipes and handlers run — a body or
- * query that breaks {@link BODY_JSON_LIMITS} (413) or holds text PostgreSQL cannot store (422).
+ * Once per HTTP server, before any route is registered: per-route body limits ({@link BodyLimit}),
+ * an `onRequest` hook refusing a path segment over {@link MAX_PATH_SEGMENT_LENGTH} (414), and a
+ * `preValidation` hook refusing — before Nest's guards, pipes and handlers run — a body or query
+ * that breaks {@link BODY_JSON_LIMITS} (413) or holds text PostgreSQL cannot store (422).
  */
 export function installInputLimits(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
     const limit = (route.config as Record<string, unknown> | undefined)?.[BODY_LIMIT];
     const bytes = typeof limit === 'function' ? (limit as () => unknown)() : limit;
     if (typeof bytes === 'number') route.bodyLimit = bytes;
+  });
+  fastify.addHook('onRequest', (req, _reply, done) => {
+    done(hasLongPathSegment(req.url) ? pathTooLong() : undefined);
   });
   fastify.addHook('preValidation', (req, _reply, done) => {
     done(inputProblem(req));

@@ -18,18 +18,27 @@ interface Plan {
   declared: ReadonlySet<string>;
   /** Declared properties class-transformer has no rule for (`data: Record<string, unknown>`): their values are kept as parsed. */
   untouched: ReadonlySet<string>;
+  /** Properties validated as one integer (`@IsInt()`): given as text, read only from plain decimal digits. */
+  integers: readonly string[];
 }
+
+/** An integer as text: decimal digits, optionally signed with `-`; never `1e2`, `+5`, `0x10`, ` 5`, `5.0` or `1_000`. */
+const INTEGER_TEXT = /^-?\d+$/;
 
 const plans = new WeakMap<object, Plan>();
 
 function planOf(cls: ClassConstructor<unknown>): Plan {
   let plan = plans.get(cls);
   if (!plan) {
-    const declared = new Set(
-      getMetadataStorage()
-        .getTargetValidationMetadatas(cls, undefined as unknown as string, false, false, undefined)
-        .map((m) => m.propertyName),
+    const rules = getMetadataStorage().getTargetValidationMetadatas(
+      cls,
+      undefined as unknown as string,
+      false,
+      false,
+      undefined,
     );
+    const declared = new Set(rules.map((m) => m.propertyName));
+    const integers = [...new Set(rules.filter((m) => m.name === 'isInt' && !m.each).map((m) => m.propertyName))];
     const untouched = new Set(
       [...declared].filter(
         (p) =>
@@ -37,13 +46,30 @@ function planOf(cls: ClassConstructor<unknown>): Plan {
           transformerMetadata.findTransformMetadatas(cls, p, PLAIN_TO_CLASS).length === 0,
       ),
     );
-    plans.set(cls, (plan = { declared, untouched }));
+    plans.set(cls, (plan = { declared, untouched, integers }));
   }
   return plan;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+
+/**
+ * A query's integers arrive as text, and `@Type(() => Number)` reads them with `Number()`, which
+ * takes `1e2` as 100, `0x10` as 16 and ` 5`, `+5` or `5.0` as 5. Text that is not plain decimal
+ * digits keeps its text instead, so `@IsInt()` refuses it (422 naming the parameter). One rule for
+ * every DTO (a query's object has no prototype: it is not a plain object here).
+ */
+function keepNonDecimalIntegers(
+  cls: ClassConstructor<unknown>,
+  plain: object,
+  instance: Record<string, unknown>,
+): void {
+  for (const key of planOf(cls).integers) {
+    const given = (plain as Record<string, unknown>)[key];
+    if (typeof given === 'string' && !INTEGER_TEXT.test(given)) instance[key] = given;
+  }
+}
 
 /**
  * class-transformer, told only what the DTO declares. Its `plainToInstance` deep-copies every
@@ -56,8 +82,12 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 export const boundedTransformer = {
   ...classTransformer,
   plainToInstance<T>(cls: ClassConstructor<T>, plain: unknown, options?: ClassTransformOptions): T {
-    if (typeof cls !== 'function' || !isPlainObject(plain))
-      return classTransformer.plainToInstance(cls, plain as object, options) as T;
+    if (typeof cls !== 'function' || !isPlainObject(plain)) {
+      const instance = classTransformer.plainToInstance(cls, plain as object, options) as T;
+      if (typeof cls === 'function' && plain !== null && typeof plain === 'object' && !Array.isArray(plain))
+        keepNonDecimalIntegers(cls, plain, instance as Record<string, unknown>);
+      return instance;
+    }
     const { declared, untouched } = planOf(cls);
     const slim: Record<string, unknown> = {};
     const kept: [string, unknown][] = [];
@@ -69,6 +99,7 @@ export const boundedTransformer = {
     }
     const instance = classTransformer.plainToInstance(cls, slim, options) as Record<string, unknown>;
     for (const [key, value] of kept) instance[key] = value;
+    keepNonDecimalIntegers(cls, plain, instance);
     return instance as T;
   },
 };
