@@ -1,5 +1,5 @@
 import { createLogger, DomainError, forbiddenError, invalidInput } from '@herald/core';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DeliveryNotificationSink } from '../../delivery/delivery-notification.js';
 import { WEBHOOKS_SETTINGS, type WebhooksSettings } from '../webhooks.settings.js';
 import { SesNotificationError, sesDeliveryNotification } from './ses-notification.js';
@@ -23,7 +23,7 @@ const forbidden = (message: string) =>
 
 /** POST /webhooks/ses: Amazon SES notifications delivered by Amazon SNS, verified, then recorded. */
 @Injectable()
-export class SesWebhookService {
+export class SesWebhookService implements OnApplicationBootstrap {
   private readonly verifier: SnsVerifier;
   private readonly subscribeUrl: RegExp;
   private readonly topics?: ReadonlySet<string>;
@@ -36,6 +36,15 @@ export class SesWebhookService {
     this.verifier = new SnsVerifier(http, settings.SNS_CERT_URL_PATTERN);
     this.subscribeUrl = new RegExp(settings.SNS_SUBSCRIBE_URL_PATTERN);
     if (settings.SES_SNS_TOPIC_ARNS?.length) this.topics = new Set(settings.SES_SNS_TOPIC_ARNS);
+  }
+
+  /** Once per start: without a topic list, any AWS account's topic can post signed notifications here. */
+  onApplicationBootstrap(): void {
+    if (!this.topics)
+      log.warn(
+        'SES_SNS_TOPIC_ARNS is not set: /webhooks/ses accepts notifications from any Amazon SNS topic with a valid signature, ' +
+          "another AWS account's included; list your SES feedback topics in it (docs/webhooks.md)",
+      );
   }
 
   async receive(body: unknown): Promise<WebhookReceipt> {
