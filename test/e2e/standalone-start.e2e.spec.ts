@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { accountWithProject, bearer, freePort, ServiceProcess, testReport } from '@herald/testing';
+import { accountWithProject, bearer, eventually, freePort, ServiceProcess, testReport } from '@herald/testing';
 
 /**
  * What a newcomer gets from `npm start` with no DATABASE_URL: an embedded PostgreSQL in the data
@@ -43,4 +43,50 @@ describe('standalone start with embedded PostgreSQL', () => {
     expect(stats).toMatchObject({ total: 1, events: [{ name: 'kept', count: 1 }] });
     testReport(`standalone cold start: first ${firstMs} ms (initdb + migrations), second ${secondMs} ms`);
   }, 300_000);
+
+  type LogLine = { level?: string; msg?: string; err?: string };
+  /** The JSON log lines of the process the test above started (a line cut by the capture's window is skipped). */
+  const logLines = (): LogLine[] => {
+    if (!herald) throw new Error('this test reads the process the test above started');
+    return herald.output.split('\n').flatMap((line): LogLine[] => {
+      try {
+        return line.startsWith('{') ? [JSON.parse(line) as LogLine] : [];
+      } catch {
+        return [];
+      }
+    });
+  };
+
+  it('warns once at start that SES_SNS_TOPIC_ARNS is unset (notifications of any SNS topic are accepted)', () => {
+    const warnings = logLines().filter((l) => l.msg?.includes('SES_SNS_TOPIC_ARNS'));
+    expect(warnings.map((l) => l.level)).toEqual(['warn']);
+  });
+
+  it('answers calls to the unconfigured generic webhook 503 SERVICE_UNAVAILABLE and logs no error or stack trace for them (anyone can call it)', async () => {
+    const before = logLines().length;
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${herald!.url}/webhooks/generic`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: `n${i}`, type: 'bounce', email: 'x@example.com' }),
+      });
+      expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([
+        503,
+        'SERVICE_UNAVAILABLE',
+      ]);
+    }
+    // what the five answers logged (whatever its level): wait until all five lines have arrived
+    const lines = await eventually(
+      () => {
+        const answered = logLines()
+          .slice(before)
+          .filter((l) => /^request (answered 503|failed)$/.test(l.msg ?? ''));
+        return answered.length >= 5 && answered;
+      },
+      { message: 'the five answers were not logged' },
+    );
+    expect(lines.map((l) => l.level)).toEqual(['warn', 'warn', 'warn', 'warn', 'warn']);
+    expect(lines.every((l) => l.err === undefined)).toBe(true);
+    expect(herald!.output).not.toMatch(/generic-webhook\.service\.js:\d+/);
+  });
 });

@@ -33,7 +33,17 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
     const { status, body, headers } = toErrorBody(exception, String(request.id));
-    if (status >= 500)
+    // a log level per class of error: a deliberate 503 (a dependency down, a copy behind, a feature
+    // not enabled) is an answer, which anyone may cause (an unconfigured webhook): one warn line
+    // without a stack; only an unexpected failure is an error with its stack
+    if (status === 503)
+      log.warn('request answered 503', {
+        code: body.error.code,
+        message: body.error.message,
+        method: request.method,
+        route: request.routeOptions?.url,
+      });
+    else if (status >= 500)
       log.error('request failed', { err: describe(exception), method: request.method, url: request.url, status });
     for (const [k, v] of Object.entries(headers)) void reply.header(k, v);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
