@@ -25,6 +25,12 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
     fetch(`${herald.url}${path}`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) });
   const errorCode = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
   const tokenIn = (text: string) => /token=([0-9a-f]{64})/.exec(text)?.[1];
+  /** Verifies the address of an account with the token of its (latest) verification email. */
+  const verifyAddress = async (email: string) => {
+    const [mail] = await smtp.waitFor((m) => m.to.includes(email) && /Verify/.test(m.subject ?? ''));
+    const res = await post('/auth/verify-email', { token: tokenIn(mail!.text ?? '') });
+    if (res.status !== 200) throw new Error(`verify-email answered ${res.status}: ${await res.text()}`);
+  };
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
@@ -157,7 +163,7 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
     ]);
   });
 
-  it('invites an address without an account by email: single-use token, accepted after sign-up, listed until then, revocable', async () => {
+  it('invites an address without an account by email: single-use token, accepted once the invitee verified the address, listed until then, revocable', async () => {
     const owner = await accountWithProject(herald.url, 'olga@example.com');
     const members = `/projects/${owner.projectId}/members`;
     const invited = await post(members, { email: 'Pia@Example.com', role: 'ADMIN' }, { cookie: owner.cookie });
@@ -175,6 +181,9 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
     const token = tokenIn(mail!.text ?? '')!;
     const pia = await signUp(herald.url, 'pia@example.com');
     const accept = (cookie: string) => post('/users/@me/invitations/accept', { token }, { cookie });
+    const unverified = await accept(pia.cookie);
+    expect([unverified.status, await errorCode(unverified)]).toEqual([403, 'EMAIL_NOT_VERIFIED']);
+    await verifyAddress('pia@example.com');
     const accepted = await accept(pia.cookie);
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toEqual({ projectId: owner.projectId, role: 'ADMIN' });
@@ -205,6 +214,56 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
       { cookie: rex.cookie },
     );
     expect([late.status, await errorCode(late)]).toEqual([400, 'INVALID_INVITATION_TOKEN']);
+  });
+
+  it('a leaked invitation link is refused to every other account and not spent: the invitee signs up with it, verified and a member', async () => {
+    const a = await accountWithProject(herald.url, 'uma@example.com');
+    const invited = await post(
+      `/projects/${a.projectId}/members`,
+      { email: 'invitee@elsewhere.test' },
+      { cookie: a.cookie },
+    );
+    expect(invited.status).toBe(202);
+    const [mail] = await smtp.waitFor(
+      (m) => m.to.includes('invitee@elsewhere.test') && /invited/.test(m.subject ?? ''),
+    );
+    const token = tokenIn(mail!.text ?? '')!;
+
+    // the owner of another project, with a verified address, holds the link
+    const b = await accountWithProject(herald.url, 'vic@example.com');
+    await verifyAddress('vic@example.com');
+    const leaked = await post('/users/@me/invitations/accept', { token }, { cookie: b.cookie });
+    expect(leaked.status).toBe(403);
+    const body = (await leaked.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('INVITATION_EMAIL_MISMATCH');
+    expect(body.error.message).not.toContain('invitee@elsewhere.test');
+    const projectsOf = (cookie: string) => fetch(`${herald.url}/users/@me/projects`, { headers: { cookie } });
+    expect(((await (await projectsOf(b.cookie)).json()) as { id: string }[]).map((p) => p.id)).toEqual([b.projectId]);
+    // nor can the link sign up another address
+    const otherSignUp = await post('/auth/signup', {
+      email: 'wade@example.com',
+      password: 'long enough password',
+      invitationToken: token,
+    });
+    expect([otherSignUp.status, await errorCode(otherSignUp)]).toEqual([403, 'INVITATION_EMAIL_MISMATCH']);
+    expect((await post('/auth/login', { email: 'wade@example.com', password: 'long enough password' })).status).toBe(
+      401,
+    );
+
+    // the invitee has no account: signing up with the link creates it verified, a member of A
+    const joined = await post('/auth/signup', {
+      email: 'Invitee@Elsewhere.test',
+      password: 'long enough password',
+      invitationToken: token,
+    });
+    expect(joined.status).toBe(201);
+    expect(await joined.json()).toMatchObject({ email: 'invitee@elsewhere.test', emailVerified: true });
+    const cookie = sessionCookie(joined);
+    expect(
+      ((await (await projectsOf(cookie)).json()) as { id: string; role: string }[]).map((p) => [p.id, p.role]),
+    ).toEqual([[a.projectId, 'MEMBER']]);
+    const spent = await post('/users/@me/invitations/accept', { token }, { cookie });
+    expect([spent.status, await errorCode(spent)]).toEqual([400, 'INVALID_INVITATION_TOKEN']);
   });
 
   it('a non-member learns nothing about a project: 404 PROJECT_NOT_FOUND, as for one that does not exist', async () => {

@@ -15,6 +15,15 @@ export class SignUpDto {
   @IsString()
   @MaxLength(200)
   name?: string;
+
+  /**
+   * The token of a project invitation sent to `email`: the account is created verified and joins
+   * the project (docs/authentication.md, "Invitations").
+   */
+  @IsOptional()
+  @IsString()
+  @Length(64, 64, { message: 'invitationToken must be the 64-character token from the invitation link' })
+  invitationToken?: string;
 }
 
 export class LogInDto {

@@ -1,12 +1,10 @@
-import { newId } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { IsNull, type DataSource } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
-import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
 import { AccountErrors } from './account.errors.js';
 import { AccountTokens } from './account-tokens.js';
-import type { LogInDto, ResetPasswordDto, SignUpDto, UserView } from './account.dto.js';
+import type { LogInDto, ResetPasswordDto, UserView } from './account.dto.js';
 import { ACCOUNT_EMAIL_THROTTLE, LOGIN_THROTTLE, type AttemptThrottle } from './login-throttle.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';
 import type { SessionClaims } from './session.service.js';
@@ -23,45 +21,16 @@ export const userView = (u: User): UserView => ({
   createdAt: u.createdAt.toISOString(),
 });
 
-/** Sign-up, login, email verification and password reset. */
+/** Login, logout, email verification and password reset (sign-up: SignUpUseCase). */
 @Injectable()
 export class AccountsService {
   constructor(
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
-    @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
     @Inject(LOGIN_THROTTLE) private readonly loginThrottle: AttemptThrottle,
     @Inject(ACCOUNT_EMAIL_THROTTLE) private readonly emailThrottle: AttemptThrottle,
     private readonly tokens: AccountTokens,
     private readonly mail: AccountMail,
   ) {}
-
-  async signUp(dto: SignUpDto): Promise<User> {
-    if (this.settings.DISABLE_SIGNUPS) throw AccountErrors.signupsDisabled();
-    const email = normaliseEmail(dto.email);
-    const passwordHash = await hashPassword(dto.password);
-    // The account and its verification email commit together; the email is sent from the job queue.
-    return this.db.transaction(async (m) => {
-      const inserted = await m
-        .createQueryBuilder()
-        .insert()
-        .into(User)
-        .values({
-          id: newId('usr'),
-          email,
-          name: dto.name ?? null,
-          passwordHash,
-          sessionVersion: 1,
-          emailVerifiedAt: null,
-        })
-        .orIgnore()
-        .returning('*')
-        .execute();
-      if ((inserted.raw as unknown[]).length === 0) throw AccountErrors.emailAlreadyRegistered();
-      const created = await m.findOneByOrFail(User, { email });
-      await this.mail.schedule(m, 'verification', created.id);
-      return created;
-    });
-  }
 
   /**
    * An unknown email and a wrong password get the same answer (and take as long). The attempt is

@@ -13,17 +13,22 @@ import {
 } from './account.dto.js';
 import { AccountsService, userView } from './accounts.service.js';
 import { SessionService } from './session.service.js';
+import { SignUpUseCase } from './sign-up.use-case.js';
 import type { User } from './user.entity.js';
 
 @Controller('auth')
 export class AuthController {
   constructor(
     private readonly accounts: AccountsService,
+    private readonly signUpUseCase: SignUpUseCase,
     private readonly sessions: SessionService,
     @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
   ) {}
 
-  /** Creates the account, sends the verification email and starts a session. */
+  /**
+   * Creates the account and starts a session; sends the verification email, or, with an
+   * `invitationToken`, creates it verified and a member of the inviting project.
+   */
   @Public()
   @Post('signup')
   @HttpCode(201)
@@ -32,7 +37,7 @@ export class AuthController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<UserView> {
-    const user = await this.accounts.signUp(body);
+    const user = await this.signUpUseCase.execute(body);
     this.sessions.issue(reply, req, { sub: user.id, sv: user.sessionVersion });
     return userView(user);
   }

@@ -1,4 +1,3 @@
-import type { ProjectRole } from '@herald/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,6 +7,7 @@ import type { UserView } from '../accounts/account.dto.js';
 import type { User } from '../accounts/user.entity.js';
 import { GATEWAY } from '../consumer.js';
 import { CurrentUser, SessionAuth } from '../edge/auth-decorators.js';
+import type { AcceptedInvitation } from './invitations/invitation-acceptance.js';
 import { InvitationsService, type InvitationView } from './invitations/invitations.service.js';
 import { MembersService } from './members.service.js';
 import { requireMembership } from './project-access.js';
@@ -32,13 +32,10 @@ export class MeController {
     private readonly invitations: InvitationsService,
   ) {}
 
-  /** Accepts a project invitation (the token of its email) as the signed-in user. */
+  /** Accepts a project invitation (the token of its email) as the signed-in user, who must be its verified address. */
   @Post('invitations/accept')
   @HttpCode(200)
-  acceptInvitation(
-    @CurrentUser() user: User,
-    @Body() body: AcceptInvitationDto,
-  ): Promise<{ projectId: string; role: ProjectRole }> {
+  acceptInvitation(@CurrentUser() user: User, @Body() body: AcceptInvitationDto): Promise<AcceptedInvitation> {
     return this.invitations.accept(user.id, body.token);
   }
 

@@ -31,6 +31,22 @@ export class InvitationTokens {
     return { invitation, token };
   }
 
+  /**
+   * The pending, unexpired invitation of `token`, locked until the caller's transaction ends (a
+   * concurrent acceptance waits, then finds it spent), or null for an unknown, used, revoked or
+   * expired token. Reading it spends nothing: the caller checks who accepts before `consume`.
+   */
+  async redeemable(manager: EntityManager, token: string): Promise<ProjectInvitation | null> {
+    return manager
+      .getRepository(ProjectInvitation)
+      .createQueryBuilder('i')
+      .setLock('pessimistic_write')
+      .where('i.token_hash = :hash AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()', {
+        hash: sha256(token),
+      })
+      .getOne();
+  }
+
   /** Marks the invitation of `token` accepted by `userId`; null for an unknown, used, revoked or expired token. */
   async consume(
     manager: EntityManager,

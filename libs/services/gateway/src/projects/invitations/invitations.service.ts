@@ -1,4 +1,4 @@
-import { conflictError, DomainError, newId } from '@herald/core';
+import { newId } from '@herald/core';
 import type { ProjectRole } from '@herald/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -12,7 +12,8 @@ import { MANAGERS, requireMembership } from '../project-access.js';
 import type { MemberView } from '../project.dto.js';
 import { ProjectErrors } from '../project.errors.js';
 import { ProjectInvitation } from './invitation.entity.js';
-import { InvitationTokens } from './invitation-tokens.js';
+import { InvitationAcceptance, type AcceptedInvitation } from './invitation-acceptance.js';
+import { InvitationErrors } from './invitation.errors.js';
 
 /** How long an invitation can be accepted. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -39,26 +40,18 @@ const view = (i: ProjectInvitation): InvitationView => ({
   createdAt: i.createdAt.toISOString(),
 });
 
-export const InvitationErrors = {
-  notFound: (id: string) => new DomainError('not_found', 'INVITATION_NOT_FOUND', `Invitation ${id} does not exist`),
-  /** The token is unknown, used, revoked or expired (one answer: it tells nothing about which). */
-  invalidToken: () =>
-    new DomainError('bad_request', 'INVALID_INVITATION_TOKEN', 'This invitation link is not valid or has expired', {
-      suggestion: 'Ask a project OWNER or ADMIN to invite you again.',
-    }),
-};
-
 /**
  * `POST /projects/:id/members`: an address with a Herald account joins at once; any other address
- * gets an invitation email with a single-use token, accepted by a signed-in user (after sign-up or
- * login) within 7 days. Inviting a pending address again replaces its token and expiry.
+ * gets an invitation email with a single-use token, accepted within 7 days by the account of that
+ * address once verified, or by signing up with the token (docs/authentication.md). Inviting a
+ * pending address again replaces its token and expiry.
  */
 @Injectable()
 export class InvitationsService {
   constructor(
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
     private readonly mail: AccountMail,
-    private readonly tokens: InvitationTokens,
+    private readonly acceptance: InvitationAcceptance,
   ) {}
 
   async invite(actorId: string, projectId: string, rawEmail: string, role: ProjectRole): Promise<InviteOutcome> {
@@ -132,15 +125,14 @@ export class InvitationsService {
     });
   }
 
-  /** The signed-in user accepts: the token is spent and the membership created in one transaction. */
-  async accept(userId: string, token: string): Promise<{ projectId: string; role: ProjectRole }> {
-    return this.db.transaction(async (m) => {
-      const invitation = await this.tokens.consume(m, token, userId);
-      if (!invitation) throw InvitationErrors.invalidToken();
-      const existing = await m.findOneBy(Membership, { projectId: invitation.projectId, userId });
-      if (existing) throw conflictError('MEMBER_ALREADY_EXISTS', 'You are already a member of this project');
-      await m.insert(Membership, { projectId: invitation.projectId, userId, role: invitation.role });
-      return invitation;
-    });
+  /**
+   * The signed-in user accepts: only the account of the invited address, verified, may (a leaked
+   * link is refused to anyone else, and is not spent by the refusal); the token is spent and the
+   * membership created in one transaction.
+   */
+  async accept(userId: string, token: string): Promise<AcceptedInvitation> {
+    return this.db.transaction(async (m) =>
+      this.acceptance.accept(m, await m.findOneByOrFail(User, { id: userId }), token),
+    );
   }
 }
