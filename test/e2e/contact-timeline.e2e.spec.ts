@@ -254,4 +254,40 @@ describe(`the contact's timeline (${e2eMode()})`, () => {
     );
     expect(await timeline(api, contactId)).toEqual(before);
   });
+
+  // /metrics answers anyone (issue 39 moves it): its label values are routes, statuses, services and
+  // outcomes, never a tenant's data
+  it('shows nothing of a tenant on the public /metrics of any process: no project, contact or email id, address, domain, subject or event name', async () => {
+    const api = await project();
+    const to = 'metrics-probe@example.com';
+    const subject = `Metrics probe ${Date.now().toString(36)}`;
+    const sent = await api.post('/v1/send', { to, from: api.from, subject, body: 'Hi', subscribed: true });
+    expect(sent.status).toBe(200);
+    const contactId: string = sent.body.data.emails[0].contact.id;
+    const emailId: string = sent.body.data.emails[0].email;
+    expect((await api.post('/v1/track', { email: to, event: 'metrics-probe-event' })).status).toBe(200);
+    expect((await api.get(`/contacts/${contactId}`)).status).toBe(200);
+    expect((await api.get(`/emails/${emailId}`)).status).toBe(200);
+    await timelineWith(api, contactId, 'email.sent'); // the send went through every service it concerns
+    const tenant = [
+      api.projectId,
+      contactId,
+      emailId,
+      to,
+      api.from,
+      api.from.split('@')[1]!,
+      subject,
+      'metrics-probe-event',
+    ];
+    const processes = [...herald.processes.values()];
+    expect(processes.length).toBeGreaterThan(0);
+    for (const proc of processes) {
+      const text = await (await fetch(`${proc.url}/metrics`)).text();
+      expect(text).toContain('herald_http_request_duration_seconds_count');
+      expect({ process: proc.app, found: tenant.filter((value) => text.includes(value)) }).toEqual({
+        process: proc.app,
+        found: [],
+      });
+    }
+  });
 });
