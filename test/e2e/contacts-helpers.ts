@@ -212,6 +212,22 @@ export async function newProject(baseUrl: string, cookie?: string): Promise<Test
 /** The field names of a 422 answer. */
 export const fieldsOf = (body: ErrorBody): string[] => (body.error.errors ?? []).map((e) => e.field);
 
+/**
+ * An error answer as a caller reads it, with the id it was given written `<id>` (the request id and
+ * time left out): a refusal of another project's id must read exactly as that of an unknown one.
+ */
+export const refusalOf = (status: number, body: ErrorBody, id: string) => ({
+  status,
+  error: JSON.parse(
+    JSON.stringify({
+      code: body.error.code,
+      message: body.error.message,
+      statusCode: body.error.statusCode,
+      errors: body.error.errors,
+    }).replaceAll(id, '<id>'),
+  ) as unknown,
+});
+
 /** Reads `contacts.outbox` directly: the events the contacts service committed with its changes. */
 export class Outbox {
   private readonly pool: pg.Pool;

@@ -1,6 +1,6 @@
 import { EmailOpened } from '@herald/contracts';
 import { e2eMode, eventually, startTopology, testReport, type Topology } from '@herald/testing';
-import { fieldsOf, newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
+import { fieldsOf, newProject, refusalOf, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
 import {
   createSegment,
   entered,
@@ -211,16 +211,29 @@ describe(`segments through the public API (${e2eMode()})`, () => {
       expect((await theirs.get(`/segments/${s.id}`)).status).toBe(200);
     });
 
-    it("a filter naming another project's segment is a 422", async () => {
+    it("a filter naming another project's segment is a 422 on POST and PATCH, read exactly as an unknown id's", async () => {
       const mine = await project();
       const theirs = await project();
       const s = await createSegment(theirs, { name: 'theirs', type: 'STATIC' });
-      const res = await mine.post<ErrorBody>('/segments', { name: 'x', filters: where(`segment.${s.id}`, 'isMember') });
-      expect(res.status).toBe(422);
-      expect(res.body.error.errors?.[0]).toMatchObject({
-        field: 'filters.conditions[0].field',
-        code: 'FILTER_SEGMENT_UNKNOWN',
-      });
+      const own = await createSegment(mine, { name: 'own', filters: where('subscribed', 'equals', true) });
+      const before = (await mine.get<SegmentBody>(`/segments/${own.id}`)).body.filters;
+      const saves = (id: string) => [
+        mine.post<ErrorBody>('/segments', { name: 'x', filters: where(`segment.${id}`, 'isMember') }),
+        mine.patch<ErrorBody>(`/segments/${own.id}`, { condition: where(`segment.${id}`, 'isMember') }),
+      ];
+      const [foreign, unknown] = [await Promise.all(saves(s.id)), await Promise.all(saves('seg_unknown'))];
+      for (const [i, res] of foreign.entries()) {
+        expect(res.status).toBe(422);
+        expect(res.body.error.errors?.[0]).toMatchObject({
+          field: `${i === 0 ? 'filters' : 'condition'}.conditions[0].field`,
+          code: 'FILTER_SEGMENT_UNKNOWN',
+        });
+        expect(refusalOf(res.status, res.body, s.id)).toEqual(
+          refusalOf(unknown[i]!.status, unknown[i]!.body, 'seg_unknown'),
+        );
+      }
+      expect((await mine.get<SegmentBody>(`/segments/${own.id}`)).body.filters).toEqual(before);
+      expect((await mine.get<SegmentBody[]>('/segments')).body).toHaveLength(1);
     });
   });
 

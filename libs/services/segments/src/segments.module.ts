@@ -23,6 +23,7 @@ import { InternalBackfillController } from './read-model/internal-backfill.contr
 import { ReadModelBackfill } from './read-model/read-model.backfill.js';
 import { ReadModelHandlers } from './read-model/read-model.handlers.js';
 import { ReadModelWriter } from './read-model/read-model.writer.js';
+import { InternalSegmentsController } from './segments/internal-segments.controller.js';
 import { SegmentDeletionChecks } from './segments/segment-deletion-checks.js';
 import { Segment, SegmentMembership, SweepState } from './segments/segment.entity.js';
 import { SegmentsController } from './segments/segments.controller.js';
@@ -45,7 +46,13 @@ export const segmentsSchema = {
     JobsModule.forService(SEGMENTS, { concurrency: 2 }),
     ReferencesModule.forOwner(SEGMENTS, { kinds: ['segment'] }),
   ],
-  controllers: [SegmentsController, ReadModelHandlers, InternalAudienceController, InternalBackfillController],
+  controllers: [
+    SegmentsController,
+    ReadModelHandlers,
+    InternalAudienceController,
+    InternalBackfillController,
+    InternalSegmentsController,
+  ],
   providers: [
     { provide: SEGMENTS_SETTINGS, useFactory: () => loadConfig(SegmentsSettings) },
     { provide: ReadModelWriter, useValue: new ReadModelWriter() },

@@ -5,7 +5,7 @@ import { InjectOutbox, publishReferences, type Outbox } from '@herald/messaging'
 import { tableName } from '@herald/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { SegmentCompute } from '../membership/segment-compute.js';
 import { ProjectContext } from '../membership/project-context.js';
@@ -165,6 +165,18 @@ export class SegmentsService {
   async refresh(projectId: string, id: string): Promise<SegmentView> {
     const s = await this.find(this.db.manager, projectId, id);
     return segmentView(await this.count(s, 'live'));
+  }
+
+  /**
+   * Which of `ids` are segments of the project: another project's are not, exactly as unknown ones
+   * (what a reference saved by another service must name, `POST /internal/segments/known`).
+   */
+  async known(projectId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .getRepository(Segment)
+      .find({ select: { id: true }, where: { projectId, id: In([...new Set(ids)]) } });
+    return rows.map((r) => r.id);
   }
 
   async find(m: EntityManager, projectId: string, id: string, lock = false): Promise<Segment> {
