@@ -18,7 +18,7 @@ import {
   statsOf,
   type CampaignBody,
 } from './campaigns-helpers.js';
-import { csv, fieldsOf, newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
+import { csv, fieldsOf, newProject, refusalOf, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
 import { createSegment, where } from './segments-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
 
@@ -170,6 +170,50 @@ describe(`campaigns through the public API (${e2eMode()})`, () => {
         expect([res.status, [...new Set(fieldsOf(res.body))].sort()]).toEqual([422, [...fields].sort()]);
       }
       expect((await api.get<{ total: number }>('/campaigns')).body.total).toBe(0);
+    });
+
+    it("another project's template or segment is refused at save exactly as an unknown id: a 422 naming the field, on POST and PUT", async () => {
+      const api = await project();
+      const other = await project();
+      const tpl = (body: Record<string, unknown>) => ({ name: 'T', subject: 'S', body: 'B', ...body });
+      const theirTemplate = (await other.post<{ id: string }>('/templates', tpl({ from: other.from }))).body.id;
+      const theirSegment = (
+        await createSegment(other, { name: 'theirs', filters: where('subscribed', 'equals', true) })
+      ).id;
+      const c = await createCampaign(api, content(api));
+      // the field, a body naming another project's id, the same naming an unknown one
+      const cases: [string, string, (id: string) => Record<string, unknown>][] = [
+        ['templateId', theirTemplate, (id) => ({ templateId: id })],
+        ['segmentId', theirSegment, (id) => ({ audienceType: 'SEGMENT', segmentId: id })],
+        [
+          'audienceFilter.conditions[0].field',
+          theirSegment,
+          (id) => ({ audienceType: 'FILTERED', audienceFilter: where(`segment.${id}`, 'isMember') }),
+        ],
+      ];
+      for (const [field, theirs, body] of cases)
+        for (const [method, path] of [
+          ['POST', '/campaigns'],
+          ['PUT', `/campaigns/${c.id}`],
+        ] as const) {
+          const foreign = await api.call<ErrorBody>(method, path, content(api, body(theirs)));
+          const unknown = await api.call<ErrorBody>(method, path, content(api, body('seg_or_tpl_unknown')));
+          expect([method, field, foreign.status]).toEqual([method, field, 422]);
+          expect(fieldsOf(foreign.body)).toEqual([field]);
+          expect(refusalOf(foreign.status, foreign.body, theirs)).toEqual(
+            refusalOf(unknown.status, unknown.body, 'seg_or_tpl_unknown'),
+          );
+        }
+      expect((await api.get<{ total: number }>('/campaigns')).body.total).toBe(1);
+      expect((await api.get<{ templateId: string | null }>(`/campaigns/${c.id}`)).body.templateId).toBeNull();
+      // the project's own template passes the same check
+      const mine = (await api.post<{ id: string }>('/templates', tpl({ from: api.from }))).body.id;
+      const put = await api.call<{ templateId: string }>(
+        'PUT',
+        `/campaigns/${c.id}`,
+        content(api, { templateId: mine }),
+      );
+      expect([put.status, put.body.templateId]).toEqual([200, mine]);
     });
 
     it("another project's campaign is a 404 on every route", async () => {

@@ -9,6 +9,8 @@ export const CampaignErrorCode = {
   /** Delete of a SCHEDULED or SENDING campaign (the spec's "active executions"). */
   Active: 'CAMPAIGN_ACTIVE',
   DomainNotVerified: 'domain_not_verified',
+  /** Field code of `templateId` naming no template of the project (another project's included). */
+  TemplateNotFound: 'TEMPLATE_NOT_FOUND',
 } as const;
 
 export const CampaignErrors = {

@@ -7,6 +7,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainsClient } from '../clients/domains-client.js';
 import { SegmentsClient } from '../clients/segments-client.js';
+import { SendingClient } from '../clients/sending-client.js';
 import { CAMPAIGNS } from '../consumer.js';
 import type { CampaignBodyDto, ListCampaignsQueryDto } from './campaign.dto.js';
 import { Campaign, CampaignRecipient } from './campaign.entity.js';
@@ -68,6 +69,7 @@ export class CampaignsService {
     @InjectOutbox(CAMPAIGNS) private readonly outbox: Outbox,
     private readonly domains: DomainsClient,
     private readonly segments: SegmentsClient,
+    private readonly sending: SendingClient,
   ) {}
 
   async create(projectId: string, body: CampaignBodyDto, requestId?: string): Promise<CampaignView> {
@@ -205,7 +207,9 @@ export class CampaignsService {
   /**
    * The checks that need other services, all reported together: `from` on a verified domain of the
    * project (domains), the segment or filter of the audience (segments: the segment is the project's,
-   * the filter names known fields and segments).
+   * the filter names known fields and segments), the template one of the project's (sending). Each
+   * owner answers for the caller's project only, so another project's id is refused exactly as an
+   * unknown one: nothing tells that it exists.
    */
   private async validate(
     projectId: string,
@@ -214,7 +218,7 @@ export class CampaignsService {
   ): Promise<{ segmentId: string | null; filter: WireGroup | null }> {
     const audience = audienceOf(body);
     const domain = emailDomain(body.from);
-    const [fromCheck, audienceCheck] = await Promise.allSettled([
+    const [fromCheck, audienceCheck, templateCheck] = await Promise.allSettled([
       domain ? this.domains.verified(projectId, domain, requestId) : Promise.resolve(false),
       body.audienceType === 'ALL'
         ? Promise.resolve(null)
@@ -227,6 +231,7 @@ export class CampaignsService {
             },
             requestId,
           ),
+      body.templateId ? this.sending.template(projectId, body.templateId, requestId) : Promise.resolve(),
     ]);
     const problems: FieldProblem[] = [];
     if (fromCheck.status === 'rejected') throw fromCheck.reason;
@@ -240,6 +245,15 @@ export class CampaignsService {
       const err: unknown = audienceCheck.reason;
       if (!(err instanceof DomainError) || err.kind !== 'invalid') throw err;
       problems.push(...(err.details.errors ?? []));
+    }
+    if (templateCheck.status === 'rejected') {
+      const err: unknown = templateCheck.reason;
+      if (!(err instanceof DomainError) || err.kind !== 'not_found') throw err;
+      problems.push({
+        field: 'templateId',
+        code: CampaignErrorCode.TemplateNotFound,
+        message: 'must be a template of this project',
+      });
     }
     if (problems.length > 0) throw invalidInput(problems);
     return audience;

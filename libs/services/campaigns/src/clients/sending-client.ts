@@ -41,7 +41,10 @@ export interface IntakeResult {
   firstStatus?: 'queued' | 'skipped';
 }
 
-/** Sending's internal email intake (`POST /internal/emails`, 1..500 items, all or nothing). */
+/**
+ * Sending's internal email intake (`POST /internal/emails`, 1..500 items, all or nothing) and its
+ * template lookup (`POST /internal/templates/get`: a 404 for an id that is not a template of the project).
+ */
 @Injectable()
 export class SendingClient {
   private readonly client: InternalClient;
@@ -53,5 +56,10 @@ export class SendingClient {
   async submit(projectId: string, items: IntakeItem[], requestId?: string): Promise<IntakeResult[]> {
     const r = await this.client.post<{ results: IntakeResult[] }>(projectId, '/internal/emails', { items }, requestId);
     return r.results;
+  }
+
+  /** Resolves when `id` is a template of the project; a not_found DomainError otherwise (another project's included). */
+  async template(projectId: string, id: string, requestId?: string): Promise<void> {
+    await this.client.post(projectId, '/internal/templates/get', { id }, requestId);
   }
 }
