@@ -185,14 +185,16 @@ describe('workflows survive SIGKILL in both phases (distributed)', () => {
       SMTP_URL: smtp.url,
       DELIVERY_LEASE_MS: '2000',
     });
+    // no segments process: these workflows' steps name no segment
+    const nowhere = 'http://127.0.0.1:9';
     workflows = new ServiceProcess('workflows', await freePort(), {
       ...env,
       CONTACTS_URL: contacts.url,
       SENDING_URL: sendingProcess.url,
+      SEGMENTS_URL: nowhere,
     });
     processes.push(contacts, domains, sendingProcess, workflows);
     await Promise.all(processes.map((p) => p.start(ready)));
-    const nowhere = 'http://127.0.0.1:9';
     gateway = new ServiceProcess('gateway', gatewayPort, {
       ...env,
       REDIS_URL: redis.url,

@@ -11,7 +11,8 @@ import {
   type TestDnsServer,
   type Topology,
 } from '@herald/testing';
-import { fieldsOf, newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
+import { fieldsOf, newProject, refusalOf, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
+import { createSegment, where } from './segments-helpers.js';
 import { SendingDb } from './sending-helpers.js';
 import { buildWorkflow, execution, executions, projectWithDomain } from './workflows-helpers.js';
 
@@ -421,6 +422,76 @@ describe(`workflows through the public API (${e2eMode()})`, () => {
     ]);
     expect(mailTo('sim@example.com')).toEqual([]);
     expect((await api.get(`/workflows/${w.id}/executions`)).body.total).toBe(0);
+  });
+
+  it("another project's template, segment or step is refused at save exactly as an unknown id: a 422 naming the field, when a step is added or updated and when a transition is added", async () => {
+    const api = await project();
+    const other = await project();
+    const theirTemplate = await template(other, 'Theirs');
+    const theirSegment = (await createSegment(other, { name: 'theirs', filters: where('subscribed', 'equals', true) }))
+      .id;
+    const theirs = await buildWorkflow(other, { eventName: 'theirs', draft: true, steps: [['EXIT', {}]] });
+    const mySegment = (await createSegment(api, { name: 'mine', filters: where('subscribed', 'equals', true) })).id;
+    const w = await buildWorkflow(api, {
+      eventName: 'refs',
+      draft: true,
+      steps: [
+        ['SEND_EMAIL', { templateId: await template(api, 'Mine') }],
+        ['CONDITION', where(`segment.${mySegment}`, 'isMember')],
+      ],
+      edges: [],
+    });
+    const [send, condition] = w.steps;
+    const nested = (id: string) => ({
+      operator: 'OR',
+      conditions: [where(`segment.${mySegment}`, 'isMember'), where(`segment.${id}`, 'isNotMember')],
+    });
+    // the field, another project's id, a request naming an id
+    const cases: [string, string, (id: string) => [string, string, unknown]][] = [
+      [
+        'config.templateId',
+        theirTemplate,
+        (id) => ['POST', `/workflows/${w.id}/steps`, { type: 'SEND_EMAIL', name: 's', config: { templateId: id } }],
+      ],
+      [
+        'config.templateId',
+        theirTemplate,
+        (id) => ['PATCH', `/workflows/${w.id}/steps/${send!.id}`, { config: { templateId: id } }],
+      ],
+      [
+        'config.conditions[1].conditions[0].field',
+        theirSegment,
+        (id) => ['POST', `/workflows/${w.id}/steps`, { type: 'CONDITION', name: 'c', config: nested(id) }],
+      ],
+      [
+        'config.conditions[0].field',
+        theirSegment,
+        (id) => ['PATCH', `/workflows/${w.id}/steps/${condition!.id}`, { config: where(`segment.${id}`, 'isMember') }],
+      ],
+      [
+        'toStepId',
+        theirs.steps[0]!.id,
+        (id) => ['POST', `/workflows/${w.id}/transitions`, { fromStepId: send!.id, toStepId: id }],
+      ],
+    ];
+    for (const [field, id, request] of cases) {
+      const [method, path, body] = request(id);
+      const foreign = await api.call<ErrorBody>(method, path, body);
+      const unknown = await api.call<ErrorBody>(...request('wfs_or_tpl_unknown'));
+      expect([method, path, foreign.status]).toEqual([method, path, 422]);
+      expect(fieldsOf(foreign.body)).toEqual([field]);
+      expect(refusalOf(foreign.status, foreign.body, id)).toEqual(
+        refusalOf(unknown.status, unknown.body, 'wfs_or_tpl_unknown'),
+      );
+    }
+    const saved = (
+      await api.get<{ steps: { id: string; config: unknown }[]; transitions: unknown[] }>(`/workflows/${w.id}`)
+    ).body;
+    expect(saved.steps.map((s) => s.config)).toEqual([
+      { templateId: expect.stringMatching(/^tpl_/) },
+      where(`segment.${mySegment}`, 'isMember'),
+    ]);
+    expect(saved.transitions).toEqual([]);
   });
 
   it('isolation and bad input: another project sees 404; cross-workflow transitions and non-http webhooks are 422; enabling names the step', async () => {

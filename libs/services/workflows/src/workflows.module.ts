@@ -2,7 +2,7 @@ import { loadConfig, type ServiceDefinition } from '@herald/core';
 import { messagingEntities, MessagingModule } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
 import { Module } from '@nestjs/common';
-import { ContactsClient, SendingClient } from './clients/internal-clients.js';
+import { ContactsClient, SegmentsClient, SendingClient } from './clients/internal-clients.js';
 import { WORKFLOWS } from './consumer.js';
 import { StepsService } from './definitions/steps.service.js';
 import { Workflow, WorkflowStep, WorkflowTransition, WorkflowVersion } from './definitions/workflow.entity.js';
@@ -54,6 +54,7 @@ export const workflowsSchema = {
     { provide: WORKFLOWS_SETTINGS, useFactory: () => loadConfig(WorkflowsSettings) },
     ContactsClient,
     SendingClient,
+    SegmentsClient,
     WorkflowStore,
     WorkflowsService,
     StepsService,

@@ -58,12 +58,18 @@ export class WorkflowsSettings {
   @IsOptional()
   @Matches(HTTP_URL, { message: 'SENDING_URL must be an http(s) URL' })
   SENDING_URL?: string;
+
+  /** Where CONDITION steps' `segment.<id>` references are checked when a step is saved. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SEGMENTS_URL must be an http(s) URL' })
+  SEGMENTS_URL?: string;
 }
 
 /** What the workflows process needs in distributed mode, validated at boot. */
 export class WorkflowsServiceConfig extends ServiceConfig {
   @Matches(HTTP_URL, { message: 'CONTACTS_URL must be an http(s) URL' }) CONTACTS_URL!: string;
   @Matches(HTTP_URL, { message: 'SENDING_URL must be an http(s) URL' }) SENDING_URL!: string;
+  @Matches(HTTP_URL, { message: 'SEGMENTS_URL must be an http(s) URL' }) SEGMENTS_URL!: string;
 }
 
 export const WORKFLOWS_SETTINGS = Symbol('WORKFLOWS_SETTINGS');

@@ -45,7 +45,11 @@ export interface RemoteTemplate {
   subject: string;
 }
 
-function client(target: 'contacts' | 'sending', runtime: HeraldRuntime, url: () => string | undefined): InternalClient {
+function client(
+  target: 'contacts' | 'sending' | 'segments',
+  runtime: HeraldRuntime,
+  url: () => string | undefined,
+): InternalClient {
   return new InternalClient(
     WORKFLOWS,
     target,
@@ -102,5 +106,21 @@ export class SendingClient {
 
   template(projectId: string, id: string): Promise<RemoteTemplate> {
     return this.client.post(projectId, '/internal/templates/get', { id });
+  }
+}
+
+/** The segments service as workflows needs it when a CONDITION step is saved (internal HTTP). */
+@Injectable()
+export class SegmentsClient {
+  private readonly client: InternalClient;
+
+  constructor(@Inject(WORKFLOWS_SETTINGS) settings: WorkflowsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
+    this.client = client('segments', runtime, () => settings.SEGMENTS_URL);
+  }
+
+  /** Which of `ids` are segments of the project (another project's are not). */
+  async known(projectId: string, ids: string[], requestId?: string): Promise<Set<string>> {
+    const r = await this.client.post<{ ids: string[] }>(projectId, '/internal/segments/known', { ids }, requestId);
+    return new Set(r.ids);
   }
 }

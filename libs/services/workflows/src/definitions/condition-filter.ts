@@ -1,6 +1,8 @@
+import type { FieldProblem } from '@herald/core';
 import {
   ACTIVITY_OPERATORS,
   createMatcher,
+  FilterProblemCodes,
   parseFilter,
   referencesOf,
   type FieldTypes,
@@ -48,6 +50,26 @@ export function conditionReferences(filter: Filter): { fields: string[]; events:
     events: refs.events,
     segments: refs.segments,
   };
+}
+
+/**
+ * The `segment.<id>` conditions naming no segment of the project (`known`: those that are), each on
+ * its `…field` with the filter language's code and message (docs/filters.md): another project's
+ * segment is answered exactly as an unknown one.
+ */
+export function unknownSegments(filter: Filter, known: ReadonlySet<string>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const walk = (node: Filter['conditions'][number] | Filter): void => {
+    if (node.kind === 'group') node.conditions.forEach(walk);
+    else if (node.kind === 'segment' && !known.has(node.segmentId))
+      problems.push({
+        field: `${node.path}.field`,
+        code: FilterProblemCodes.unknownSegment,
+        message: `segment ${node.segmentId} does not exist in this project`,
+      });
+  };
+  walk(filter);
+  return problems;
 }
 
 export interface ConditionInput {

@@ -3,9 +3,10 @@ import { newId } from '@herald/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { SendingClient } from '../clients/internal-clients.js';
+import { SegmentsClient, SendingClient } from '../clients/internal-clients.js';
 import { WORKFLOWS } from '../consumer.js';
 import type { CreateStepDto, CreateTransitionDto, UpdateStepDto } from './workflow.dto.js';
+import { conditionReferences, parseCondition, unknownSegments } from './condition-filter.js';
 import { checkTransition, splicePlan } from './graph.js';
 import { checkStepConfig } from './step-config.js';
 import { WorkflowStep, WorkflowTransition, type Workflow } from './workflow.entity.js';
@@ -20,10 +21,11 @@ export class StepsService {
     @InjectDataSource(WORKFLOWS) private readonly db: DataSource,
     private readonly store: WorkflowStore,
     private readonly sending: SendingClient,
+    private readonly segments: SegmentsClient,
   ) {}
 
   async addStep(projectId: string, workflowId: string, body: CreateStepDto, requestId?: string): Promise<StepView> {
-    await this.checkConfig(projectId, body.type, body.config);
+    await this.checkConfig(projectId, body.type, body.config, requestId);
     return this.db.transaction(async (m) => {
       const w = await this.store.find(m, projectId, workflowId, true);
       const position =
@@ -60,7 +62,7 @@ export class StepsService {
     requestId?: string,
   ): Promise<StepView> {
     const current = await this.findStep(this.db.manager, workflowId, stepId, projectId);
-    if (body.config !== undefined) await this.checkConfig(projectId, current.type, body.config);
+    if (body.config !== undefined) await this.checkConfig(projectId, current.type, body.config, requestId);
     return this.db.transaction(async (m) => {
       const w = await this.store.find(m, projectId, workflowId, true);
       const step = await this.findStep(m, workflowId, stepId, projectId);
@@ -157,11 +159,17 @@ export class StepsService {
     return s;
   }
 
-  /** The config's shape for its type (422 field by field), then a SEND_EMAIL's template must be the project's. */
+  /**
+   * The config's shape for its type (422 field by field), then what it names must be the project's:
+   * a SEND_EMAIL's template (asked of sending), a CONDITION's `segment.<id>` (asked of segments). The
+   * owners answer for the caller's project only, so another project's id is refused exactly as an
+   * unknown one, on the same field.
+   */
   private async checkConfig(
     projectId: string,
     type: CreateStepDto['type'],
     config: Record<string, unknown>,
+    requestId?: string,
   ): Promise<void> {
     const problems = checkStepConfig(type, config);
     if (problems.length) throw WorkflowErrors.invalid(problems, `The ${type} step's config is invalid`);
@@ -177,6 +185,14 @@ export class StepsService {
           );
         throw err;
       }
+    }
+    if (type === 'CONDITION') {
+      const filter = parseCondition(config);
+      const ids = conditionReferences(filter).segments;
+      if (ids.length === 0) return;
+      const known = await this.segments.known(projectId, ids, requestId);
+      const unknown = unknownSegments(filter, known);
+      if (unknown.length) throw WorkflowErrors.invalid(unknown, "The CONDITION step's config is invalid");
     }
   }
 }
