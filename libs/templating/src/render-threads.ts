@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { htmlToPlainText } from './html-to-plain-text.js';
-import { TemplateError, TemplateErrorCode, type TemplateProblem } from './template-errors.js';
+import { TemplateError, type TemplateErrorCode, type TemplateProblem } from './template-errors.js';
 import { TemplateRenderer, type EscapeMode, type TemplateVariables } from './template-renderer.js';
 
 /** One render job: sources rendered with the same variables, and optionally a plain-text part derived from one of them. */
@@ -40,8 +40,8 @@ export function runRenderTask(renderer: TemplateRenderer, task: RenderTask): Ren
  * Where Liquid templates are rendered for email: in a pool of worker threads (RENDER_THREADS, so a
  * hostile template holds a render thread for its time budget, never the event loop that answers
  * requests), or on the event loop (0 threads: tests and tools). Every thread enforces the renderer's
- * limits (time, work, memory, output); the pool also stops a thread that overruns the time limit by
- * far (a runaway the renderer's own checks cannot interrupt) and starts another.
+ * limits (time, work, memory, output) on each render; renders beyond the threads wait their turn
+ * (their time limit starts when a thread takes them).
  */
 export interface TemplateRenderPool {
   /** Renders the task's parts; throws a `TemplateError` as `TemplateRenderer.render` does. */
@@ -53,9 +53,6 @@ export interface TemplateRenderPool {
 
 /** The compiled render thread, next to this module in dist/. */
 const WORKER = fileURLToPath(new URL('./render.worker.js', import.meta.url));
-
-/** How far past the renderer's own time limit a render thread may run before the pool stops it. */
-const HARD_STOP_FACTOR = 8;
 
 const answer = (reply: RenderReply): RenderResult => {
   if ('ok' in reply) return reply.ok;
@@ -71,28 +68,19 @@ export function createTemplateRenderPool(threads: number, workerFile = WORKER): 
       close: async () => renderer.clearCache(),
     };
   }
-  if (!existsSync(workerFile))
-    throw new Error(
-      `the render thread ${workerFile} does not exist: run the built service (npm run build), or set RENDER_THREADS=0`,
-    );
-  const pool = new Piscina({ filename: workerFile, minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
-  const hardStopMs = new TemplateRenderer().limits.renderTimeLimitMs * HARD_STOP_FACTOR;
+  // started by the first render: a module that never renders (a tool, a test of another part) starts no thread
+  let pool: Piscina | undefined;
+  const started = (): Piscina => {
+    if (pool) return pool;
+    if (!existsSync(workerFile))
+      throw new Error(
+        `the render thread ${workerFile} does not exist: run the built service (npm run build), or set RENDER_THREADS=0`,
+      );
+    return (pool = new Piscina({ filename: workerFile, minThreads: threads, maxThreads: threads, idleTimeout: Infinity }));
+  };
   return {
-    async render(task) {
-      let reply: RenderReply;
-      try {
-        reply = (await pool.run(task, { signal: AbortSignal.timeout(hardStopMs) })) as RenderReply;
-      } catch (err) {
-        if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError')
-          throw new TemplateError(
-            TemplateErrorCode.LimitExceeded,
-            `Template rendering was stopped after ${hardStopMs} ms`,
-          );
-        throw err;
-      }
-      return answer(reply);
-    },
+    render: async (task) => answer((await started().run(task)) as RenderReply),
     offThread: true,
-    close: () => pool.close(),
+    close: async () => pool?.close(),
   };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { Liquid } from 'liquidjs';
+import { Liquid, Parser } from 'liquidjs';
 import { renderTemplate, validateTemplate } from './index.js';
 import { TemplateError, TemplateErrorCode } from './template-errors.js';
 import { DEFAULT_TEMPLATE_LIMITS, TemplateRenderer } from './template-renderer.js';
@@ -269,7 +269,7 @@ describe('cache: parsed templates are reused per source, in a bounded LRU cache'
 
   it('rendering the same source for many recipients parses it once per escape mode', () => {
     const renderer = new TemplateRenderer();
-    const parse = jest.spyOn(Liquid.prototype, 'parse');
+    const parse = jest.spyOn(Parser.prototype, 'parseTokens');
     const source = 'Hi {{ name ?? there }}';
     for (let i = 0; i < 1000; i++) expect(renderer.render(source, { name: `r${i}` }, html)).toBe(`Hi r${i}`);
     renderer.render(source, {}, text);
@@ -280,14 +280,14 @@ describe('cache: parsed templates are reused per source, in a bounded LRU cache'
 
   it('an invalid template is not re-parsed for every recipient either', () => {
     const renderer = new TemplateRenderer();
-    const parse = jest.spyOn(Liquid.prototype, 'parse');
+    const parse = jest.spyOn(Parser.prototype, 'parseTokens');
     for (let i = 0; i < 10; i++) expect(() => renderer.render('{% if x %}', {}, html)).toThrow(TemplateError);
     expect(parse.mock.calls.length).toBeLessThanOrEqual(2); // the fail-fast parse plus one validation pass
   });
 
   it('the cache is bounded by entries: the least recently used template is evicted', () => {
     const renderer = new TemplateRenderer({ cacheEntries: 2 });
-    const parse = jest.spyOn(Liquid.prototype, 'parse');
+    const parse = jest.spyOn(Parser.prototype, 'parseTokens');
     renderer.render('a', {}, text);
     renderer.render('b', {}, text);
     renderer.render('a', {}, text); // a is now the most recently used
@@ -347,5 +347,28 @@ describe('renderMessage: subject without escaping on one line, escaped HTML body
       { name: 'Ana\r\nBcc: victim@x.test' },
     );
     expect(message.subject).toBe('Hi Ana Bcc: victim@x.test!');
+  });
+});
+
+describe('parsing takes time linear in the number of tokens', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  // liquidjs' parser takes each token with Array.prototype.shift, which moves every remaining token
+  // once the array is large: 70,000 outputs took more than 10 s. The renderer gives the parser a queue.
+  it("the parser never takes a token with Array.prototype.shift on the template's whole token list", () => {
+    const renderer = new TemplateRenderer({ renderTimeLimitMs: 600_000 }); // what is measured is the parse
+    const source = '{{ a }}'.repeat(20_000);
+    const shift = Array.prototype.shift; // eslint-disable-line @typescript-eslint/unbound-method
+    let longest = 0;
+    jest.spyOn(Array.prototype, 'shift').mockImplementation(function (this: unknown[]) {
+      longest = Math.max(longest, this.length);
+      return shift.call(this) as unknown;
+    });
+    const problems = renderer.validate(source);
+    const out = renderer.render(source, { a: 'y' }, text);
+    jest.restoreAllMocks();
+    expect(problems).toEqual([]);
+    expect(out).toHaveLength(20_000);
+    expect(longest).toBeLessThan(1000);
   });
 });

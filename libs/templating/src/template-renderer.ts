@@ -9,6 +9,7 @@ import {
   type Template,
 } from 'liquidjs';
 import { htmlToPlainText } from './html-to-plain-text.js';
+import { parseLinear } from './linear-parse.js';
 import { LruCache } from './lru-cache.js';
 import { nestingProblem } from './nesting-depth.js';
 import { registerBudgetedLoops, RenderBudget, WorkLimitError } from './render-budget.js';
@@ -168,7 +169,7 @@ export class TemplateRenderer {
     if (tooLarge) return [tooLarge];
     const rewritten = rewriteNullishDefaults(source, this.validator.options);
     try {
-      this.validator.parse(rewritten.source);
+      parseLinear(this.validator, rewritten.source);
       return [];
     } catch (err) {
       return toProblems(err, rewritten, source);
@@ -203,7 +204,7 @@ export class TemplateRenderer {
     const rewritten = rewriteNullishDefaults(source, engine.options);
     let parsed: Parsed;
     try {
-      parsed = { templates: engine.parse(rewritten.source), rewritten };
+      parsed = { templates: parseLinear(engine, rewritten.source), rewritten };
     } catch (err) {
       // the fail-fast parser stops at the first problem; report all of them, as validate() does
       const problems = this.validate(source);

@@ -48,7 +48,7 @@ import { ReputationService } from './reputation/reputation.service.js';
 import { SecurityController } from './reputation/security.controller.js';
 import { SendingSuspension } from './reputation/sending-suspension.entity.js';
 import { CredentialsService } from './edge/credentials.service.js';
-import { EarlyAuthentication } from './edge/early-authentication.js';
+import { EarlyAuthentication } from './edge/early-authentication.guard.js';
 import { API_RATE_LIMITER, EdgeAuthGuard, OptionalSessionGuard } from './edge/edge-auth.guard.js';
 import { PublicKeyCors } from './edge/public-key-cors.js';
 import { MemoryPositionsStore, RedisPositionsStore } from './edge/project-positions.store.js';

@@ -11,7 +11,7 @@ const hasBody = (req: FastifyRequest): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
- * Authentication before the body is read. Fastify reads and parses a body before any guard runs, so
+ * Authentication before the body is read (a guard at the Fastify level: Nest's guards run after it). Fastify reads and parses a body before any guard runs, so
  * without this anyone could make the edge read and parse `/v1/send`'s megabytes with no key at all.
  * A `preParsing` hook refuses, before reading a byte of the body, a request to a project route
  * (the routing table) that carries an API key that does not exist, or neither a key nor a genuine
