@@ -54,6 +54,19 @@ describe('nesting: tags nested deeper than maxNestingDepth (50) are refused befo
     ).toEqual([]);
   });
 
+  it('more than 10,000 tags and outputs are refused before parsing, at the 10,001st, by validate and render', () => {
+    const renderer = new TemplateRenderer();
+    expect(DEFAULT_TEMPLATE_LIMITS.maxTags).toBe(10_000);
+    const message = 'the template has more than the limit of 10000 tags and outputs';
+    expect(renderer.validate('{{ a }}'.repeat(10_000))).toEqual([]);
+    const source = '{{ a }}\n'.repeat(70_000); // 560 KB would be too large: 70,000 lines of 8 bytes
+    const within = source.slice(0, 500 * 1024);
+    expect(renderer.validate(within)).toEqual([{ message, line: 10_001, column: 1 }]);
+    const { error } = failure(() => renderer.render(within, { a: 'x' }, text));
+    expect(error.code).toBe(TemplateErrorCode.Invalid);
+    expect(error.problems).toEqual([{ message, line: 10_001, column: 1 }]);
+  });
+
   it('sibling blocks do not add up: 1,000 consecutive {% if %} blocks are fine', () => {
     const renderer = new TemplateRenderer();
     expect(renderer.validate('{% if a %}x{% endif %}'.repeat(1000))).toEqual([]);

@@ -5,7 +5,8 @@ import { lineAndColumn, type TemplateProblem } from './template-errors.js';
 const BLOCK_TAGS = new Set(['if', 'unless', 'for', 'case', 'capture', 'tablerow', 'raw']);
 
 /**
- * Refuses a template whose tags nest deeper than `maxDepth`, before liquidjs parses it: liquidjs'
+ * Refuses a template whose tags nest deeper than `maxDepth`, or that holds more than `maxTags` tags
+ * and outputs, before liquidjs parses it: liquidjs'
  * parser recurses once per nested block, so 10,000 nested `{% if %}` take seconds and then overflow
  * the stack. This pass only tokenizes (liquidjs' tokenizer, linear in the source) and counts, so it
  * takes linear time whatever the nesting. `{% liquid %}` tags count as a level and their lines are
@@ -18,6 +19,7 @@ export function nestingProblem(
   source: string,
   options: Liquid['options'],
   maxDepth: number,
+  maxTags = Number.POSITIVE_INFINITY,
 ): TemplateProblem | undefined {
   let tokens: TopLevelToken[];
   try {
@@ -32,11 +34,28 @@ export function nestingProblem(
     return undefined;
   }
   const tooDeep = deepestTag(tokens, options, maxDepth, 0);
-  if (!tooDeep) return undefined;
+  if (tooDeep)
+    return {
+      message: `tags are nested deeper than the limit of ${maxDepth} levels`,
+      ...lineAndColumn(source, tooDeep.begin),
+    };
+  const tooMany = tagPastLimit(tokens, maxTags);
+  if (!tooMany) return undefined;
   return {
-    message: `tags are nested deeper than the limit of ${maxDepth} levels`,
-    ...lineAndColumn(source, tooDeep.begin),
+    message: `the template has more than the limit of ${maxTags} tags and outputs`,
+    ...lineAndColumn(source, tooMany.begin),
   };
+}
+
+/**
+ * The first tag or output past `maxTags` at the top level (a `{% liquid %}` tag counts as one):
+ * liquidjs builds objects for each when it parses, so their number bounds how long a parse (and a
+ * template's validation when it is saved) can take.
+ */
+function tagPastLimit(tokens: readonly TopLevelToken[], maxTags: number): TopLevelToken | undefined {
+  let seen = 0;
+  for (const token of tokens) if (!TypeGuards.isHTMLToken(token) && ++seen > maxTags) return token;
+  return undefined;
 }
 
 /** The first tag that opens a level past `maxDepth`, counting from `baseDepth`. */

@@ -45,6 +45,8 @@ export interface TemplateLimits {
   maxOutputLength: number;
   /** Deepest accepted nesting of block tags (`if`, `for`, `case`, …), checked before parsing. */
   maxNestingDepth: number;
+  /** Most tags and outputs (`{% … %}`, `{{ … }}`) in one template, checked before parsing. */
+  maxTags: number;
   /** Work budget of one render: tags, outputs and texts rendered, loop iterations over ranges charged up front. */
   maxRenderSteps: number;
 }
@@ -62,6 +64,7 @@ export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   memoryLimit: 1_000_000,
   maxOutputLength: 4 * 1024 * 1024,
   maxNestingDepth: 50,
+  maxTags: 10_000,
   maxRenderSteps: 1_000_000,
 });
 
@@ -120,6 +123,7 @@ export class TemplateRenderer {
       memoryLimit: options.memoryLimit ?? DEFAULT_TEMPLATE_LIMITS.memoryLimit,
       maxOutputLength: options.maxOutputLength ?? DEFAULT_TEMPLATE_LIMITS.maxOutputLength,
       maxNestingDepth: options.maxNestingDepth ?? DEFAULT_TEMPLATE_LIMITS.maxNestingDepth,
+      maxTags: options.maxTags ?? DEFAULT_TEMPLATE_LIMITS.maxTags,
       maxRenderSteps: options.maxRenderSteps ?? DEFAULT_TEMPLATE_LIMITS.maxRenderSteps,
     });
     this.engines = { html: createEngine({ escapeHtml: true }), none: createEngine({ escapeHtml: false }) };
@@ -229,9 +233,12 @@ export class TemplateRenderer {
     return { message: `template is larger than the limit of ${max} bytes`, line: 1, column: 1 };
   }
 
-  /** Nesting past `maxNestingDepth`, found in linear time before liquidjs' recursive parser sees the source. */
+  /**
+   * Nesting past `maxNestingDepth`, or more than `maxTags` tags and outputs, found in linear time
+   * before liquidjs' parser sees the source.
+   */
   private nestingProblem(source: string): TemplateProblem | undefined {
-    return nestingProblem(source, this.validator.options, this.limits.maxNestingDepth);
+    return nestingProblem(source, this.validator.options, this.limits.maxNestingDepth, this.limits.maxTags);
   }
 
   private renderFailure(err: unknown, rewritten: RewrittenSource, source: string): TemplateError {
