@@ -4,3 +4,4 @@ export * from './csv-values.js';
 export * from './email.js';
 export * from './event-names.js';
 export * from './data-limits.js';
+export * from './upsert-outcome.js';

@@ -40,6 +40,17 @@ export function newId(prefix: string, now = Date.now()): string {
   return `${prefix}_${time}${rand}`;
 }
 
+/**
+ * Whether `value` has the shape `newId(prefix)` gives: the prefix, `_`, and 26 characters of its
+ * alphabet. For ids one service proposes to another (sending proposes the id of a contact that
+ * contacts creates), so a malformed one is refused where it arrives.
+ */
+export function isGeneratedId(prefix: string, value: string): boolean {
+  if (!value.startsWith(`${prefix}_`) || value.length !== prefix.length + 27) return false;
+  for (let i = prefix.length + 1; i < value.length; i++) if (!ALPHABET.includes(value[i]!)) return false;
+  return true;
+}
+
 /** Stable signed 32-bit key (FNV-1a) for a PostgreSQL advisory lock named `name`. */
 export function advisoryLockKey(name: string): number {
   let h = 0x811c9dc5;

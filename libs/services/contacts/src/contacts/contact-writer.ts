@@ -1,4 +1,4 @@
-import { applyDataPatch, dataObjectProblem, dataSize, MAX_DATA_BYTES, normaliseEmail } from '@herald/contact-data';
+import { normaliseEmail, upsertOutcome, type UpsertOutcome } from '@herald/contact-data';
 import {
   ContactCreated,
   ContactDeleted,
@@ -124,23 +124,28 @@ export class ContactWriter {
     private readonly fields: FieldRegistry,
   ) {}
 
-  async upsert(m: EntityManager, ctx: WriteContext, input: ContactInput): Promise<ContactWrite> {
+  /**
+   * Creates the contact of `input.email`, or applies `input` to the existing one. `idIfNew` is the id
+   * a created contact gets (another service's proposal, checked by the caller's DTO); ignored when the
+   * address exists, and replaced by a fresh one if another contact already has it.
+   */
+  async upsert(m: EntityManager, ctx: WriteContext, input: ContactInput, idIfNew?: string): Promise<ContactWrite> {
     const email = normaliseEmail(input.email);
     const table = tableName(m, Contact);
     let existing = await this.lockByEmail(m, table, ctx.projectId, email);
     if (!existing) {
-      const patch = applyDataPatch({}, input.data);
-      this.assertSize(patch.data);
-      const subscribed = input.subscribed ?? ctx.subscribedIfNew;
+      const outcome = this.storable(upsertOutcome(undefined, input, ctx.subscribedIfNew));
+      const { subscribed } = outcome;
+      // no conflict target: a taken email (created concurrently) and a taken proposed id both insert nothing
       const inserted: Record<string, unknown>[] = await m.query(
         `INSERT INTO ${table} (id, project_id, email, subscribed, data, deletions_applied)
          VALUES ($1, $2, $3, $4, $5::jsonb, ${deletionsSeenSql('$2')})
-         ON CONFLICT (project_id, email) DO NOTHING RETURNING ${CONTACT_COLUMNS}`,
-        [newId('cnt'), ctx.projectId, email, subscribed, JSON.stringify(patch.data)],
+         ON CONFLICT DO NOTHING RETURNING ${CONTACT_COLUMNS}`,
+        [idIfNew ?? newId('cnt'), ctx.projectId, email, subscribed, JSON.stringify(outcome.data)],
       );
       if (inserted[0]) {
         const contact = contactFromRow(inserted[0]);
-        await this.fields.register(m, ctx.projectId, patch.data);
+        await this.fields.register(m, ctx.projectId, outcome.data);
         await this.outbox.add(
           m,
           ContactCreated.create({
@@ -148,9 +153,10 @@ export class ContactWriter {
             payload: { contactId: contact.id, email, subscribed, data: contact.data },
           }),
         );
-        return { contact, created: true, changedKeys: [], transient: patch.transient };
+        return { contact, created: true, changedKeys: [], transient: outcome.transient };
       }
-      existing = (await this.lockByEmail(m, table, ctx.projectId, email))!; // created concurrently: update it instead
+      existing = await this.lockByEmail(m, table, ctx.projectId, email); // created concurrently: update it instead
+      if (!existing) return this.upsert(m, ctx, input); // the proposed id was another contact's
     }
     return this.applyChanges(m, ctx, existing, input);
   }
@@ -308,15 +314,14 @@ export class ContactWriter {
       const email = normaliseEmail(input.email);
       const before = current.get(email);
       if (!before) {
-        const patch = applyDataPatch({}, input.data);
-        this.assertSize(patch.data);
-        const subscribed = input.subscribed ?? ctx.subscribedIfNew;
+        const outcome = this.storable(upsertOutcome(undefined, input, ctx.subscribedIfNew));
+        const { subscribed } = outcome;
         const contact = {
           id: newId('cnt'),
           projectId,
           email,
           subscribed,
-          data: patch.data,
+          data: outcome.data,
           createdAt: now,
           updatedAt: now,
         } as Contact;
@@ -328,21 +333,17 @@ export class ContactWriter {
             payload: { contactId: contact.id, email, subscribed, data: contact.data },
           }),
         );
-        results.push({ contact, created: true, changedKeys: [], transient: patch.transient });
+        results.push({ contact, created: true, changedKeys: [], transient: outcome.transient });
         continue;
       }
-      const patch = applyDataPatch(before.data, input.data);
-      this.assertSize(patch.data);
-      const subscribed = input.subscribed ?? before.subscribed;
-      const changedKeys = [
-        ...(subscribed !== before.subscribed ? ['subscribed'] : []),
-        ...patch.changedKeys.map((k) => `data.${k}`),
-      ];
+      const { subscribed, data, changedKeys, transient } = this.storable(
+        upsertOutcome(before, input, ctx.subscribedIfNew),
+      );
       if (changedKeys.length === 0) {
-        results.push({ contact: before, created: false, changedKeys, transient: patch.transient });
+        results.push({ contact: before, created: false, changedKeys, transient });
         continue;
       }
-      const contact = { ...before, subscribed, data: patch.data, updatedAt: now } as Contact;
+      const contact = { ...before, subscribed, data, updatedAt: now } as Contact;
       current.set(email, contact);
       touched.add(email);
       events.push(
@@ -360,7 +361,7 @@ export class ContactWriter {
           }),
         );
       }
-      results.push({ contact, created: false, changedKeys, transient: patch.transient });
+      results.push({ contact, created: false, changedKeys, transient });
     }
     return {
       results,
@@ -401,23 +402,18 @@ export class ContactWriter {
     current: Contact,
     input: Partial<ContactInput>,
   ): Promise<ContactWrite> {
-    const patch = applyDataPatch(current.data, input.data);
-    this.assertSize(patch.data);
+    const outcome = this.storable(upsertOutcome(current, input, ctx.subscribedIfNew));
+    const { subscribed, transient } = outcome;
     const email = input.email !== undefined ? normaliseEmail(input.email) : current.email;
-    const subscribed = input.subscribed ?? current.subscribed;
-    const changedKeys = [
-      ...(email !== current.email ? ['email'] : []),
-      ...(subscribed !== current.subscribed ? ['subscribed'] : []),
-      ...patch.changedKeys.map((k) => `data.${k}`),
-    ];
-    if (changedKeys.length === 0) return { contact: current, created: false, changedKeys, transient: patch.transient };
+    const changedKeys = [...(email !== current.email ? ['email'] : []), ...outcome.changedKeys];
+    if (changedKeys.length === 0) return { contact: current, created: false, changedKeys, transient };
 
     let rows: Record<string, unknown>[];
     try {
       [rows] = (await m.query(
         `UPDATE ${tableName(m, Contact)} SET email = $3, subscribed = $4, data = $5::jsonb, deletions_applied = $6, updated_at = now()
           WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
-        [ctx.projectId, current.id, email, subscribed, JSON.stringify(patch.data), current.deletionsApplied],
+        [ctx.projectId, current.id, email, subscribed, JSON.stringify(outcome.data), current.deletionsApplied],
       )) as [Record<string, unknown>[], number];
     } catch (err) {
       if ((err as { driverError?: { code?: string } }).driverError?.code === '23505')
@@ -425,7 +421,8 @@ export class ContactWriter {
       throw err;
     }
     const contact = contactFromRow(rows[0]!);
-    if (patch.changedKeys.length > 0) await this.fields.register(m, ctx.projectId, patch.data);
+    if (outcome.changedKeys.some((k) => k.startsWith('data.')))
+      await this.fields.register(m, ctx.projectId, outcome.data);
     const events: EventEnvelope[] = [
       ContactUpdated.create({
         ...this.meta(ctx),
@@ -442,7 +439,7 @@ export class ContactWriter {
       );
     }
     await this.outbox.add(m, ...events);
-    return { contact, created: false, changedKeys, transient: patch.transient };
+    return { contact, created: false, changedKeys, transient };
   }
 
   private async lockByEmail(
@@ -459,10 +456,9 @@ export class ContactWriter {
   }
 
   /** The data limits (docs/contacts.md) on what would be stored, whichever path wrote it (workflows, CSV, internal calls). */
-  private assertSize(data: Record<string, unknown>): void {
-    if (dataSize(data) > MAX_DATA_BYTES) throw ContactErrors.dataTooLarge();
-    const problem = dataObjectProblem(data);
-    if (problem) throw ContactErrors.invalidData(problem);
+  private storable(outcome: UpsertOutcome): UpsertOutcome {
+    if (outcome.problem) throw ContactErrors.invalidData(outcome.problem);
+    return outcome;
   }
 
   private meta(ctx: WriteContext) {

@@ -1,4 +1,3 @@
-import { MAX_DATA_BYTES } from '@herald/contact-data';
 import { conflictError, invalidInput, notFoundError, type FieldProblem } from '@herald/core';
 
 /** Stable codes of the contacts feature (docs/errors.md); integrators match on them, so never rename one. */
@@ -18,9 +17,9 @@ export const ContactErrors = {
       `Another contact already has the email ${email}`,
       'Update or delete the other contact first, or upsert by email (POST /contacts).',
     ),
-  /** 422 VALIDATION_ERROR on `data`: the contact's data would exceed MAX_DATA_BYTES as JSON. */
-  dataTooLarge: () =>
-    invalidInput([{ field: 'data', message: `data must be at most ${MAX_DATA_BYTES} bytes as JSON`, code: 'too_big' }]),
-  /** 422 VALIDATION_ERROR naming the path: the data breaks a limit of DATA_LIMITS or holds text PostgreSQL cannot store. */
+  /**
+   * 422 VALIDATION_ERROR naming the path: the contact's data would exceed MAX_DATA_BYTES as JSON (field
+   * `data`, `too_big`), break a limit of DATA_LIMITS, or hold text PostgreSQL cannot store (`storedDataProblem`).
+   */
   invalidData: (problem: FieldProblem) => invalidInput([problem]),
 };

@@ -67,6 +67,7 @@ export class ContactsService {
         m,
         { projectId, subscribedIfNew: dto.subscribedIfNew, reason: dto.reason, correlationId },
         { email: dto.email, subscribed: dto.subscribed, data: dto.data },
+        dto.idIfNew,
       );
     });
     if (!write) {

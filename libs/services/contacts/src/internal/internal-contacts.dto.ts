@@ -1,4 +1,5 @@
 import type { SubscriptionChangeReason } from '@herald/contracts';
+import { isGeneratedId } from '@herald/core';
 import {
   ArrayMaxSize,
   IsArray,
@@ -10,6 +11,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
 } from 'class-validator';
 import { UpsertContactDto } from '../contacts/contact.dto.js';
 import type { ContactView } from '../contacts/contact-view.js';
@@ -34,6 +36,22 @@ export class ServiceUpsertContactDto extends UpsertContactDto {
 
   @IsIn(SERVICE_REASONS)
   reason!: SubscriptionChangeReason;
+
+  /**
+   * The id a contact this call creates gets (`cnt_` and 26 characters, as contacts makes them): /v1/send
+   * renders every recipient's email before it writes anything, with the id it proposes here. Ignored
+   * when the address already has a contact, or when the id is another contact's (a fresh one is drawn).
+   */
+  @IsOptional()
+  @IsString()
+  @ValidateBy({
+    name: 'isContactId',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isGeneratedId('cnt', value),
+      defaultMessage: () => 'idIfNew must be a contact id (cnt_ and 26 characters)',
+    },
+  })
+  idIfNew?: string;
 
   /** Applies the update at most once per key and project (a workflow's step run id). */
   @IsOptional()
