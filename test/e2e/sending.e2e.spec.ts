@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createResolver } from '@herald/core';
 import {
+  bearer,
   e2eMode,
   eventually,
   startDnsServer,
@@ -95,6 +96,8 @@ describe(`sending through the public API (${e2eMode()})`, () => {
         SMTP_URL: smtp.url,
         DELIVERY_RETRY_BASE_MS: '200',
         WEBHOOK_SIGNING_SECRET: WEBHOOK_SECRET,
+        // 20 MiB of attachments (default 10): what it takes for a rendered message to pass the 40 MB limit
+        MAX_ATTACHMENT_BYTES: String(20 * 1024 * 1024),
       },
     });
     sending = new SendingDb(herald.db.url);
@@ -810,5 +813,112 @@ describe(`sending through the public API (${e2eMode()})`, () => {
     expect(bad.body.error.errors?.map((e) => e.field).sort()).toEqual(['contactId', 'limit', 'status']);
     expect((await api.get<ErrorBody>('/emails?limit=101')).status).toBe(422);
     expect((await api.get<ErrorBody>('/emails?cursor=not-a-cursor')).status).toBe(422);
+  });
+
+  describe('a refused send leaves no trace', () => {
+    const workLimitLoop = '{% for i in (1..1000000000000) %}{% increment x %}{% endfor %}';
+    // each refusal fails for the last recipient only where the rule allows (a template that does not parse
+    // fails for every one); before the fix the recipients ahead of it were upserted, one contact per recipient
+    const refusals: [
+      string,
+      (to: string[], from: string) => Record<string, unknown>,
+      { field: string; code: string },
+    ][] = [
+      [
+        'a render past the work limit',
+        (to, from) => ({
+          to,
+          from,
+          subject: 'Hi',
+          body: `{% if email contains "last" %}${workLimitLoop}{% endif %}ok`,
+        }),
+        { field: 'body', code: 'render_failed' },
+      ],
+      [
+        'an unknown Liquid filter',
+        (to, from) => ({ to, from, subject: 'Hi', body: '<p>{{ email | no_such_filter }}</p>' }),
+        { field: 'body', code: 'render_failed' },
+      ],
+      [
+        'an empty rendered subject',
+        (to, from) => ({ to, from, subject: '{% unless email contains "last" %}Hi{% endunless %}', body: 'ok' }),
+        { field: 'subject', code: 'invalid_string' },
+      ],
+      [
+        'a message over the size limit (40 MB)',
+        (to, from) => ({
+          to,
+          from,
+          subject: 'Hi',
+          // 26 × 160,000 three-byte characters of template text: 12.5 MB of HTML and as much plain text
+          body: `{% if email contains "last" %}{% for i in (1..26) %}${'€'.repeat(160_000)}{% endfor %}{% endif %}ok`,
+          attachments: [{ filename: 'big.bin', content: Buffer.alloc(13 * 1024 * 1024).toString('base64') }],
+        }),
+        { field: 'attachments', code: 'too_big' },
+      ],
+    ];
+    let api: TestProjectApi & { domain: string; from: string };
+    let key = 0;
+    const recipients = (count: number) =>
+      Array.from({ length: count }, (_, i) => (i === count - 1 ? 'last@example.com' : `r${i}@example.com`));
+    const session = (method: string, path: string, body?: unknown) =>
+      fetch(`${herald.url}/users/@me/projects/${api.projectId}${path}`, {
+        method,
+        headers: { cookie: api.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    /** Everything a /v1/send can leave behind, counted for the project. */
+    const traces = async () => {
+      const rows = await sending.query(
+        `SELECT (SELECT count(*) FROM contacts.outbox WHERE envelope->>'projectId' = $1)::int AS "contactEvents",
+                (SELECT count(*) FROM sending.outbox WHERE envelope->>'projectId' = $1)::int AS "sendingEvents",
+                (SELECT count(*) FROM sending.idempotency_keys WHERE project_id = $1)::int AS "idempotencyKeys"`,
+        [api.projectId],
+      );
+      const consumption = (await (await session('GET', '/billing-consumption')).json()) as {
+        categories: { transactional: { admitted: number } };
+      };
+      return {
+        contacts: (await api.allContacts()).length,
+        emails: (await sending.emailsOf(api.projectId)).length,
+        ...(rows.rows[0] as { contactEvents: number; sendingEvents: number; idempotencyKeys: number }),
+        admitted: consumption.categories.transactional.admitted,
+      };
+    };
+    const none = { contacts: 0, emails: 0, contactEvents: 0, sendingEvents: 0, idempotencyKeys: 0, admitted: 0 };
+
+    beforeAll(async () => {
+      api = await project();
+      // with a cap, admission reserves the recipients it admits (docs/billing.md): a refused send reserves none
+      expect((await session('PUT', '/billing-limits', { transactional: 1000 })).status).toBe(200);
+    });
+
+    it.each(refusals)(
+      'refused for %s, with 1 recipient and with 10 (the last refused): the 422 as before, and no contact, email, event, idempotency key or billing reservation',
+      async (_reason, body, expected) => {
+        for (const count of [1, 10]) {
+          const res = await fetch(`${herald.url}/v1/send`, {
+            method: 'POST',
+            headers: { ...bearer(api.key), 'idempotency-key': `refused-${++key}` },
+            body: JSON.stringify(body(recipients(count), api.from)),
+          });
+          const answer = (await res.json()) as ErrorBody;
+          expect([res.status, answer.error.errors?.[0]]).toEqual([422, expect.objectContaining(expected)]);
+          expect(await traces()).toEqual(none);
+        }
+      },
+    );
+
+    it('while an accepted send of the same project leaves each of these traces', async () => {
+      const res = await fetch(`${herald.url}/v1/send`, {
+        method: 'POST',
+        headers: { ...bearer(api.key), 'idempotency-key': 'accepted' },
+        body: JSON.stringify({ to: recipients(10), from: api.from, subject: 'Hi', body: 'ok' }),
+      });
+      expect(res.status).toBe(200);
+      const after = await traces();
+      expect(after).toMatchObject({ contacts: 10, emails: 10, idempotencyKeys: 1, admitted: 10 });
+      expect(after.contactEvents).toBeGreaterThanOrEqual(10); // contact.created of each recipient
+    });
   });
 });

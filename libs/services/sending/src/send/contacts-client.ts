@@ -34,9 +34,10 @@ export class ContactsClient {
     this.client = new InternalClient(SENDING, 'contacts', baseUrl, runtime.internalJwtSecret);
   }
 
+  /** `idIfNew`: the id the contact gets if this call creates it (ignored when the address has one). */
   upsert(
     projectId: string,
-    input: { email: string; subscribed?: boolean; data?: Record<string, unknown> },
+    input: { email: string; subscribed?: boolean; data?: Record<string, unknown>; idIfNew?: string },
     requestId?: string,
   ): Promise<RemoteUpsert> {
     return this.client.post(

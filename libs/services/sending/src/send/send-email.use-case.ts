@@ -10,16 +10,32 @@ import { SENDING } from '../consumer.js';
 import { Email } from '../emails/email.entity.js';
 import { sendOutcome, type SendOutcome } from '../emails/email-view.js';
 import { Suppression } from '../emails/suppression.entity.js';
-import { EmailRenderer } from '../render/email-renderer.js';
+import type { RenderContact } from '../render/contact-variables.js';
+import { EmailRenderer, type EmailSource, type RenderedEmail } from '../render/email-renderer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
-import { ContactsClient, type RemoteUpsert } from './contacts-client.js';
+import { ContactsClient, type RemoteContact, type RemoteUpsert } from './contacts-client.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
+import { contactDifference, planRecipients, type PlannedRecipient } from './send-recipients.js';
 
 export const EMAILS_CHANNEL = 'herald_sending_emails';
+
+/** What every recipient's email is rendered from: the request's fields over the template's. */
+interface Content extends EmailSource {
+  from: Mailbox;
+  replyTo?: string | undefined;
+  templateId?: string | undefined;
+}
+
+/** A recipient planned and rendered by the preflight, before anything is written. */
+interface Draft {
+  plan: PlannedRecipient;
+  emailId: string;
+  rendered: RenderedEmail;
+}
 
 /** One recipient's email in the /v1/send answer: the spec's `{contact, email}` plus what became of it. */
 export type SentEmailItem = { contact: { id: string; email: string }; email: string } & SendOutcome;
@@ -33,11 +49,15 @@ export interface SendResult {
 export const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
 
 /**
- * POST /v1/send: validates everything first, then for each recipient in turn upserts the contact
- * through the contacts service (its data rules; a new contact unsubscribed unless `subscribed` says
- * otherwise), renders its own email, and finally stores every email in one transaction, queued for
- * the delivery worker. Unsubscribed contacts get no marketing mail; suppressed addresses get none
- * (each item of the answer says `queued`, or `skipped` with the reason).
+ * POST /v1/send, which never half-writes. First a read-only preflight: the request is validated,
+ * each recipient's contact is planned as its upsert will make it (`planRecipients`: contacts' data
+ * rules; a new contact unsubscribed unless `subscribed` says otherwise, with an id sending proposes)
+ * and its email rendered and size-checked for it; any refusal is the request's 422 with nothing
+ * written. Then billing admission, then the writes: each recipient's contact upserted in turn through
+ * the contacts service (re-rendered if the contact written is not the one planned), and every email
+ * stored in one transaction, queued for the delivery worker. Unsubscribed contacts get no marketing
+ * mail; suppressed addresses get none (each item of the answer says `queued`, or `skipped` with the
+ * reason).
  */
 @Injectable()
 export class SendEmailUseCase {
@@ -122,29 +142,41 @@ export class SendEmailUseCase {
     const template = request.template ? await this.templates.find(projectId, request.template) : undefined;
     const content = this.content(request, template);
     await this.senders.assertVerified(projectId, content.from.email, request.from ? 'from' : 'template.from');
-    // every recipient is one email of the transactional category (docs/billing.md): refused as a whole when over the cap
+
+    // preflight, read-only: each recipient's contact as its upsert will make it, and its email rendered
+    // for it; a refusal here leaves no trace (no contact, email, event, idempotency row or reservation)
+    const addresses = request.to.map((t) => t.email);
+    const [found, suppressed] = await Promise.all([
+      this.contacts.findByEmails(projectId, addresses, requestId),
+      this.suppressed(projectId, addresses),
+    ]);
+    const drafts: Draft[] = [];
+    for (const plan of planRecipients(request, found)) {
+      const emailId = newId('eml');
+      drafts.push({ plan, emailId, rendered: await this.render(projectId, request, content, emailId, plan) });
+    }
+    // every recipient is one email of the transactional category (docs/billing.md): refused as a whole
+    // when over the cap; asked only for a request that will be sent, since a capped category reserves them
     await this.admission.admit(projectId, 'transactional', request.to.length, requestId);
 
-    const suppressed = await this.suppressed(
-      projectId,
-      request.to.map((t) => t.email),
-    );
     const emails: Email[] = [];
     const answer: SentEmailItem[] = [];
-    for (const recipient of request.to) {
+    for (const draft of drafts) {
+      const { plan } = draft;
       const upsert = await this.contacts.upsert(
         projectId,
-        { email: recipient.email, subscribed: request.subscribed, data: request.data },
+        {
+          email: plan.recipient.email,
+          subscribed: request.subscribed,
+          data: request.data,
+          ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
+        },
         requestId,
       );
-      const email = await this.render(
-        projectId,
-        request,
-        content,
-        recipient,
-        upsert,
-        suppressed.has(upsert.contact.email),
-      );
+      const rendered = await this.renderWritten(projectId, request, content, draft, upsert);
+      const email = this.email(projectId, request, content, draft.emailId, plan.recipient, upsert.contact, rendered, {
+        suppressed: suppressed.has(upsert.contact.email),
+      });
       emails.push(email);
       answer.push({
         contact: { id: upsert.contact.id, email: upsert.contact.email },
@@ -160,7 +192,7 @@ export class SendEmailUseCase {
   }
 
   /** Request fields override the template's (subject, body, from, reply-to). */
-  private content(request: SendRequest, template: Template | undefined) {
+  private content(request: SendRequest, template: Template | undefined): Content {
     const subject = request.subject ?? template?.subject;
     const body = request.body ?? template?.body;
     const from: Mailbox | undefined =
@@ -190,19 +222,17 @@ export class SendEmailUseCase {
     };
   }
 
+  /** One recipient's email rendered for `contact`, refused (422) when the message would pass SEND_LIMITS.message. */
   private async render(
     projectId: string,
     request: SendRequest,
-    content: ReturnType<SendEmailUseCase['content']>,
-    recipient: Mailbox,
-    upsert: RemoteUpsert,
-    suppressed: boolean,
-  ): Promise<Email> {
-    const id = newId('eml');
-    const contact = upsert.contact;
+    content: Content,
+    emailId: string,
+    { contact, transient }: { contact: RenderContact; transient: Record<string, unknown> },
+  ): Promise<RenderedEmail> {
     const rendered = await this.renderer.render(
       content,
-      { projectId, emailId: id, contact, transient: upsert.transient },
+      { projectId, emailId, contact, transient },
       { subject: 'subject', body: request.template ? 'template' : 'body' },
     );
     const size =
@@ -217,7 +247,45 @@ export class SendEmailUseCase {
           code: 'too_big',
         },
       ]);
+    return rendered;
+  }
 
+  /**
+   * The email for the contact the upsert wrote: the preflight's when that contact renders alike,
+   * rendered again when it does not. Another request may have created or changed it between the
+   * preflight and the write (another id, subscription or data): its email is rendered for it, and
+   * a refusal then is the request's 422 (the contacts written so far stay: they are the other
+   * request's too). When only the database's timestamps differ, a re-render that fails (a render
+   * near the time limit) leaves the preflight's email, rendered for the same contact.
+   */
+  private async renderWritten(
+    projectId: string,
+    request: SendRequest,
+    content: Content,
+    { plan, emailId, rendered }: Draft,
+    upsert: RemoteUpsert,
+  ): Promise<RenderedEmail> {
+    const difference = contactDifference(plan.contact, upsert.contact);
+    if (difference === 'none') return rendered;
+    try {
+      return await this.render(projectId, request, content, emailId, upsert);
+    } catch (err) {
+      if (difference === 'timestamps') return rendered;
+      throw err;
+    }
+  }
+
+  /** The row of one email: queued, unless the address is suppressed or marketing mail meets an unsubscribed contact. */
+  private email(
+    projectId: string,
+    request: SendRequest,
+    content: Content,
+    id: string,
+    recipient: Mailbox,
+    contact: RemoteContact,
+    rendered: RenderedEmail,
+    { suppressed }: { suppressed: boolean },
+  ): Email {
     const skipped = content.type === 'marketing' && !contact.subscribed;
     return this.db.getRepository(Email).create({
       id,
