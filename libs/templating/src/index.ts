@@ -25,3 +25,4 @@ export {
   type RenderTask,
   type TemplateRenderPool,
 } from './render-threads.js';
+export { renderThreadsProvider, type RenderThreadsProviderOptions } from './render-threads.provider.js';

@@ -1,14 +1,10 @@
-import { createTemplateRenderPool, type TemplateRenderPool } from '@herald/templating';
-import type { OnApplicationShutdown, Provider } from '@nestjs/common';
+import { renderThreadsProvider } from '@herald/templating';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { TEMPLATE_RENDER_POOL } from './email-renderer.js';
 
 /** Sending's render threads (RENDER_THREADS), stopped with the application. */
-export const RENDER_THREADS_PROVIDER: Provider = {
+export const RENDER_THREADS_PROVIDER = renderThreadsProvider<SendingSettings>({
   provide: TEMPLATE_RENDER_POOL,
-  inject: [SENDING_SETTINGS],
-  useFactory: (settings: SendingSettings): TemplateRenderPool & OnApplicationShutdown => {
-    const pool = createTemplateRenderPool(settings.RENDER_THREADS);
-    return Object.assign(pool, { onApplicationShutdown: () => pool.close() });
-  },
-};
+  settings: SENDING_SETTINGS,
+  threads: (settings) => settings.RENDER_THREADS,
+});
