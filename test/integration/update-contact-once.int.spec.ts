@@ -2,6 +2,7 @@ import type { HeraldRuntime } from '@herald/core';
 import { Outbox } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
+import { createTemplateRenderPool } from '@herald/templating';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   CONTACTS,
@@ -54,6 +55,7 @@ describe('UPDATE_CONTACT applied once per step run (workflows → contacts, Post
       {} as SendingClient,
       { WORKFLOW_WEBHOOK_SECRET: 'wfsec' } as WorkflowsSettings,
       runtime as HeraldRuntime,
+      createTemplateRenderPool(0),
     );
   });
   beforeEach(() => {

@@ -22,6 +22,7 @@ import { ExecutionsService } from './executions/executions.service.js';
 import { StepScheduler } from './executions/step-scheduler.js';
 import { TriggerHandlers } from './executions/trigger.handlers.js';
 import { workflowsMigrations } from './migrations/index.js';
+import { RENDER_THREADS_PROVIDER } from './render-threads.provider.js';
 import { StepEffects } from './runtime/step-effects.js';
 import { StepRunner } from './runtime/step-runner.js';
 import { SimulateService } from './simulate/simulate.service.js';
@@ -52,6 +53,7 @@ export const workflowsSchema = {
   controllers: [WorkflowsController, TriggerHandlers],
   providers: [
     { provide: WORKFLOWS_SETTINGS, useFactory: () => loadConfig(WorkflowsSettings) },
+    RENDER_THREADS_PROVIDER,
     ContactsClient,
     SendingClient,
     SegmentsClient,

@@ -30,6 +30,18 @@ export class WorkflowsSettings {
   @Max(16)
   WORKFLOWS_CONCURRENCY: number = 2;
 
+  /**
+   * Threads that render the Liquid of WEBHOOK and SEND_EMAIL steps and of the dry run off the event
+   * loop (0: on it). A hostile template holds a render thread for its time budget, never the loop
+   * that answers requests and runs steps (docs/templating.md, "Where templates render").
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(16)
+  RENDER_THREADS: number = 1;
+
   /** Targets a WEBHOOK step may reach although they are not public (CIDRs, addresses, host names; comma-separated). */
   @IsOptional()
   @IsString()

@@ -1,6 +1,7 @@
 import type { HeraldRuntime } from '@herald/core';
 import { Outbox } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
+import { createTemplateRenderPool } from '@herald/templating';
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import type { ContactsClient, IntakeItem, IntakeResult, SendingClient } from '../clients/internal-clients.js';
@@ -57,7 +58,13 @@ describe('workflows runtime (PostgreSQL)', () => {
 
   const makeRunner = (source: DataSource) => {
     const s = new StepScheduler(new Outbox(WORKFLOWS, source));
-    const effects = new StepEffects({} as ContactsClient, intake as unknown as SendingClient, settings, runtime);
+    const effects = new StepEffects(
+      {} as ContactsClient,
+      intake as unknown as SendingClient,
+      settings,
+      runtime,
+      createTemplateRenderPool(0),
+    );
     const r = new StepRunner(source, s, effects, settings);
     runners.push(r);
     return r;

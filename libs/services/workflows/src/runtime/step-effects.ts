@@ -1,5 +1,5 @@
 import { createLogger, DomainError, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
-import { renderTemplate } from '@herald/templating';
+import type { TemplateRenderPool } from '@herald/templating';
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -14,6 +14,7 @@ import { evaluateCondition, parseCondition } from '../definitions/condition-filt
 import type { GraphStep } from '../definitions/graph.js';
 import { webhookBackoffMs } from '../definitions/step-config.js';
 import type { WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
+import { WORKFLOWS_RENDER_POOL } from '../render-threads.provider.js';
 import { WORKFLOWS_SETTINGS, type WorkflowsSettings } from '../workflows.settings.js';
 import { WebhookCaller } from './webhook/webhook-caller.js';
 
@@ -55,7 +56,10 @@ export function templateVariables(t: StepTask, contact?: RemoteContact): Record<
   };
 }
 
-/** The effects of each step type; I/O goes through the contacts and sending clients and the webhook caller. */
+/**
+ * The effects of each step type; I/O goes through the contacts and sending clients and the webhook
+ * caller, Liquid through the render pool (off the event loop with RENDER_THREADS > 0).
+ */
 @Injectable()
 export class StepEffects {
   private readonly webhooks: WebhookCaller;
@@ -67,6 +71,7 @@ export class StepEffects {
     private readonly sending: SendingClient,
     @Inject(WORKFLOWS_SETTINGS) settings: WorkflowsSettings,
     @Inject(HERALD_RUNTIME) runtime: HeraldRuntime,
+    @Inject(WORKFLOWS_RENDER_POOL) private readonly renderer: TemplateRenderPool,
   ) {
     const secret =
       settings.WORKFLOW_WEBHOOK_SECRET ??
@@ -180,19 +185,29 @@ export class StepEffects {
 
   private async webhook(t: StepTask): Promise<StepOutcome> {
     const c = t.step.config;
-    const vars = templateVariables(t);
-    const url = renderTemplate(c.url as string, vars, { escape: 'none' });
     const method = (c.method as string | undefined) ?? 'POST';
-    const headers = Object.fromEntries(
-      Object.entries((c.headers as Record<string, string> | undefined) ?? {}).map(([k, v]) => [
-        k,
-        renderTemplate(v, vars, { escape: 'none' }),
-      ]),
-    );
+    const headerEntries = Object.entries((c.headers as Record<string, string> | undefined) ?? {});
+    const bodySource =
+      method === 'GET' || c.body === undefined
+        ? undefined
+        : typeof c.body === 'string'
+          ? c.body
+          : JSON.stringify(c.body);
+    // one render task for the step: the URL, each header, the body (in that order, as before)
+    const sources = [
+      c.url as string,
+      ...headerEntries.map(([, v]) => v),
+      ...(bodySource !== undefined ? [bodySource] : []),
+    ];
+    const { outputs } = await this.renderer.render({
+      parts: sources.map((source) => ({ source, escape: 'none' as const })),
+      variables: templateVariables(t),
+    });
+    const url = outputs[0]!;
+    const headers = Object.fromEntries(headerEntries.map(([k], i) => [k, outputs[1 + i]!]));
     let body: string | undefined;
     if (method !== 'GET') {
-      if (typeof c.body === 'string') body = renderTemplate(c.body, vars, { escape: 'none' });
-      else if (c.body !== undefined) body = renderTemplate(JSON.stringify(c.body), vars, { escape: 'none' });
+      if (bodySource !== undefined) body = outputs[1 + headerEntries.length]!;
       else
         body = JSON.stringify({
           contact: { id: t.execution.contactId, email: t.execution.email },
@@ -277,10 +292,17 @@ export class StepEffects {
         const items: IntakeItem[] = [];
         for (const t of list) {
           const c = t.step.config;
-          const vars = templateVariables(t);
+          const to = c.to
+            ? (
+                await this.renderer.render({
+                  parts: [{ source: c.to as string, escape: 'none' }],
+                  variables: templateVariables(t),
+                })
+              ).outputs[0]!.trim()
+            : t.execution.email;
           items.push({
             key: `workflow:${t.execution.id}:${t.step.id}`,
-            to: c.to ? renderTemplate(c.to as string, vars, { escape: 'none' }).trim() : t.execution.email,
+            to,
             ...(c.from ? { from: c.from as string } : {}),
             ...(c.fromName ? { fromName: c.fromName as string } : {}),
             ...(c.replyTo ? { replyTo: c.replyTo as string } : {}),

@@ -1,5 +1,6 @@
 import type { DomainError } from '@herald/core';
-import { Injectable } from '@nestjs/common';
+import type { TemplateRenderPool } from '@herald/templating';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ContactsClient, SendingClient } from '../clients/internal-clients.js';
@@ -7,6 +8,7 @@ import { WORKFLOWS } from '../consumer.js';
 import type { SimulateDto } from '../definitions/workflow.dto.js';
 import { WorkflowErrors } from '../definitions/workflow.errors.js';
 import { WorkflowStore } from '../definitions/workflow-store.js';
+import { WORKFLOWS_RENDER_POOL } from '../render-threads.provider.js';
 import { simulate, type SimContact, type SimulationResult } from './simulator.js';
 
 const STANDARD_FIELDS = [
@@ -24,6 +26,7 @@ export class SimulateService {
     private readonly store: WorkflowStore,
     private readonly contacts: ContactsClient,
     private readonly sending: SendingClient,
+    @Inject(WORKFLOWS_RENDER_POOL) private readonly renderer: TemplateRenderPool,
   ) {}
 
   async simulate(
@@ -67,15 +70,18 @@ export class SimulateService {
         if ((err as DomainError).kind !== 'not_found') throw err;
       }
     }
-    const result = simulate({
-      graph,
-      workflowName: w.name,
-      contact,
-      event: { name: body.event?.name ?? w.eventName ?? '', data: body.event?.data ?? {} },
-      context: body.context ?? {},
-      start,
-      templates,
-    });
+    const result = await simulate(
+      {
+        graph,
+        workflowName: w.name,
+        contact,
+        event: { name: body.event?.name ?? w.eventName ?? '', data: body.event?.data ?? {} },
+        context: body.context ?? {},
+        start,
+        templates,
+      },
+      this.renderer,
+    );
     return { workflowId: w.id, version: w.graphVersion, ...result };
   }
 

@@ -1,3 +1,4 @@
+import { createTemplateRenderPool } from '@herald/templating';
 import type { Graph } from '../definitions/graph.js';
 import { simulate } from './simulator.js';
 
@@ -54,8 +55,12 @@ const base = {
 };
 
 describe('the dry run on a virtual clock', () => {
-  it('takes the yes branch with the condition values, lists the email, update and webhook, and advances the clock by the DELAY', () => {
-    const r = simulate({ ...base, event: { name: 'signup', data: { plan: 'pro' } } });
+  /** On the event loop: this file proves what the dry run answers; simulator.int.spec.ts where it renders. */
+  const inline = createTemplateRenderPool(0);
+  afterAll(() => inline.close());
+
+  it('takes the yes branch with the condition values, lists the email, update and webhook, and advances the clock by the DELAY', async () => {
+    const r = await simulate({ ...base, event: { name: 'signup', data: { plan: 'pro' } } }, inline);
     expect(r.path.map((p) => [p.stepId, p.outcome, p.at])).toEqual([
       ['d', 'delayed', '2026-01-02T00:00:00.000Z'],
       ['c', 'yes', '2026-01-02T00:00:00.000Z'],
@@ -72,19 +77,22 @@ describe('the dry run on a virtual clock', () => {
     expect(r.status).toBe('COMPLETED');
   });
 
-  it('takes the no branch and ends with the EXIT reason', () => {
-    const r = simulate({ ...base, event: { name: 'signup', data: { plan: 'free' } } });
+  it('takes the no branch and ends with the EXIT reason', async () => {
+    const r = await simulate({ ...base, event: { name: 'signup', data: { plan: 'free' } } }, inline);
     expect(r.path.map((p) => p.outcome)).toEqual(['delayed', 'no', 'exited']);
     expect(r.status).toBe('EXITED');
     expect(r.emails).toEqual([]);
   });
 
-  it('a marketing email to an unsubscribed contact is shown as skipped', () => {
-    const r = simulate({
-      ...base,
-      contact: { ...base.contact, subscribed: false },
-      event: { name: 'signup', data: { plan: 'pro' } },
-    });
+  it('a marketing email to an unsubscribed contact is shown as skipped', async () => {
+    const r = await simulate(
+      {
+        ...base,
+        contact: { ...base.contact, subscribed: false },
+        event: { name: 'signup', data: { plan: 'pro' } },
+      },
+      inline,
+    );
     expect(r.emails[0]).toMatchObject({ skipped: 'unsubscribed' });
   });
 });

@@ -1,4 +1,4 @@
-import { renderTemplate } from '@herald/templating';
+import type { TemplateRenderPool } from '@herald/templating';
 import { evaluateCondition, parseCondition } from '../definitions/condition-filter.js';
 import { entryStep, nextStepId, type Graph } from '../definitions/graph.js';
 import { waitOf } from '../executions/step-batch.js';
@@ -48,9 +48,11 @@ const MAX_STEPS = 1000;
  * by its length; a WAIT_FOR_EVENT takes its timeout branch (no event arrives in a dry run) after its
  * timeout; a CONDITION is evaluated against the given contact, event and context, and the values it
  * read are returned; emails, webhook requests and contact updates are rendered and listed, never
- * made. An UPDATE_CONTACT's data is applied to the virtual contact for the steps after it.
+ * made. An UPDATE_CONTACT's data is applied to the virtual contact for the steps after it. A step's
+ * templates render in one task of `renderer` (off the event loop with render threads); a template
+ * that fails to render throws its `TemplateError`.
  */
-export function simulate(input: SimulationInput): SimulationResult {
+export async function simulate(input: SimulationInput, renderer: TemplateRenderPool): Promise<SimulationResult> {
   let clock = input.start.getTime();
   const contact = { ...input.contact, data: { ...input.contact.data } };
   const out: SimulationResult = {
@@ -71,6 +73,16 @@ export function simulate(input: SimulationInput): SimulationResult {
     context: input.context,
     workflow: { name: input.workflowName },
   });
+  /** Renders one step's templates in one task, in order (the first that fails throws). */
+  const render = async (sources: string[]): Promise<string[]> =>
+    sources.length === 0
+      ? []
+      : (
+          await renderer.render({
+            parts: sources.map((source) => ({ source, escape: 'none' as const })),
+            variables: vars(),
+          })
+        ).outputs;
   let step = entryStep(input.graph);
   for (let i = 0; step && i < MAX_STEPS; i++) {
     const { ms } = waitOf(step);
@@ -106,13 +118,15 @@ export function simulate(input: SimulationInput): SimulationResult {
       }
       case 'SEND_EMAIL': {
         const t = input.templates.get(c.templateId as string);
-        const to = c.to ? renderTemplate(c.to as string, vars(), { escape: 'none' }).trim() : contact.email;
+        const toSource = c.to ? (c.to as string) : undefined;
+        const rendered = await render([...(toSource !== undefined ? [toSource] : []), ...(t ? [t.subject] : [])]);
+        const to = toSource !== undefined ? rendered.shift()!.trim() : contact.email;
         const skipped = t?.type === 'marketing' && !contact.subscribed ? 'unsubscribed' : undefined;
         out.emails.push({
           stepId: step.id,
           to,
           templateId: c.templateId as string,
-          subject: t ? renderTemplate(t.subject, vars(), { escape: 'none' }) : null,
+          subject: t ? rendered.shift()! : null,
           ...(skipped ? { skipped } : {}),
         });
         outcome = skipped ? 'skipped' : 'sent';
@@ -120,24 +134,25 @@ export function simulate(input: SimulationInput): SimulationResult {
       }
       case 'WEBHOOK': {
         const method = (c.method as string | undefined) ?? 'POST';
+        const bodySource =
+          method === 'GET' || c.body === undefined
+            ? undefined
+            : typeof c.body === 'string'
+              ? c.body
+              : JSON.stringify(c.body);
+        // the body, then the URL (the order they rendered in before)
+        const rendered = await render([...(bodySource !== undefined ? [bodySource] : []), c.url as string]);
         const body =
           method === 'GET'
             ? null
-            : typeof c.body === 'string'
-              ? renderTemplate(c.body, vars(), { escape: 'none' })
-              : c.body !== undefined
-                ? renderTemplate(JSON.stringify(c.body), vars(), { escape: 'none' })
-                : JSON.stringify({
-                    contact: { id: contact.id, email: contact.email },
-                    workflow: { name: input.workflowName },
-                    event: input.event.data,
-                  });
-        out.webhooks.push({
-          stepId: step.id,
-          method,
-          url: renderTemplate(c.url as string, vars(), { escape: 'none' }),
-          body,
-        });
+            : bodySource !== undefined
+              ? rendered.shift()!
+              : JSON.stringify({
+                  contact: { id: contact.id, email: contact.email },
+                  workflow: { name: input.workflowName },
+                  event: input.event.data,
+                });
+        out.webhooks.push({ stepId: step.id, method, url: rendered.shift()!, body });
         outcome = 'called';
         break;
       }
