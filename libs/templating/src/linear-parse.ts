@@ -30,8 +30,12 @@ class TokenQueue {
  */
 export function parseLinear(engine: Liquid, source: string): Template[] {
   const options = engine.options;
-  const tokens = new Tokenizer(source, options.operators, undefined, undefined, options.groupedExpressions).readTopLevelTokens(
-    options,
-  );
+  const tokens = new Tokenizer(
+    source,
+    options.operators,
+    undefined,
+    undefined,
+    options.groupedExpressions,
+  ).readTopLevelTokens(options);
   return engine.parser.parseTokens(new TokenQueue(tokens) as unknown as TopLevelToken[]);
 }

@@ -4,9 +4,7 @@ import { createTemplateRenderPool, type RenderTask, type TemplateRenderPool } fr
 import { TemplateError, TemplateErrorCode } from './template-errors.js';
 
 /** The render thread as the built service runs it (`npm test` builds dist/ first). */
-const BUILT_WORKER = fileURLToPath(
-  new URL('../../../dist/libs/templating/src/render.worker.js', import.meta.url),
-);
+const BUILT_WORKER = fileURLToPath(new URL('../../../dist/libs/templating/src/render.worker.js', import.meta.url));
 
 /** A template that renders until the work or time limit stops it (a 10^5-step loop over data). */
 const HOSTILE: RenderTask = {
@@ -53,7 +51,9 @@ describe('template render pool (render threads and the event loop)', () => {
   });
 
   it("a template error in a render thread is the renderer's TemplateError, with its code and problems", async () => {
-    const invalid = await failure(threads.render({ parts: [{ source: '{{ x | nosuchfilter }}', escape: 'html' }], variables: {} }));
+    const invalid = await failure(
+      threads.render({ parts: [{ source: '{{ x | nosuchfilter }}', escape: 'html' }], variables: {} }),
+    );
     expect(invalid.code).toBe(TemplateErrorCode.Invalid);
     expect(invalid.problems[0]).toMatchObject({ line: 1 });
     const limited = await failure(threads.render(HOSTILE));
@@ -83,6 +83,8 @@ describe('template render pool (render threads and the event loop)', () => {
 
   it('the thread keeps serving after a limit was hit', async () => {
     await failure(threads.render(HOSTILE));
-    expect((await threads.render({ parts: [{ source: '{{ 1 | plus: 1 }}', escape: 'none' }], variables: {} })).outputs).toEqual(['2']);
+    expect(
+      (await threads.render({ parts: [{ source: '{{ 1 | plus: 1 }}', escape: 'none' }], variables: {} })).outputs,
+    ).toEqual(['2']);
   });
 });

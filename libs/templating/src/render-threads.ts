@@ -20,8 +20,7 @@ export interface RenderResult {
 
 /** What crosses the thread boundary: an answer or a template error as plain data. */
 export type RenderReply =
-  | { ok: RenderResult }
-  | { error: { code: TemplateErrorCode; message: string; problems: readonly TemplateProblem[] } };
+  { ok: RenderResult } | { error: { code: TemplateErrorCode; message: string; problems: readonly TemplateProblem[] } };
 
 /** Renders a task with `renderer` (on whichever thread runs it): a template error becomes data. */
 export function runRenderTask(renderer: TemplateRenderer, task: RenderTask): RenderReply {
@@ -31,7 +30,8 @@ export function runRenderTask(renderer: TemplateRenderer, task: RenderTask): Ren
     if (task.plainTextOf !== undefined) ok.plainText = htmlToPlainText(outputs[task.plainTextOf] ?? '');
     return { ok };
   } catch (err) {
-    if (err instanceof TemplateError) return { error: { code: err.code, message: err.message, problems: err.problems } };
+    if (err instanceof TemplateError)
+      return { error: { code: err.code, message: err.message, problems: err.problems } };
     throw err;
   }
 }
@@ -76,7 +76,12 @@ export function createTemplateRenderPool(threads: number, workerFile = WORKER): 
       throw new Error(
         `the render thread ${workerFile} does not exist: run the built service (npm run build), or set RENDER_THREADS=0`,
       );
-    return (pool = new Piscina({ filename: workerFile, minThreads: threads, maxThreads: threads, idleTimeout: Infinity }));
+    return (pool = new Piscina({
+      filename: workerFile,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Infinity,
+    }));
   };
   return {
     render: async (task) => answer((await started().run(task)) as RenderReply),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { Liquid, Parser } from 'liquidjs';
+import { Parser } from 'liquidjs';
 import { renderTemplate, validateTemplate } from './index.js';
 import { TemplateError, TemplateErrorCode } from './template-errors.js';
 import { DEFAULT_TEMPLATE_LIMITS, TemplateRenderer } from './template-renderer.js';
@@ -358,7 +358,7 @@ describe('parsing takes time linear in the number of tokens', () => {
   it("the parser never takes a token with Array.prototype.shift on the template's whole token list", () => {
     const renderer = new TemplateRenderer({ renderTimeLimitMs: 600_000, maxTags: 100_000 }); // the parse is what is looked at
     const source = '{{ a }}'.repeat(20_000);
-    const shift = Array.prototype.shift; // eslint-disable-line @typescript-eslint/unbound-method
+    const shift = Array.prototype.shift;
     let longest = 0;
     jest.spyOn(Array.prototype, 'shift').mockImplementation(function (this: unknown[]) {
       longest = Math.max(longest, this.length);

@@ -39,7 +39,8 @@ export class ContactImportsService {
     fileName: string | undefined,
   ): Promise<{ jobId: string; status: 'queued' }> {
     if (file.length > MAX_CSV_BYTES) throw ImportErrors.fileTooLarge(MAX_CSV_BYTES);
-    if (decodeUtf8(file) === undefined) throw ImportErrors.invalidFile('The file is not valid UTF-8 text; save it as CSV UTF-8');
+    if (decodeUtf8(file) === undefined)
+      throw ImportErrors.invalidFile('The file is not valid UTF-8 text; save it as CSV UTF-8');
     let header: string[] | undefined;
     let totalRows = 0;
     try {

@@ -69,7 +69,8 @@ export class CsvImportProcessor implements OnModuleInit {
     let header: string[] | undefined;
     let dataRow = 0;
     let batch: ParsedRow[] = [];
-    for await (const cells of csvRows(imp.file!)) { // valid UTF-8: checked when it was uploaded
+    for await (const cells of csvRows(imp.file!)) {
+      // valid UTF-8: checked when it was uploaded
       if (!header) {
         header = cells as string[];
         continue;

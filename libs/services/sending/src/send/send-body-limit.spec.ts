@@ -9,7 +9,9 @@ describe('/v1/send body limit: sized from what the route can accept', () => {
 
   it('a body holding the largest attachments allowed fits', () => {
     const max = 3 * 1024 * 1024;
-    const body = JSON.stringify({ attachments: [{ filename: 'a.bin', content: Buffer.alloc(max, 7).toString('base64') }] });
+    const body = JSON.stringify({
+      attachments: [{ filename: 'a.bin', content: Buffer.alloc(max, 7).toString('base64') }],
+    });
     expect(Buffer.byteLength(body)).toBeLessThan(sendBodyLimit(max));
   });
 
