@@ -356,8 +356,8 @@ describe('parsing takes time linear in the number of tokens', () => {
   // liquidjs' parser takes each token with Array.prototype.shift, which moves every remaining token
   // once the array is large: 70,000 outputs took more than 10 s. The renderer gives the parser a queue.
   it("the parser never takes a token with Array.prototype.shift on the template's whole token list", () => {
-    const renderer = new TemplateRenderer({ renderTimeLimitMs: 600_000, maxTags: 100_000 }); // the parse is what is looked at
-    const source = '{{ a }}'.repeat(20_000);
+    const renderer = new TemplateRenderer({ renderTimeLimitMs: 600_000 }); // the parse is what is looked at
+    const source = '{{ a }}'.repeat(5000);
     const shift = Array.prototype.shift;
     let longest = 0;
     jest.spyOn(Array.prototype, 'shift').mockImplementation(function (this: unknown[]) {
@@ -368,7 +368,7 @@ describe('parsing takes time linear in the number of tokens', () => {
     const out = renderer.render(source, { a: 'y' }, text);
     jest.restoreAllMocks();
     expect(problems).toEqual([]);
-    expect(out).toHaveLength(20_000);
+    expect(out).toHaveLength(5000);
     expect(longest).toBeLessThan(1000);
   });
 });

@@ -1,10 +1,5 @@
-import type { HeraldRuntime } from '@herald/core';
-import {
-  createTemplateRenderPool,
-  TemplateError,
-  TemplateErrorCode,
-  type TemplateRenderPool,
-} from '@herald/templating';
+import { DomainError, type HeraldRuntime } from '@herald/core';
+import { createTemplateRenderPool, type TemplateRenderPool } from '@herald/templating';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
@@ -108,10 +103,11 @@ describe("workflows' Liquid in render threads (RENDER_THREADS)", () => {
     ]);
   });
 
-  it('a hostile template in the dry run holds a render thread, not the event loop: it keeps turning while the render runs, and the dry run fails with the template error', async () => {
+  it('a hostile template in the dry run holds a render thread, not the event loop: it keeps turning while the render runs, and the dry run answers a 422 naming the step', async () => {
     const { ticks, error } = await turnsWhile(() => simulate(dryRun(hostileWebhook), threads));
-    expect(error).toBeInstanceOf(TemplateError);
-    expect((error as TemplateError).code).toBe(TemplateErrorCode.LimitExceeded);
+    expect(DomainError.is(error, 'VALIDATION_ERROR')).toBe(true);
+    expect((error as DomainError).details?.errors?.[0]).toMatchObject({ field: 'steps.h', code: 'render_failed' });
+    expect((error as DomainError).details?.errors?.[0]?.message).toMatch(/exceeded the (work|time) limit/);
     expect(ticks).toBeGreaterThan(1);
   });
 
@@ -120,7 +116,7 @@ describe("workflows' Liquid in render threads (RENDER_THREADS)", () => {
     setImmediate(() => ticks++);
     const run = simulate(dryRun(hostileWebhook), inline);
     expect(ticks).toBe(0);
-    await expect(run).rejects.toBeInstanceOf(TemplateError);
+    await expect(run).rejects.toBeInstanceOf(DomainError);
   });
 
   describe('WEBHOOK steps', () => {

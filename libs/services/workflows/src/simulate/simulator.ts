@@ -1,4 +1,5 @@
-import type { TemplateRenderPool } from '@herald/templating';
+import { invalidInput } from '@herald/core';
+import { TemplateError, type TemplateRenderPool } from '@herald/templating';
 import { evaluateCondition, parseCondition } from '../definitions/condition-filter.js';
 import { entryStep, nextStepId, type Graph } from '../definitions/graph.js';
 import { waitOf } from '../executions/step-batch.js';
@@ -73,16 +74,30 @@ export async function simulate(input: SimulationInput, renderer: TemplateRenderP
     context: input.context,
     workflow: { name: input.workflowName },
   });
-  /** Renders one step's templates in one task, in order (the first that fails throws). */
-  const render = async (sources: string[]): Promise<string[]> =>
-    sources.length === 0
-      ? []
-      : (
-          await renderer.render({
-            parts: sources.map((source) => ({ source, escape: 'none' as const })),
-            variables: vars(),
-          })
-        ).outputs;
+  /**
+   * Renders one step's templates in one task, in order; a template that cannot be rendered for this
+   * contact is the dry run's answer: a 422 naming the step (`steps.<stepId>`, `render_failed`).
+   */
+  const render = async (sources: string[]): Promise<string[]> => {
+    if (sources.length === 0) return [];
+    try {
+      return (
+        await renderer.render({
+          parts: sources.map((source) => ({ source, escape: 'none' as const })),
+          variables: vars(),
+        })
+      ).outputs;
+    } catch (err) {
+      if (!(err instanceof TemplateError) || !step) throw err;
+      throw invalidInput([
+        {
+          field: `steps.${step.id}`,
+          message: `Step "${step.name}": the template could not be rendered: ${err.message}`,
+          code: 'render_failed',
+        },
+      ]);
+    }
+  };
   let step = entryStep(input.graph);
   for (let i = 0; step && i < MAX_STEPS; i++) {
     const { ms } = waitOf(step);
