@@ -4,6 +4,7 @@
  * percentiles, CPU accounting and a small table printer. Everything targets 127.0.0.1.
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Pool, type Dispatcher } from 'undici';
 import { startEmbeddedPostgres } from '@herald/persistence';
-import { freePort, ServiceProcess } from '@herald/testing';
+import { freePort, ServiceProcess, type TestDnsServer } from '@herald/testing';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -441,3 +442,162 @@ export const perEvent = (a: DbCounters, b: DbCounters, events: number): DbCounte
   inserted: (b.inserted - a.inserted) / events,
   updated: (b.updated - a.updated) / events,
 });
+
+export interface Answer {
+  status: number;
+  /** Time to the answer's last byte. */
+  ms: number;
+  /** The answer's first 2,000 characters. */
+  text: string;
+}
+
+/**
+ * One HTTP request with node:http (any body size, any headers, none added but its length). `fresh`:
+ * on a connection of its own. A server that answers before reading the body may close the
+ * connection under the upload: its answer is still waited for, up to 2 s after the error; without
+ * one, status 0, the time to the error and its code (`ECONNRESET`, `EPIPE`) as text.
+ */
+export function requestOnce(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer,
+  fresh = false,
+): Promise<Answer> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let settled = false;
+    let text = '';
+    const finish = (status: number) => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, ms: performance.now() - started, text });
+    };
+    const req = http.request(
+      url,
+      {
+        method,
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        ...(fresh ? { agent: false } : {}),
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text = (text + chunk).slice(0, 2000)));
+        for (const event of ['end', 'error', 'close']) res.on(event, () => finish(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const failedAt = performance.now();
+      setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        resolve({ status: 0, ms: failedAt - started, text: err.code ?? err.message });
+      }, 2000);
+    });
+    req.end(body);
+  });
+}
+
+/**
+ * A sender domain of the project (`headers` carry its secret key) verified over the loopback DNS
+ * server Herald was started with (DNS_SERVERS), once the sending service knows it (read from the
+ * database of `admin`); its name.
+ */
+export async function verifiedSenderDomain(
+  baseUrl: string,
+  headers: Record<string, string>,
+  dns: TestDnsServer,
+  admin: pg.Pool | pg.Client,
+): Promise<string> {
+  const domain = `bench-${Date.now().toString(36)}.example.test`;
+  const created = await requestOnce(`${baseUrl}/domains`, 'POST', headers, JSON.stringify({ domain }));
+  if (created.status !== 201) throw new Error(`POST /domains answered ${created.status}: ${created.text}`);
+  const { id, records } = JSON.parse(created.text) as { id: string; records: { name: string; value: string }[] };
+  for (const r of records) dns.set(r.name, 'TXT', r.value);
+  const checked = await requestOnce(`${baseUrl}/domains/${id}/verify`, 'GET', headers, '');
+  if (!checked.text.includes('"verified"')) throw new Error(`the domain was not verified: ${checked.text}`);
+  for (const deadline = performance.now() + 30_000; ; await sleep(50)) {
+    const r = await admin.query(`SELECT verified FROM sending.sender_domains WHERE domain_id = $1`, [id]);
+    if (r.rows[0]?.verified) return domain;
+    if (performance.now() > deadline) throw new Error('the sending service never learned of the verified domain');
+  }
+}
+
+export interface ImportJob {
+  status: string;
+  totalRows: number;
+  imported: number;
+  updated: number;
+  skipped: number;
+  errors: { row: number; reason: string }[];
+}
+
+/**
+ * `POST /contacts/import` of `csv` (multipart, as the e2e tests upload), `afterUpload` once it is
+ * accepted, then its job polled every 100 ms until completed or failed: the upload's status, the
+ * time from its start to the end, and the job (undefined when the upload was refused).
+ */
+export async function importAndWait(
+  baseUrl: string,
+  headers: Record<string, string>,
+  csv: string,
+  timeoutMs: number,
+  afterUpload?: () => Promise<void>,
+): Promise<{ status: number; ms: number; text: string; job?: ImportJob }> {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
+  const { authorization } = headers;
+  const auth = authorization ? { authorization } : {};
+  const started = performance.now();
+  const res = await fetch(`${baseUrl}/contacts/import`, { method: 'POST', headers: auth, body: form });
+  const text = await res.text();
+  if (res.status !== 202) return { status: res.status, ms: performance.now() - started, text };
+  const { jobId } = JSON.parse(text) as { jobId: string };
+  await afterUpload?.();
+  for (;;) {
+    const job = (await (await fetch(`${baseUrl}/contacts/import/${jobId}`, { headers: auth })).json()) as ImportJob;
+    if (job.status === 'completed' || job.status === 'failed')
+      return { status: res.status, ms: performance.now() - started, text, job };
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`import ${jobId} not done after ${timeoutMs} ms: ${JSON.stringify(job)}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * The longest event-loop delay of the Herald at `baseUrl` since the previous call, in ms: the
+ * herald_nodejs_eventloop_lag_max_seconds gauge of /metrics, which each scrape resets.
+ */
+export async function loopStallMs(baseUrl: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  return Number(/^herald_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
+}
+
+/** The work's result and the longest event-loop stall of the Herald at `baseUrl` while it ran (a scrape right before and right after). */
+export async function withLoopStall<T>(baseUrl: string, work: () => Promise<T>): Promise<[T, number]> {
+  await loopStallMs(baseUrl);
+  const value = await work();
+  return [value, await loopStallMs(baseUrl)];
+}
+
+/** Statuses as a table cell: `422`, or `200×3 413×1` when they differ (0, no answer: `none`). */
+export function statusCounts(statuses: number[]): string {
+  const counts = new Map<string, number>();
+  for (const s of statuses)
+    counts.set(s === 0 ? 'none' : String(s), (counts.get(s === 0 ? 'none' : String(s)) ?? 0) + 1);
+  if (counts.size === 1) return [...counts.keys()][0]!;
+  return [...counts].map(([s, n]) => `${s}×${n}`).join(' ');
+}
+
+/** What a refused answer said, from Herald's error body: `422 render_failed: <message>` (no answer: `no answer (ECONNRESET)`). */
+export function refusalOf(a: Answer): string | undefined {
+  if (a.status === 0) return `no answer (${a.text})`;
+  if (a.status < 400) return undefined;
+  try {
+    const e = (JSON.parse(a.text) as { error: { code: string; errors?: { code: string; message: string }[] } }).error;
+    const first = e.errors?.[0];
+    return `${a.status} ${first ? `${first.code}: ${first.message}` : e.code}`;
+  } catch {
+    return `${a.status} ${a.text.slice(0, 120)}`;
+  }
+}
