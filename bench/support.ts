@@ -452,9 +452,12 @@ export interface Answer {
 }
 
 /**
- * One HTTP request with node:http (any body size, any headers, none added but its length). `fresh`:
- * on a connection of its own. A server that answers before reading the body may close the
- * connection under the upload: its answer is still waited for, up to 2 s after the error; without
+ * One HTTP request with node:http (any body size, any headers, none added but its length): its
+ * status and the time to the answer's last byte, resolved once the body is also sent (a server
+ * that answers before reading the body still reads, or drops, the rest: that is part of the
+ * request's cost). `fresh`: on a keep-alive connection of its own (node's `agent: false` would ask
+ * the server to close it after the answer, under the upload). A server that closes the connection
+ * under the upload may have answered: its answer is waited for, up to 2 s after the error; without
  * one, status 0, the time to the error and its code (`ECONNRESET`, `EPIPE`) as text.
  */
 export function requestOnce(
@@ -466,33 +469,45 @@ export function requestOnce(
 ): Promise<Answer> {
   return new Promise((resolve) => {
     const started = performance.now();
-    let settled = false;
+    const agent = fresh ? new http.Agent({ keepAlive: true, maxSockets: 1 }) : undefined;
+    let answer: Answer | undefined;
+    let sent = false;
     let text = '';
-    const finish = (status: number) => {
-      if (settled) return;
-      settled = true;
-      resolve({ status, ms: performance.now() - started, text });
+    let giveUp: NodeJS.Timeout | undefined;
+    const settle = () => {
+      if (!answer || !sent) return;
+      clearTimeout(giveUp);
+      agent?.destroy();
+      resolve(answer);
+    };
+    const answered = (status: number) => {
+      answer ??= { status, ms: performance.now() - started, text };
+      // a server that answered and then neither reads nor closes: the upload is given up after 60 s
+      if (!sent && !giveUp)
+        giveUp = setTimeout(() => req.destroy(new Error('the server stopped reading the body')), 60_000);
+      settle();
     };
     const req = http.request(
       url,
-      {
-        method,
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        ...(fresh ? { agent: false } : {}),
-      },
+      { method, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, ...(agent ? { agent } : {}) },
       (res) => {
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text = (text + chunk).slice(0, 2000)));
-        for (const event of ['end', 'error', 'close']) res.on(event, () => finish(res.statusCode ?? 0));
+        for (const event of ['end', 'error', 'close']) res.on(event, () => answered(res.statusCode ?? 0));
       },
     );
+    req.on('finish', () => {
+      sent = true;
+      settle();
+    });
     req.on('error', (err: NodeJS.ErrnoException) => {
+      sent = true;
       const failedAt = performance.now();
       setTimeout(() => {
-        if (settled) return;
-        settled = true;
-        resolve({ status: 0, ms: failedAt - started, text: err.code ?? err.message });
+        answer ??= { status: 0, ms: failedAt - started, text: err.code ?? err.message };
+        settle();
       }, 2000);
+      settle();
     });
     req.end(body);
   });
