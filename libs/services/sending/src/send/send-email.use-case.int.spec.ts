@@ -262,6 +262,17 @@ describe('SendEmailUseCase: a refused /v1/send writes nothing (PostgreSQL)', () 
     }
   });
 
+  it("renders a new contact's email once when the template names neither timestamp (the write's clock cannot change it)", async () => {
+    renders.length = 0;
+    await send.execute(
+      project,
+      { to: 'once@x.test', from: FROM, subject: 'Hi {{ email }}', body: '<p>{{ plan }}</p>' },
+      undefined,
+    );
+    expect(renders).toHaveLength(1);
+    expect((await rows())[0]!.subject).toBe('Hi once@x.test');
+  });
+
   it('renders an existing contact the request does not change once, with its stored data, and proposes no id for it', async () => {
     const existing = write('known@x.test', { subscribed: true, data: { plan: 'pro' } }).contact;
     renders.length = 0;

@@ -23,6 +23,9 @@ import { contactDifference, planRecipients, type PlannedRecipient } from './send
 
 export const EMAILS_CHANNEL = 'herald_sending_emails';
 
+/** The contact's timestamps as template variables (contact-variables.ts): the only ones a write's clock changes. */
+const TIMESTAMP_VARIABLE = /createdAt|updatedAt/;
+
 /** What every recipient's email is rendered from: the request's fields over the template's. */
 interface Content extends EmailSource {
   from: Mailbox;
@@ -267,6 +270,8 @@ export class SendEmailUseCase {
   ): Promise<RenderedEmail> {
     const difference = contactDifference(plan.contact, upsert.contact);
     if (difference === 'none') return rendered;
+    // Liquid cannot list its variables: a template that names neither timestamp cannot show them
+    if (difference === 'timestamps' && !TIMESTAMP_VARIABLE.test(content.subject + content.body)) return rendered;
     try {
       return await this.render(projectId, request, content, emailId, upsert);
     } catch (err) {
