@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { derivedSecret, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { MAX_PATH_SEGMENT_LENGTH } from '@herald/http';
 import { Inject, Injectable } from '@nestjs/common';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 
@@ -63,6 +64,17 @@ export class LinkSigner {
   /** The signed click link; the target is signed as `redirectTarget` normalizes it (no tab, CR or LF). */
   clickUrl(emailId: string, url: string): string {
     return `${this.appUrl}/t/click/${this.sign({ k: 'click', e: emailId, u: redirectTarget(url) ?? url })}`;
+  }
+
+  /**
+   * What a link of an email becomes with click tracking: its signed click link, or the link itself
+   * when the signed token would pass the longest path segment a Herald server accepts (a target of
+   * ~1,400 characters and more): such a click link would be refused (414), an untracked one works.
+   */
+  trackedLink(emailId: string, url: string): string {
+    const tracked = this.clickUrl(emailId, url);
+    const token = tracked.length - this.appUrl.length - '/t/click/'.length;
+    return token > MAX_PATH_SEGMENT_LENGTH ? url : tracked;
   }
 
   /** unsubscribeUrl, subscribeUrl and manageUrl of one contact (and the email they appear in). */

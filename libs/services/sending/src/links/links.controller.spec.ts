@@ -1,4 +1,5 @@
 import type { HeraldRuntime } from '@herald/core';
+import { MAX_PATH_SEGMENT_LENGTH } from '@herald/http';
 import Fastify from 'fastify';
 import type { SendingSettings } from '../sending.settings.js';
 import { LinkSigner, redirectTarget } from './link-signer.js';
@@ -24,6 +25,16 @@ async function clickThrough(token: string): Promise<{ status: number; location?:
     await app.close();
   }
 }
+
+describe('click tracking never makes a link unusable', () => {
+  it('a link is tracked while its signed token fits a path segment, and left as it is past that (it would be a 414)', () => {
+    const short = 'https://shop.test/sale?utm_source=herald';
+    expect(signer.trackedLink('email-1', short)).toBe(signer.clickUrl('email-1', short));
+    const long = `https://shop.test/sale?ref=${'x'.repeat(1600)}`;
+    expect(signer.clickUrl('email-1', long).split('/t/click/')[1]!.length).toBeGreaterThan(MAX_PATH_SEGMENT_LENGTH);
+    expect(signer.trackedLink('email-1', long)).toBe(long);
+  });
+});
 
 describe('click links: the redirect target is a normalized http(s) URL, never an invalid Location header', () => {
   it('a link target with CR/LF is signed without them when the email is built', () => {

@@ -95,7 +95,7 @@ export class EmailRenderer {
     }
     const ownLink = (url: string) => url.startsWith(`${this.links.appUrl}/`);
     if (this.settings.TRACK_CLICKS)
-      html = rewriteLinks(html, (url) => this.links.clickUrl(target.emailId, url), ownLink);
+      html = rewriteLinks(html, (url) => this.links.trackedLink(target.emailId, url), ownLink);
     if (this.settings.TRACK_OPENS) html = addOpenPixel(html, this.links.openUrl(target.emailId));
     const headers: Record<string, string> =
       source.type === 'marketing'
