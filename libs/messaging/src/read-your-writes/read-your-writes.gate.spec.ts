@@ -25,21 +25,51 @@ class SegmentsController {
   own(): void {}
 }
 
-/** A relay whose outbox is published up to `published` (moved by the test), recording what it is asked. */
+/**
+ * A relay whose outbox is published up to `published` (moved by the test): a wait ends as soon as
+ * the test publishes far enough, or at its deadline; `asked` records what it was asked, and
+ * `waiting` resolves once a wait is in flight.
+ */
 class FakeRelay {
-  published = 0;
   latest = 0;
   readonly asked: number[] = [];
+  private position = 0;
+  private readonly waiters = new Set<() => void>();
+  private inFlight!: () => void;
+  readonly waiting = new Promise<void>((resolve) => (this.inFlight = resolve));
+
+  get published(): number {
+    return this.position;
+  }
+
+  set published(position: number) {
+    this.position = position;
+    for (const wake of this.waiters) wake();
+  }
+
   latestId = async () => this.latest;
+
   awaitPublished = async (upTo: number, deadline: number): Promise<boolean> => {
     this.asked.push(upTo);
-    while (this.published < upTo) {
-      if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    return true;
+    if (this.position >= upTo) return true;
+    return new Promise<boolean>((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(ok);
+      };
+      const check = () => {
+        if (this.position >= upTo) done(true);
+      };
+      const timer = setTimeout(() => done(this.position >= upTo), Math.max(0, deadline - Date.now()));
+      this.waiters.add(check);
+      this.inFlight();
+    });
   };
 }
+
+/** Lets the promise callbacks queued so far run (one turn of the event loop; no clock involved). */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 interface Setup {
   mode?: 'standalone' | 'distributed';
@@ -122,11 +152,16 @@ describe('ReadYourWrites, the gate of routes answering from copies', () => {
   });
 
   it("waits until the producer's relay has published the project's position, then remembers it: the next request does not wait", async () => {
-    const { gate, contacts, context } = setup();
-    setTimeout(() => (contacts.published = 12), 20);
-    const started = Date.now();
-    await gate.pass(context('list', { [POSITIONS_HEADER]: 'contacts=12' }), 'prj_a');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(15);
+    const { gate, contacts, context } = setup({ timeoutMs: 60_000 });
+    let passed = false;
+    const first = gate
+      .pass(context('list', { [POSITIONS_HEADER]: 'contacts=12' }), 'prj_a')
+      .then(() => (passed = true));
+    await contacts.waiting;
+    await settle();
+    expect(passed).toBe(false); // held while the relay has not published 12
+    contacts.published = 12;
+    await first;
     await gate.pass(context('list', { [POSITIONS_HEADER]: 'contacts=12' }), 'prj_a');
     await gate.pass(context('list', { [POSITIONS_HEADER]: 'contacts=9' }), 'prj_a');
     expect(contacts.asked).toEqual([12]);
@@ -151,13 +186,16 @@ describe('ReadYourWrites, the gate of routes answering from copies', () => {
   });
 
   it('shares one wait between concurrent requests wanting no more than it waits for', async () => {
-    const { gate, contacts, context } = setup();
-    setTimeout(() => (contacts.published = 20), 20);
-    await Promise.all([
+    const { gate, contacts, context } = setup({ timeoutMs: 60_000 });
+    const passes = Promise.all([
       gate.pass(context('list', { [POSITIONS_HEADER]: 'contacts=20' }), 'prj_a'),
       gate.pass(context('list', { [POSITIONS_HEADER]: 'contacts=15' }), 'prj_a'),
       gate.pass(context('list', { [POSITIONS_HEADER]: 'contacts=20' }), 'prj_a'),
     ]);
+    await contacts.waiting;
+    await settle();
+    contacts.published = 20;
+    await passes;
     expect(contacts.asked).toEqual([20]);
   });
 
@@ -235,7 +273,7 @@ describe('ReadYourWrites, the gate of routes answering from copies', () => {
     expect(positionsContext.run(request, () => gate.copyIsCurrent('segments', 'contacts'))).toBe(false);
     expect(positionsContext.run(request, () => gate.copyIsCurrent('segments', 'domains'))).toBe(true);
     contacts.published = 6;
-    await new Promise((r) => setTimeout(r, 20));
+    await settle(); // the background confirmation's callbacks
     expect(positionsContext.run(request, () => gate.copyIsCurrent('segments', 'contacts'))).toBe(true);
   });
 });
