@@ -22,10 +22,12 @@ export async function* csvRows(file: Buffer): AsyncGenerator<string[]> {
   });
   let rows: string[][] = [];
   let failure: unknown;
-  let ended = false;
   parser.on('data', (row: string[]) => rows.push(row));
   parser.on('error', (err) => (failure ??= err));
-  parser.on('end', () => (ended = true));
+  const finished = new Promise<void>((resolve) => {
+    parser.once('end', resolve);
+    parser.once('error', () => resolve());
+  });
   const take = (): string[][] => {
     const ready = rows;
     rows = [];
@@ -38,7 +40,7 @@ export async function* csvRows(file: Buffer): AsyncGenerator<string[]> {
     yield* take();
   }
   parser.end();
-  while (!ended && !failure) await nextTurn();
+  await finished;
   if (failure) throw failure;
   yield* take();
 }
