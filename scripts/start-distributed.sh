@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node-runtime.sh
 bash scripts/ensure-node-deps.sh
+# The mock broker (tools/kafka-mock) needs librdkafka-dev and gcc: installed here as `npm test` does
+# (skipped when KAFKA_BROKERS names a cluster).
+bash scripts/ensure-system-deps.sh
 bash scripts/build.sh
 # The services run with the same V8 flags and malloc arenas as `npm start` (scripts/start.sh).
 defaults="$(cat scripts/node-options)"
