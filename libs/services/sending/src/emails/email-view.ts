@@ -56,6 +56,8 @@ export interface EmailSummaryView {
   type: 'marketing' | 'transactional';
   templateId: string | null;
   origin: 'api' | 'campaign' | 'workflow';
+  /** A campaign's test send (POST /campaigns/:id/test). */
+  test: boolean;
   attempts: number;
   /** The last problem: the relay's answer of a bounce or failure, why it was skipped, a retry's cause. */
   error: string | null;
@@ -88,6 +90,7 @@ export function emailSummaryView(e: Email): EmailSummaryView {
     type: e.type,
     templateId: e.templateId,
     origin: e.origin,
+    test: e.test === true,
     attempts: e.attempts,
     error: e.error,
     createdAt: iso(e.createdAt)!,

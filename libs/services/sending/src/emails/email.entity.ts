@@ -93,6 +93,10 @@ export class Email {
   @Column({ name: 'execution_id', type: 'varchar', length: 60, nullable: true })
   executionId!: string | null;
 
+  /** A campaign's test send (POST /campaigns/:id/test): sent whatever the contact's subscription, on no ledger. */
+  @Column({ type: 'boolean', default: false })
+  test!: boolean;
+
   @Column({ type: 'int', default: 0 })
   attempts!: number;
 
@@ -156,6 +160,7 @@ export function emailFromRow(r: Record<string, unknown>): Partial<Email> {
     campaignId: (r.campaign_id as string | null) ?? null,
     workflowId: (r.workflow_id as string | null) ?? null,
     executionId: (r.execution_id as string | null) ?? null,
+    test: r.test === true,
     attempts: r.attempts as number,
     messageId: r.message_id as string,
   };

@@ -12,7 +12,7 @@ import { Email, emailFromRow } from './email.entity.js';
 
 /** The columns a view needs (never the rendered content or attachments). */
 const COLUMNS = `id, project_id, contact_id, to_email, to_name, from_email, from_name, reply_to, subject, template_id, type,
-  origin, priority, status, attempts, message_id, error, sent_at, opened_at, clicked_at, bounced_at, complained_at, created_at`;
+  origin, test, priority, status, attempts, message_id, error, sent_at, opened_at, clicked_at, bounced_at, complained_at, created_at`;
 
 /** What became of a project's emails: one email with its history, or a filtered list, newest first. */
 @Injectable()

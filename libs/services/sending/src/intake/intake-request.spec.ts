@@ -55,6 +55,12 @@ describe('parseIntakeRequest: the body of POST /internal/emails', () => {
     ]);
   });
 
+  it('marks a test send only when test is true, and refuses a test that is not a boolean', () => {
+    const [plain, test] = parseIntakeRequest({ items: [item({ test: false }), item({ test: true })] }) as IntakeItem[];
+    expect([plain!.test, test!.test]).toEqual([undefined, true]);
+    expect(fields({ items: [item({ test: 'yes' })] })).toEqual(['items[0].test']);
+  });
+
   it('checks the contact snapshot shape', () => {
     expect(fields({ items: [item({ contact: { id: 'ctc_1', email: 'a@b.test' } })] })).toEqual(['items[0].contact']);
     const [ok] = parseIntakeRequest({

@@ -35,6 +35,11 @@ export interface IntakeItem {
   workflowId?: string;
   executionId?: string;
   priority: IntakePriority;
+  /**
+   * A campaign's test send (POST /campaigns/:id/test): sent whatever the contact's subscription
+   * (never skipped as unsubscribed; a suppressed or invalid address still is), recorded `test: true`.
+   */
+  test?: boolean;
 }
 
 export const INTAKE_LIMITS = { items: 500, key: 200, id: 60, subject: 998, name: 200, address: 320 } as const;
@@ -132,6 +137,7 @@ function parseItem(raw: unknown, at: string, errors: FieldProblem[]): IntakeItem
   const workflowId = text('workflowId', INTAKE_LIMITS.id);
   const executionId = text('executionId', INTAKE_LIMITS.id);
   const priority = oneOf('priority', ['bulk', 'normal'] as const, false);
+  if (raw.test !== undefined && typeof raw.test !== 'boolean') problem('test', 'must be a boolean', 'invalid_type');
 
   if (errors.length > before || !key || to === undefined || !category || !origin) return undefined;
   return {
@@ -151,6 +157,7 @@ function parseItem(raw: unknown, at: string, errors: FieldProblem[]): IntakeItem
     ...(workflowId ? { workflowId } : {}),
     ...(executionId ? { executionId } : {}),
     priority: priority ?? (origin === 'campaign' ? 'bulk' : 'normal'),
+    ...(raw.test === true ? { test: true } : {}),
   };
 }
 

@@ -33,6 +33,7 @@ interface Row {
   workflow_id: string | null;
   source_key: string;
   contact_id: string;
+  test: boolean;
 }
 
 /**
@@ -289,6 +290,41 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
     expect(again.results).toEqual([
       { key: 'skip:1', status: 'duplicate', emailId: stored[0]!.id, firstStatus: 'skipped', reason: 'suppressed' },
     ]);
+  });
+
+  it("sends a test item whatever the contact's state, rendered with the contact of the address if any, marked test; a suppressed address is still skipped", async () => {
+    directory.set('left@x.test', contact('left@x.test', false, { name: 'Lea' }));
+    const test = (key: string, to: string) => ({
+      ...campaignItem(key, to),
+      contact: undefined,
+      campaignId: undefined,
+      priority: 'normal',
+      test: true,
+    });
+    const answer = await intake.execute(PROJECT, {
+      items: [
+        campaignItem('test:0', 'real@x.test'),
+        test('test:1', 'left@x.test'),
+        test('test:2', 'designer@agency.test'),
+        test('test:3', 'bounced@x.test'),
+      ],
+    });
+    expect(answer.results.map((r) => [r.status, r.reason])).toEqual([
+      ['queued', undefined],
+      ['queued', undefined],
+      ['queued', undefined],
+      ['skipped', 'suppressed'],
+    ]);
+    const [real, left, designer, bounced] = await rows('test:');
+    expect(real!.test).toBe(false);
+    expect([left!.html, left!.contact_id, left!.test]).toEqual([expect.stringContaining('Hi Lea,'), 'ctc_left', true]);
+    expect([designer!.html, designer!.contact_id, designer!.test]).toEqual([
+      expect.stringContaining('Hi there,'),
+      '',
+      true,
+    ]);
+    expect(designer!.headers['List-Unsubscribe']).toMatch(/^<https:\/\/mail\.example\.test\/unsubscribe\/.+>$/);
+    expect([bounced!.status, bounced!.test]).toEqual(['suppressed', true]);
   });
 
   it('renders marketing mail per contact with one-click List-Unsubscribe and Precedence: bulk, in the bulk lane', async () => {

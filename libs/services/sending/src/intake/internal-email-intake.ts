@@ -16,8 +16,9 @@ import { SenderDomains } from '../senders/sender-domains.js';
 import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import { parseIntakeRequest, INTAKE_LIMITS, type IntakeItem } from './intake-request.js';
+import { skipReasonOf, type SkipReason } from './skip-reason.js';
 
-export type SkipReason = 'unsubscribed' | 'suppressed' | 'invalid_address';
+export type { SkipReason } from './skip-reason.js';
 
 /** What became of one item, in the order of the call. */
 export interface IntakeResult {
@@ -127,13 +128,7 @@ export class InternalEmailIntake {
       const item = items[i]!;
       const to = addresses.get(i) ?? null;
       const contact = item.contact ? snapshot(item.contact) : to ? known.get(to) : undefined;
-      const skip: SkipReason | undefined = !to
-        ? 'invalid_address'
-        : suppressed.has(to)
-          ? 'suppressed'
-          : item.category === 'marketing' && !contact?.subscribed
-            ? 'unsubscribed'
-            : undefined;
+      const skip = skipReasonOf(item, to, to !== null && suppressed.has(to), contact);
       rows.push(await this.row(projectId, i, item, contents.get(i)!, to, contact, skip));
       // rendering is CPU work: let delivery and other requests run between emails
       await new Promise((resolve) => setImmediate(resolve));
@@ -308,6 +303,7 @@ export class InternalEmailIntake {
       campaignId: item.campaignId ?? null,
       workflowId: item.workflowId ?? null,
       executionId: item.executionId ?? null,
+      test: item.test === true,
       messageId: `${id}@${emailDomain(content.from)}`,
     });
   }

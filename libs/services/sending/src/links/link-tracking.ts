@@ -46,6 +46,19 @@ export class LinkTracking {
   }
 
   /**
+   * The address an email went to, for the subscription links of an email sent to no contact (a
+   * campaign's test send to an address that is not a contact, transactional mail to an unknown
+   * recipient); null when the email is gone or is not the project's.
+   */
+  async recipient(projectId: string, emailId: string): Promise<string | null> {
+    const rows: { to_email: string }[] = await this.db.query(
+      `SELECT to_email FROM ${tableName(this.db, Email)} WHERE project_id = $1 AND id = $2`,
+      [projectId, emailId],
+    );
+    return rows[0]?.to_email ?? null;
+  }
+
+  /**
    * Subscribes or unsubscribes the contact a link names. `emailId`: the email the link came in; its
    * id and campaign ride on the subscription event, so that the campaign's stats count the unsubscribe.
    */

@@ -66,3 +66,48 @@ describe('click links: the redirect target is a normalized http(s) URL, never an
     expect(redirectTarget('http://[bad')).toBeNull();
   });
 });
+
+describe('subscription links of an email sent to no contact (a test send to an address that is not a contact)', () => {
+  /** The subscription routes on a bare Fastify server, with what they asked of the contacts. */
+  async function follow(method: 'GET' | 'POST', path: string) {
+    const changes: unknown[] = [];
+    const tracking = {
+      recipient: (projectId: string, emailId: string) =>
+        Promise.resolve(projectId === 'prj_1' && emailId === 'eml_1' ? 'designer@agency.test' : null),
+      contact: () => Promise.reject(new Error('no contact to look up')),
+      setSubscription: (...args: unknown[]) => Promise.resolve(void changes.push(args)),
+    };
+    const controller = new LinksController(signer, tracking as unknown as LinkTracking);
+    const app = Fastify({ maxParamLength: 4096 });
+    const token = (req: { params: unknown }) => (req.params as { token: string }).token;
+    app.get('/unsubscribe/:token', (req, reply) => controller.unsubscribeForm(token(req), reply));
+    app.post('/unsubscribe/:token', (req, reply) => controller.unsubscribe(token(req), reply));
+    app.get('/manage/:token', (req, reply) => controller.manage(token(req), reply));
+    try {
+      const res = await app.inject({ method, url: path });
+      return { status: res.statusCode, body: res.body, changes };
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('show a page naming the address and change nothing, on GET and on POST (one-click included)', async () => {
+    const urls = signer.subscriptionUrls('prj_1', '', 'eml_1');
+    const path = (url: string) => url.slice('https://herald.test'.length);
+    for (const [method, url] of [
+      ['GET', urls.unsubscribeUrl],
+      ['POST', urls.unsubscribeUrl],
+      ['GET', urls.manageUrl],
+    ] as const) {
+      const res = await follow(method, path(url));
+      expect(res).toMatchObject({ status: 200, changes: [] });
+      expect(res.body).toContain('designer@agency.test');
+      expect(res.body).toContain('nothing was changed');
+    }
+  });
+
+  it("answer the invalid-link page (404) when the email is gone or not the link's project", async () => {
+    const gone = signer.subscriptionUrls('prj_1', '', 'eml_gone').unsubscribeUrl;
+    expect(await follow('GET', gone.slice('https://herald.test'.length))).toMatchObject({ status: 404, changes: [] });
+  });
+});

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { LinkSigner, redirectTarget } from './link-signer.js';
 import type { RemoteContact } from '../send/contacts-client.js';
 import { LinkTracking } from './link-tracking.js';
-import { donePage, invalidLinkPage, managePage, subscribePage, unsubscribePage } from './pages.js';
+import { donePage, invalidLinkPage, managePage, noContactPage, subscribePage, unsubscribePage } from './pages.js';
 
 /** A transparent 1×1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -100,6 +100,7 @@ export class LinksController {
     render: (contact: RemoteContact) => string,
   ): Promise<void> {
     const claims = this.signer.verify(token, kind);
+    if (claims?.c === '') return this.noContact(claims, reply);
     const contact = claims ? await this.tracking.contact(claims.p, claims.c) : null;
     html(reply, contact ? 200 : 404, contact ? render(contact) : invalidLinkPage());
   }
@@ -111,7 +112,18 @@ export class LinksController {
     reply: FastifyReply,
   ): Promise<void> {
     const claims = this.signer.verify(token, kind);
+    if (claims?.c === '') return this.noContact(claims, reply);
     const contact = claims ? await this.tracking.setSubscription(claims.p, claims.c, subscribed, claims.e) : null;
     html(reply, contact ? 200 : 404, contact ? donePage(subscribed, contact.email) : invalidLinkPage());
+  }
+
+  /**
+   * A link of an email sent to no contact (a campaign's test send to an address that is not a
+   * contact): the page names the address the email went to and changes nothing, on GET and POST
+   * alike (one-click included); 404 when its email is gone.
+   */
+  private async noContact(claims: { p: string; e?: string }, reply: FastifyReply): Promise<void> {
+    const address = claims.e ? await this.tracking.recipient(claims.p, claims.e) : null;
+    html(reply, address ? 200 : 404, address ? noContactPage(address) : invalidLinkPage());
   }
 }

@@ -45,3 +45,10 @@ export const donePage = (subscribed: boolean, email: string) =>
 
 export const invalidLinkPage = () =>
   page('Link not valid', '<p>This link is not valid or has been altered. Use the link from the email itself.</p>');
+
+/** A subscription link of an email sent to no contact: it names the address and changes nothing. */
+export const noContactPage = (email: string) =>
+  page(
+    'Not on the list',
+    `<p><strong>${escape(email)}</strong> is not on this sender's marketing list: there is no subscription to change, and nothing was changed.</p>`,
+  );
