@@ -26,14 +26,24 @@ export interface FieldBody {
   coverage: number;
 }
 
+/** Herald's error body (docs/errors.md): the standard one, with `code` and `time` on the public API (`/v1/…`) only. */
 export interface ErrorBody {
   success: false;
+  /** Always `error.message` (what Plunk's clients read). */
+  message: string;
   error: {
     code: string;
     message: string;
     statusCode: number;
+    requestId: string;
     errors?: { field: string; message: string; code: string }[];
+    suggestion?: string;
   };
+  timestamp: string;
+  /** `/v1/…` only: the HTTP status. */
+  code?: number;
+  /** `/v1/…` only: epoch milliseconds. */
+  time?: number;
 }
 
 export interface ImportJobBody {

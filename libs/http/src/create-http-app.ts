@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { answerClientError, answerRouterError } from './errors/client-error.js';
+import { answerClientError, answerRouterError, answerWhileClosing } from './errors/client-error.js';
 import { collectProcessMetrics } from './metrics/metrics.js';
 import {
   boundedJsonParser,
@@ -34,7 +34,8 @@ export async function createHttpApp(
     trustProxy: options.trustProxy ?? false,
     genReqId: genRequestId,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // while closing, the 503 is Herald's error body (answerWhileClosing), not Fastify's own
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // signed links in emails carry their claims in a path parameter (a router option: given at the
     // top level, Fastify 5 warns FSTDEP022 at every start)
@@ -46,6 +47,7 @@ export async function createHttpApp(
     frameworkErrors: answerRouterError,
   });
   installRequestContext(adapter.getInstance());
+  answerWhileClosing(adapter.getInstance());
   installInputLimits(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     logger: ['error', 'warn'],

@@ -68,7 +68,7 @@ export class EarlyServer {
     const unavailable = new HeraldException(503, ErrorCode.ServiceUnavailable, 'The service is starting', {
       suggestion: 'Retry shortly.',
     });
-    const { status, body } = toErrorBody(unavailable, genRequestId(req));
+    const { status, body } = toErrorBody(unavailable, genRequestId(req), req.url);
     res.setHeader('retry-after', '1');
     json(res, status, body);
   };

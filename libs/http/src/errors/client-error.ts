@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_PATH_SEGMENT_LENGTH, pathTooLong } from '../request/input-limits.js';
 import { ErrorCode } from './error-codes.js';
 import { toErrorBody } from './error-envelope.filter.js';
@@ -41,7 +41,7 @@ export function answerClientError(err: ClientError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
     const requestId = randomUUID();
-    const { status, body } = toErrorBody(classify(err), requestId);
+    const { status, body } = toErrorBody(classify(err), requestId, requestTarget(err.rawPacket));
     const json = JSON.stringify(body);
     socket.write(
       `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -49,6 +49,17 @@ export function answerClientError(err: ClientError, socket: Socket): void {
     );
   }
   socket.destroy(err);
+}
+
+/**
+ * The target of the request line Node could not finish (`POST /v1/send?… HTTP/1.1`), from the start
+ * of the bytes it read: enough to tell the public API's paths, whatever follows. `undefined` when the
+ * line does not start with a method and a path.
+ */
+export function requestTarget(rawPacket: unknown): string | undefined {
+  if (!Buffer.isBuffer(rawPacket)) return undefined;
+  const start = rawPacket.subarray(0, 256).toString('latin1');
+  return /^[A-Z]+ (?:https?:\/\/[^/\s]*)?(\/[^\s]*)/.exec(start)?.[1];
 }
 
 const statusText = (status: number): string =>
@@ -69,9 +80,34 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
       : error.code === 'FST_ERR_BAD_URL'
         ? new HeraldException(400, ErrorCode.BadRequest, 'The request path is not valid percent-encoding')
         : error;
-  const { status, body, headers } = toErrorBody(refusal, String(request.id));
+  const { status, body, headers } = toErrorBody(refusal, String(request.id), request.url);
   void reply
     .status(status)
     .headers({ ...headers, 'x-request-id': String(request.id), 'content-type': 'application/json; charset=utf-8' })
     .send(body);
+}
+
+/**
+ * While the server closes (graceful shutdown), a request still arriving on an open connection is
+ * answered 503 `SERVICE_UNAVAILABLE` in the standard error body, with `Retry-After` and
+ * `Connection: close`, before any guard or route runs. (Fastify's own `return503OnClosing`, which
+ * this replaces, answered a body of its own.)
+ */
+export function answerWhileClosing(fastify: FastifyInstance): void {
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!closing) return done();
+    const stopping = new HeraldException(503, ErrorCode.ServiceUnavailable, 'The service is shutting down', {
+      suggestion: 'Retry shortly.',
+    });
+    const { status, body } = toErrorBody(stopping, String(request.id), request.url);
+    void reply
+      .status(status)
+      .headers({ 'retry-after': '1', connection: 'close', 'content-type': 'application/json; charset=utf-8' })
+      .send(body);
+  });
 }

@@ -2,7 +2,7 @@ import { createLogger, DomainError, type DomainErrorKind } from '@herald/core';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { codeForStatus, ErrorCode } from './error-codes.js';
-import type { ErrorBody } from './error-body.js';
+import { errorBody, type ErrorBody } from './error-body.js';
 import { HeraldException } from './herald.exception.js';
 
 const log = createLogger('http.errors');
@@ -32,7 +32,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
-    const { status, body, headers } = toErrorBody(exception, String(request.id));
+    const { status, body, headers } = toErrorBody(exception, String(request.id), request.url);
     // a log level per class of error: a deliberate 503 (a dependency down, a copy behind, a feature
     // not enabled) is an answer, which anyone may cause (an unconfigured webhook): one warn line
     // without a stack; only an unexpected failure is an error with its stack
@@ -69,9 +69,15 @@ export function kindForStatus(status: number): DomainErrorKind | null {
   return status >= 400 && status < 500 ? 'bad_request' : null;
 }
 
+/**
+ * Any error, as the status, headers and body Herald answers (no internals for a 5xx). `url` is the
+ * request target (`/v1/send?…`), or `undefined` when none could be read: every caller passes it, so
+ * no answer can leave without the public API's fields (`errorBody`).
+ */
 export function toErrorBody(
   exception: unknown,
   requestId: string,
+  url: string | undefined,
 ): { status: number; body: ErrorBody; headers: Record<string, string> } {
   let status = 500;
   let code: string = ErrorCode.InternalServerError;
@@ -133,9 +139,8 @@ export function toErrorBody(
     code = ErrorCode.InternalServerError;
     message = 'An unexpected error occurred';
   }
-  const body: ErrorBody = {
-    success: false,
-    error: {
+  const body = errorBody(
+    {
       code,
       message,
       statusCode: status,
@@ -143,8 +148,8 @@ export function toErrorBody(
       ...(errors && errors.length > 0 ? { errors } : {}),
       suggestion: suggestion ?? SUGGESTIONS[status] ?? SUGGESTIONS[status >= 500 ? 500 : 400]!,
     },
-    timestamp: new Date().toISOString(),
-  };
+    url,
+  );
   return { status, body, headers };
 }
 

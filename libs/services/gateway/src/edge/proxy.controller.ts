@@ -74,7 +74,7 @@ export class ProxyController {
           : new HeraldException(503, ErrorCode.ServiceUnavailable, `The ${rule.service} service is unavailable`, {
               suggestion: 'Retry shortly.',
             });
-        const { status, body } = toErrorBody(failure, String(req.id));
+        const { status, body } = toErrorBody(failure, String(req.id), req.url);
         void error;
         void r.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
       },
