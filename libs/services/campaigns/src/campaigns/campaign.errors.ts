@@ -11,6 +11,8 @@ export const CampaignErrorCode = {
   DomainNotVerified: 'domain_not_verified',
   /** Field code of `templateId` naming no template of the project (another project's included). */
   TemplateNotFound: 'TEMPLATE_NOT_FOUND',
+  /** Field code of a test send's `email` on the project's suppression list (a hard bounce or a complaint). */
+  AddressSuppressed: 'ADDRESS_SUPPRESSED',
 } as const;
 
 export const CampaignErrors = {

@@ -28,6 +28,8 @@ export interface IntakeItem {
   origin: 'campaign' | 'workflow';
   campaignId?: string;
   priority?: 'bulk' | 'normal';
+  /** A test send: delivered whatever the contact's subscription (not when suppressed), recorded as a test. */
+  test?: boolean;
 }
 
 /** One answer per item, in order (docs/sending.md, "Internal intake"). */

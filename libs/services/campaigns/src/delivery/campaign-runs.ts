@@ -12,10 +12,11 @@ import { assertCancellable, parseScheduledFor, sendTarget } from '../campaigns/c
 import { campaignView, type CampaignView } from '../campaigns/campaign-view.js';
 import { CampaignsService } from '../campaigns/campaigns.service.js';
 import { SegmentsClient } from '../clients/segments-client.js';
-import { SendingClient, type IntakeResult } from '../clients/sending-client.js';
+import { SendingClient } from '../clients/sending-client.js';
 import { CAMPAIGNS } from '../consumer.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
 import { audienceOf, CampaignSender } from './campaign-sender.js';
+import { testSendAnswer, testSendItem, type TestSendAnswer } from './test-send.js';
 
 export const RUN_QUEUE = 'campaigns.run';
 /**
@@ -30,14 +31,6 @@ const log = createLogger('campaigns.runs');
 interface RunPayload {
   campaignId: string;
   seq: number;
-}
-
-export interface TestSendAnswer {
-  success: true;
-  email: string;
-  status: IntakeResult['status'];
-  emailId?: string;
-  reason?: string;
 }
 
 /**
@@ -122,38 +115,18 @@ export class CampaignRuns implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /**
-   * `POST /campaigns/:id/test {email}`: one email to that address only (sending renders it with the
-   * contact of that address if there is one), its subject marked as a test; no ledger row, no status
-   * or stats change (the email carries no campaignId).
+   * `POST /campaigns/:id/test {email}`: one email to that address whatever its contact's state
+   * (none, unsubscribed, subscribed), marked as a test; no ledger row, no status or stats change,
+   * no contact created or changed; a suppressed address is a 422 (test-send.ts).
    */
   async test(projectId: string, id: string, email: string, requestId?: string): Promise<TestSendAnswer> {
     const c = await this.campaigns.find(this.db.manager, projectId, id);
     const [r] = await this.sending.submit(
       projectId,
-      [
-        {
-          key: `campaign-test:${c.id}:${randomUUID()}`,
-          to: email,
-          from: c.from,
-          ...(c.fromName ? { fromName: c.fromName } : {}),
-          ...(c.replyTo ? { replyTo: c.replyTo } : {}),
-          subject: `[Test] ${c.subject}`.slice(0, 998),
-          body: c.body,
-          ...(c.templateId ? { templateId: c.templateId } : {}),
-          category: 'marketing',
-          origin: 'campaign',
-          priority: 'normal',
-        },
-      ],
+      [testSendItem(c, email, `campaign-test:${c.id}:${randomUUID()}`)],
       requestId,
     );
-    return {
-      success: true,
-      email,
-      status: r!.status,
-      ...(r!.emailId ? { emailId: r!.emailId } : {}),
-      ...(r!.reason ? { reason: r!.reason } : {}),
-    };
+    return testSendAnswer(email, r!);
   }
 
   /** One run: a scheduled campaign moves to SENDING when its time has come, then the sender works. */
