@@ -5,6 +5,7 @@ export * from './template-renderer.js';
 export * from './template-errors.js';
 export { htmlToPlainText, type PlainTextOptions } from './html-to-plain-text.js';
 export { NULLISH_OPERATOR } from './nullish-default.js';
+export { BODY_FORMATS, markdownTemplate, type BodyFormat, type MarkdownTemplate } from './markdown-template.js';
 
 let shared: TemplateRenderer | undefined;
 

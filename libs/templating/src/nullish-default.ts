@@ -34,6 +34,11 @@ export interface SourceEdit {
 export interface RewrittenSource {
   source: string;
   edits: SourceEdit[];
+  /**
+   * When the rewritten text was itself made from the author's source (a Markdown body converted to
+   * HTML): the offset in the author's source of an offset in that text, before the edits.
+   */
+  origin?: (offset: number) => number;
 }
 
 /**

@@ -1,10 +1,15 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTemplateRenderPool, type RenderTask, type TemplateRenderPool } from './render-threads.js';
 import { TemplateError, TemplateErrorCode } from './template-errors.js';
 
-/** The render thread as the built service runs it (`npm test` builds dist/ first). */
-const BUILT_WORKER = fileURLToPath(new URL('../../../dist/libs/templating/src/render.worker.js', import.meta.url));
+/** The render thread as the built service runs it (`npm test` builds dist/, or HERALD_DIST, first). */
+const BUILT_WORKER = path.join(
+  fileURLToPath(new URL('../../../', import.meta.url)),
+  process.env.HERALD_DIST ?? 'dist',
+  'libs/templating/src/render.worker.js',
+);
 
 /** A template that renders until the work or time limit stops it (a 10^5-step loop over data). */
 const HOSTILE: RenderTask = {
@@ -48,6 +53,20 @@ describe('template render pool (render threads and the event loop)', () => {
     expect(a).toEqual(b);
     expect(a.outputs).toEqual(['Hi Ada <3', '<p>Hello Ada &lt;3</p><p>free</p>']);
     expect(a.plainText).toContain('Hello Ada <3');
+  });
+
+  it('a Markdown part is converted on the render thread as on the event loop, its plain text without Markdown', async () => {
+    const task: RenderTask = {
+      parts: [{ source: '# Hi {{ name }}\n\n**Welcome** to [Herald]({{ url }}).', escape: 'html', format: 'markdown' }],
+      variables: { name: 'Ada <3', url: 'https://herald.test/?a=1&b=2' },
+      plainTextOf: 0,
+    };
+    const [a, b] = await Promise.all([threads.render(task), inline.render(task)]);
+    expect(a).toEqual(b);
+    expect(a.outputs).toEqual([
+      '<h1>Hi Ada &lt;3</h1>\n<p><strong>Welcome</strong> to <a href="https://herald.test/?a=1&amp;b=2">Herald</a>.</p>\n',
+    ]);
+    expect(a.plainText).toBe('HI ADA <3\n\nWelcome to Herald [https://herald.test/?a=1&b=2].');
   });
 
   it("a template error in a render thread is the renderer's TemplateError, with its code and problems", async () => {

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { htmlToPlainText } from './html-to-plain-text.js';
+import type { BodyFormat } from './markdown-template.js';
 import { TemplateError, type TemplateErrorCode, type TemplateProblem } from './template-errors.js';
 import { TemplateRenderer, type EscapeMode, type TemplateVariables } from './template-renderer.js';
 
 /** One render job: sources rendered with the same variables, and optionally a plain-text part derived from one of them. */
 export interface RenderTask {
-  parts: { source: string; escape: EscapeMode }[];
+  /** `format: 'markdown'`: a Markdown body (with `escape: 'html'`), converted to HTML on the render thread. */
+  parts: { source: string; escape: EscapeMode; format?: BodyFormat }[];
   variables: TemplateVariables;
   /** Index of the part whose output is also turned into plain text (`htmlToPlainText`). */
   plainTextOf?: number;
@@ -25,7 +27,12 @@ export type RenderReply =
 /** Renders a task with `renderer` (on whichever thread runs it): a template error becomes data. */
 export function runRenderTask(renderer: TemplateRenderer, task: RenderTask): RenderReply {
   try {
-    const outputs = task.parts.map((part) => renderer.render(part.source, task.variables, { escape: part.escape }));
+    const outputs = task.parts.map((part) =>
+      renderer.render(part.source, task.variables, {
+        escape: part.escape,
+        ...(part.format ? { format: part.format } : {}),
+      }),
+    );
     const ok: RenderResult = { outputs };
     if (task.plainTextOf !== undefined) ok.plainText = htmlToPlainText(outputs[task.plainTextOf] ?? '');
     return { ok };

@@ -69,7 +69,8 @@ export function toProblems(err: unknown, parsed: RewrittenSource, original: stri
   const message = (cause instanceof Error && cause !== err ? cause.message : err.message).replace(POSITION_SUFFIX, '');
   const token = err.token;
   if (token && token.input === parsed.source) {
-    return [{ message, ...lineAndColumn(original, originalOffset(token.begin, parsed.edits)) }];
+    const offset = originalOffset(token.begin, parsed.edits);
+    return [{ message, ...lineAndColumn(original, parsed.origin ? parsed.origin(offset) : offset) }];
   }
   const [, line, column] = /, line:(\d+), col:(\d+)$/.exec(err.message) ?? [];
   return [{ message, line: Number(line ?? 1), column: Number(column ?? 1) }];

@@ -11,6 +11,7 @@ import {
 import { htmlToPlainText } from './html-to-plain-text.js';
 import { parseLinear } from './linear-parse.js';
 import { LruCache } from './lru-cache.js';
+import { markdownTemplate, type BodyFormat } from './markdown-template.js';
 import { nestingProblem } from './nesting-depth.js';
 import { registerBudgetedLoops, RenderBudget, WorkLimitError } from './render-budget.js';
 import { rewriteNullishDefaults, templateOperators, type RewrittenSource } from './nullish-default.js';
@@ -29,7 +30,15 @@ export type EscapeMode = 'html' | 'none';
 
 export interface RenderOptions {
   escape: EscapeMode;
+  /**
+   * `markdown`: the source is Markdown, converted to HTML (its Liquid kept as written) before it is
+   * parsed; only with `escape: 'html'`. The conversion is cached with the parsed template.
+   */
+  format?: BodyFormat;
 }
+
+/** What a parsed-template cache holds: templates of one escape mode, or Markdown bodies converted and parsed. */
+export type TemplateCacheMode = EscapeMode | 'markdown';
 
 /** Template variables: contact data, the per-send values and the generated URLs (see docs/templating.md). */
 export type TemplateVariables = Record<string, unknown>;
@@ -52,9 +61,9 @@ export interface TemplateLimits {
 }
 
 export interface TemplateRendererOptions extends Partial<TemplateLimits> {
-  /** Parsed templates kept per escape mode (least recently used evicted). 0 disables the cache. */
+  /** Parsed templates kept per cache mode (least recently used evicted). 0 disables the cache. */
   cacheEntries?: number;
-  /** Total source length (characters) the cache may hold per escape mode. */
+  /** Total source length (characters; a Markdown body: its converted HTML) the cache may hold per cache mode. */
   cacheMaxSourceLength?: number;
 }
 
@@ -114,7 +123,7 @@ export class TemplateRenderer {
   readonly limits: Readonly<TemplateLimits>;
   private readonly engines: Record<EscapeMode, Engine>;
   private readonly validator: Engine;
-  private readonly caches: Record<EscapeMode, LruCache<string, Parsed>>;
+  private readonly caches: Record<TemplateCacheMode, LruCache<string, Parsed>>;
 
   constructor(options: TemplateRendererOptions = {}) {
     this.limits = Object.freeze({
@@ -130,18 +139,26 @@ export class TemplateRenderer {
     this.validator = createEngine({ escapeHtml: false, collectAllErrors: true });
     const entries = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
     const weight = options.cacheMaxSourceLength ?? DEFAULT_CACHE_MAX_SOURCE_LENGTH;
-    this.caches = { html: new LruCache(entries, weight), none: new LruCache(entries, weight) };
+    this.caches = {
+      html: new LruCache(entries, weight),
+      none: new LruCache(entries, weight),
+      markdown: new LruCache(entries, weight),
+    };
   }
 
   /**
    * Renders `source` with `variables`. Throws a `TemplateError`: `TEMPLATE_TOO_LARGE`,
    * `TEMPLATE_INVALID` (with `problems`), `TEMPLATE_LIMIT_EXCEEDED` or `TEMPLATE_RENDER_FAILED`.
    */
-  render(source: string, variables: TemplateVariables, { escape }: RenderOptions): string {
+  render(source: string, variables: TemplateVariables, { escape, format = 'html' }: RenderOptions): string {
     if (escape !== 'html' && escape !== 'none')
       throw new TypeError(`escape must be 'html' or 'none', got ${String(escape)}`);
+    if (format !== 'html' && format !== 'markdown')
+      throw new TypeError(`format must be 'html' or 'markdown', got ${String(format)}`);
+    if (format === 'markdown' && escape !== 'html')
+      throw new TypeError(`a Markdown source renders HTML: escape must be 'html'`);
     const engine = this.engines[escape];
-    const parsed = this.parse(source, escape);
+    const parsed = this.parse(source, format === 'markdown' ? 'markdown' : escape);
     if ('error' in parsed) throw parsed.error;
     const budget = new RenderBudget(this.limits.maxRenderSteps, performance.now() + this.limits.renderTimeLimitMs);
     const context = new Context(
@@ -181,17 +198,21 @@ export class TemplateRenderer {
   }
 
   /** Number of parsed templates currently cached for a mode. */
-  cachedTemplates(escape: EscapeMode): number {
-    return this.caches[escape].size;
+  cachedTemplates(mode: TemplateCacheMode): number {
+    return this.caches[mode].size;
   }
 
   clearCache(): void {
-    this.caches.html.clear();
-    this.caches.none.clear();
+    for (const cache of Object.values(this.caches)) cache.clear();
   }
 
-  private parse(source: string, escape: EscapeMode): Parsed {
-    const cache = this.caches[escape];
+  /**
+   * The parsed template of `source`, from the cache of `mode` when it is there. A Markdown source is
+   * converted first (`markdownTemplate`) and parsed as an HTML body; its problems are positioned in
+   * the Markdown source.
+   */
+  private parse(source: string, mode: TemplateCacheMode): Parsed {
+    const cache = this.caches[mode];
     const cached = cache.get(source);
     if (cached) return cached;
     const tooLarge = this.sizeProblem(source);
@@ -204,8 +225,31 @@ export class TemplateRenderer {
       cache.set(source, { error }, source.length);
       return { error };
     }
-    const engine = this.engines[escape];
-    const rewritten = rewriteNullishDefaults(source, engine.options);
+    const engine = this.engines[mode === 'markdown' ? 'html' : mode];
+    let html = source;
+    let origin: ((offset: number) => number) | undefined;
+    if (mode === 'markdown') {
+      try {
+        const converted = markdownTemplate(source, engine.options);
+        html = converted.html;
+        origin = converted.sourceOffset;
+      } catch (err) {
+        // the source does not tokenize as Liquid: its problems, as validate() finds them
+        const problems = this.validate(source);
+        if (!problems.length) problems.push(...toProblems(err, { source, edits: [] }, source));
+        const error = new TemplateError(
+          TemplateErrorCode.Invalid,
+          `Template is not valid: ${problems.map(describeProblem).join('; ')}`,
+          problems,
+        );
+        cache.set(source, { error }, source.length);
+        return { error };
+      }
+    }
+    const rewritten: RewrittenSource = {
+      ...rewriteNullishDefaults(html, engine.options),
+      ...(origin ? { origin } : {}),
+    };
     let parsed: Parsed;
     try {
       parsed = { templates: parseLinear(engine, rewritten.source), rewritten };
@@ -221,7 +265,7 @@ export class TemplateRenderer {
         ),
       };
     }
-    cache.set(source, parsed, source.length);
+    cache.set(source, parsed, Math.max(source.length, html.length));
     return parsed;
   }
 
