@@ -61,6 +61,14 @@ describe('parseIntakeRequest: the body of POST /internal/emails', () => {
     expect(fields({ items: [item({ test: 'yes' })] })).toEqual(['items[0].test']);
   });
 
+  it("carries the body's format (html or markdown, unset when absent) and refuses any other", () => {
+    const [plain, md, html] = parseIntakeRequest({
+      items: [item(), item({ format: 'markdown' }), item({ format: 'html' })],
+    }) as IntakeItem[];
+    expect([plain!.format, md!.format, html!.format]).toEqual([undefined, 'markdown', 'html']);
+    expect(fields({ items: [item({ format: 'xml' })] })).toEqual(['items[0].format']);
+  });
+
   it('checks the contact snapshot shape', () => {
     expect(fields({ items: [item({ contact: { id: 'ctc_1', email: 'a@b.test' } })] })).toEqual(['items[0].contact']);
     const [ok] = parseIntakeRequest({

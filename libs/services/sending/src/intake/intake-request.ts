@@ -1,5 +1,6 @@
 import { isValidEmail, normaliseEmail } from '@herald/contact-data';
 import type { FieldProblem } from '@herald/core';
+import { BODY_FORMATS, type BodyFormat } from '@herald/templating';
 
 /** The contact snapshot a caller renders with (campaigns pass it: no lookup). */
 export interface IntakeContact {
@@ -27,6 +28,8 @@ export interface IntakeItem {
   replyTo?: string;
   subject?: string;
   body?: string;
+  /** The format of `body` (default `html`); without a body, the template's format applies. */
+  format?: BodyFormat;
   templateId?: string;
   data?: Record<string, unknown>;
   category: IntakeCategory;
@@ -122,6 +125,7 @@ function parseItem(raw: unknown, at: string, errors: FieldProblem[]): IntakeItem
   const replyTo = address('replyTo');
   const subject = oneLine('subject', INTAKE_LIMITS.subject);
   const body = text('body', Number.MAX_SAFE_INTEGER);
+  const format = oneOf('format', BODY_FORMATS, false);
   const templateId = text('templateId', INTAKE_LIMITS.id);
   if (templateId === undefined && raw.templateId === undefined) {
     if (raw.subject === undefined) problem('subject', 'is required unless templateId is given', 'required');
@@ -149,6 +153,7 @@ function parseItem(raw: unknown, at: string, errors: FieldProblem[]): IntakeItem
     ...(replyTo ? { replyTo } : {}),
     ...(subject !== undefined ? { subject } : {}),
     ...(body !== undefined ? { body } : {}),
+    ...(format ? { format } : {}),
     ...(templateId ? { templateId } : {}),
     ...(isObject(raw.data) ? { data: raw.data } : {}),
     category,

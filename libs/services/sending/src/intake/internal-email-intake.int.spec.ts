@@ -93,6 +93,10 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
       [PROJECT],
     );
     await ds.query(
+      `INSERT INTO sending.templates (id, project_id, name, subject, body, from_email, type, format) VALUES ('tpl_md', $1, 'Notes', 'Notes', $2, 'news@brand.test', 'transactional', 'markdown')`,
+      [PROJECT, '# Notes for {{ email }}\n\n**Plan:** {{ plan }}'],
+    );
+    await ds.query(
       `INSERT INTO sending.suppressions (project_id, email, reason) VALUES ($1, 'bounced@x.test', 'bounce')`,
       [PROJECT],
     );
@@ -359,5 +363,28 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
     expect([ok!.priority, ok!.origin, ok!.campaign_id, ok!.contact_id]).toEqual([1, 'campaign', 'cmp_1', 'ctc_h']);
     expect(tpl).toMatchObject({ subject: 'News for h@x.test', priority: 0, origin: 'workflow', workflow_id: 'wfl_1' });
     expect(tpl!.headers).toEqual({});
+  });
+
+  it("renders each body in the format it travels with: an item's body by the item's format, a template's by the template's", async () => {
+    const workflowItem = (key: string, extra: Record<string, unknown>) => ({
+      key,
+      to: 'm@x.test',
+      contact: contact('m@x.test', true, { plan: '**pro**' }),
+      category: 'transactional',
+      origin: 'workflow',
+      ...extra,
+    });
+    const answer = await intake.execute(PROJECT, {
+      items: [
+        campaignItem('format:item', 'm@x.test', { format: 'markdown', body: '# Hi\n\n[Offer](https://brand.test/o)' }),
+        workflowItem('format:template', { templateId: 'tpl_md' }),
+        workflowItem('format:override', { templateId: 'tpl_md', body: '# Not a heading' }),
+      ],
+    });
+    expect(answer.results.map((r) => r.status)).toEqual(['queued', 'queued', 'queued']);
+    const [item, override, template] = await rows('format:');
+    expect(item!.html).toMatch(/^<h1>Hi<\/h1>\n<p><a href="https:\/\/mail\.example\.test\/t\/click\//);
+    expect(template!.html).toContain('<h1>Notes for m@x.test</h1>\n<p><strong>Plan:</strong> **pro**</p>');
+    expect(override!.html).toMatch(/^# Not a heading/);
   });
 });

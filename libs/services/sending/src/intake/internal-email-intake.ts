@@ -1,5 +1,6 @@
 import { emailDomain, isValidEmail, normaliseEmail } from '@herald/contact-data';
 import { DomainError, invalidInput, newId } from '@herald/core';
+import type { BodyFormat } from '@herald/templating';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -59,6 +60,8 @@ interface Stored {
 interface Content {
   subject: string;
   body: string;
+  /** The item's format with the item's body, the template's with the template's. */
+  format: BodyFormat;
   from: string;
   fromName: string | null;
   replyTo: string | null;
@@ -214,6 +217,7 @@ export class InternalEmailIntake {
       }
       const subject = item.subject ?? template?.subject;
       const body = item.body ?? template?.body;
+      const format = item.body !== undefined ? (item.format ?? 'html') : (template?.format ?? 'html');
       const from = item.from ?? template?.from ?? undefined;
       if (!subject || !body || !from) {
         const field = !subject ? 'subject' : !body ? 'body' : 'from';
@@ -233,6 +237,7 @@ export class InternalEmailIntake {
       out.set(i, {
         subject,
         body,
+        format,
         from,
         fromName: item.fromName ?? (item.from ? null : (template?.fromName ?? null)),
         replyTo: item.replyTo ?? template?.replyTo ?? null,
@@ -272,7 +277,7 @@ export class InternalEmailIntake {
       const fieldOf = (f: 'subject' | 'body') =>
         item[f] === undefined && item.templateId ? `items[${i}].templateId` : `items[${i}].${f}`;
       const rendered = await this.renderer.render(
-        { subject: content.subject, body: content.body, type: item.category },
+        { subject: content.subject, body: content.body, format: content.format, type: item.category },
         { projectId, emailId: id, contact: target, transient },
         { subject: fieldOf('subject'), body: fieldOf('body') },
       );

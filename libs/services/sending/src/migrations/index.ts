@@ -4,6 +4,7 @@ import { EmailHistory1795488370852 } from './1795488370852-email-history.js';
 import { ResourceReferences1795489302797 } from './1795489302797-resource-references.js';
 import { EmailIntake1795600000000 } from './1795600000000-email-intake.js';
 import { EmailTestFlag1795900000000 } from './1795900000000-email-test-flag.js';
+import { TemplateBodyFormat1795922754956 } from './1795922754956-template-body-format.js';
 
 /** Committed migrations of the sending schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -14,4 +15,5 @@ export const sendingMigrations: Function[] = [
   ResourceReferences1795489302797,
   EmailIntake1795600000000,
   EmailTestFlag1795900000000,
+  TemplateBodyFormat1795922754956,
 ];

@@ -1,5 +1,5 @@
 import { invalidInput } from '@herald/core';
-import { TemplateError, type TemplateRenderPool } from '@herald/templating';
+import { TemplateError, type BodyFormat, type TemplateRenderPool } from '@herald/templating';
 import { Inject, Injectable } from '@nestjs/common';
 import { LinkSigner } from '../links/link-signer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
@@ -13,10 +13,12 @@ export const TEMPLATE_RENDER_POOL = Symbol('TEMPLATE_RENDER_POOL');
 /** Longest subject of a rendered email (RFC 5322 line length). */
 export const MAX_SUBJECT_LENGTH = 998;
 
-/** What to render: Liquid sources of the subject and the HTML body, and the kind of mail. */
+/** What to render: Liquid sources of the subject and the body, the body's format, and the kind of mail. */
 export interface EmailSource {
   subject: string;
   body: string;
+  /** `markdown`: the body is Markdown, converted to HTML (its Liquid kept) before it renders as an HTML body. */
+  format: BodyFormat;
   type: TemplateType;
 }
 
@@ -39,7 +41,8 @@ export interface RenderTarget {
 /**
  * The one place an email is rendered for a contact (/v1/send today; campaigns and workflows call
  * it too): the contact's built-in fields and data as variables (contactVariables), the subject
- * without escaping (line breaks folded), the body HTML-escaped, a plain-text part, click tracking,
+ * without escaping (line breaks folded), the body HTML-escaped (a Markdown body converted to HTML
+ * first, on the render thread, once per source), a plain-text part, click tracking,
  * the open pixel, and List-Unsubscribe for marketing mail. A template that fails to render is a
  * field error on `fields.body` (or `fields.subject`).
  */
@@ -66,7 +69,7 @@ export class EmailRenderer {
       const rendered = await this.renderer.render({
         parts: [
           { source: source.subject, escape: 'none' },
-          { source: source.body, escape: 'html' },
+          { source: source.body, escape: 'html', format: source.format },
         ],
         variables,
         plainTextOf: 1,

@@ -194,10 +194,15 @@ export class SendEmailUseCase {
     return { success: true, data: { emails: answer, timestamp: new Date().toISOString() } };
   }
 
-  /** Request fields override the template's (subject, body, from, reply-to). */
+  /**
+   * Request fields override the template's (subject, body, from, reply-to). The body's format
+   * travels with the body: the request's `type` with the request's body, the template's format
+   * with the template's.
+   */
   private content(request: SendRequest, template: Template | undefined): Content {
     const subject = request.subject ?? template?.subject;
     const body = request.body ?? template?.body;
+    const format = request.body !== undefined ? (request.type ?? 'html') : (template?.format ?? 'html');
     const from: Mailbox | undefined =
       request.from ??
       (template?.from
@@ -218,6 +223,7 @@ export class SendEmailUseCase {
     return {
       subject,
       body,
+      format,
       from,
       replyTo: request.reply ?? template?.replyTo ?? undefined,
       type: template?.type ?? 'transactional',

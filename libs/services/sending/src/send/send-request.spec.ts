@@ -68,3 +68,31 @@ describe('parseSendRequest: custom headers of /v1/send', () => {
     expect((send(headers) as SendRequest).headers).toEqual(headers);
   });
 });
+
+describe('parseSendRequest: the format of the body (Plunk\u2019s `type`)', () => {
+  const withType = (type: unknown) =>
+    parseSendRequest(
+      {
+        to: 'ada@example.com',
+        from: 'hi@brand.test',
+        subject: 'Hi',
+        body: '# Hi',
+        ...(type === undefined ? {} : { type }),
+      },
+      MAX_ATTACHMENTS,
+    );
+
+  it.each(['html', 'markdown'] as const)('accepts type %s and carries it with the body', (type) => {
+    expect((withType(type) as SendRequest).type).toBe(type);
+  });
+
+  it('leaves the format unset without a type (the body is HTML, or the template decides)', () => {
+    expect(withType(undefined)).not.toHaveProperty('type');
+  });
+
+  it.each(['xml', 'MARKDOWN', '', 1, null])('refuses type %p with 422 naming type', (type) => {
+    expect(withType(type)).toEqual([
+      { field: 'type', message: 'type must be one of html, markdown (the format of body)', code: 'invalid_enum_value' },
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import { dataObjectProblem, isValidEmail, normaliseEmail } from '@herald/contact-data';
 import type { FieldProblem as FieldError } from '@herald/core';
+import { BODY_FORMATS, type BodyFormat } from '@herald/templating';
 
 /** One address with an optional display name. */
 export interface Mailbox {
@@ -22,6 +23,8 @@ export interface SendRequest {
   template?: string;
   subject?: string;
   body?: string;
+  /** The format of `body` (Plunk's `type`): `html`, or `markdown` converted to HTML. Describes `body` only. */
+  type?: BodyFormat;
   from?: Mailbox;
   reply?: string;
   data?: Record<string, unknown>;
@@ -170,7 +173,14 @@ export function parseSendRequest(raw: unknown, maxAttachmentBytes: number): Send
   }
   const body = raw.body;
   if (body !== undefined && (typeof body !== 'string' || body.length < 1))
-    errors.push({ field: 'body', message: 'body must be a non-empty HTML string', code: 'invalid_string' });
+    errors.push({ field: 'body', message: 'body must be a non-empty HTML or Markdown string', code: 'invalid_string' });
+  const type = raw.type;
+  if (type !== undefined && !BODY_FORMATS.includes(type as BodyFormat))
+    errors.push({
+      field: 'type',
+      message: `type must be one of ${BODY_FORMATS.join(', ')} (the format of body)`,
+      code: 'invalid_enum_value',
+    });
   if (template === undefined && (subject === undefined || body === undefined)) {
     if (subject === undefined)
       errors.push({ field: 'subject', message: 'subject is required unless a template is given', code: 'required' });
@@ -306,6 +316,7 @@ export function parseSendRequest(raw: unknown, maxAttachmentBytes: number): Send
     ...(typeof template === 'string' ? { template } : {}),
     ...(typeof subject === 'string' ? { subject } : {}),
     ...(typeof body === 'string' ? { body } : {}),
+    ...(type !== undefined ? { type: type as BodyFormat } : {}),
     ...(from ? { from } : {}),
     ...(reply ? { reply } : {}),
     ...(isObject(raw.data) ? { data: raw.data } : {}),

@@ -1,5 +1,6 @@
 import { IsEmailAddress } from '@herald/contracts';
 import { CursorQueryDto } from '@herald/http';
+import { BODY_FORMATS, type BodyFormat } from '@herald/templating';
 import { PartialType } from '@nestjs/mapped-types';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 
@@ -40,6 +41,11 @@ export class CreateTemplateDto {
   @IsOptional()
   @IsIn(['marketing', 'transactional'])
   type?: 'marketing' | 'transactional';
+
+  /** How `body` is written (default `html`); `markdown` is converted to HTML when an email is rendered. */
+  @IsOptional()
+  @IsIn(BODY_FORMATS)
+  format?: BodyFormat;
 }
 
 /** PATCH: every field of a template, each optional (the same rules). */

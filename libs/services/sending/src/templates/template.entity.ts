@@ -1,8 +1,9 @@
+import type { BodyFormat } from '@herald/templating';
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type TemplateType = 'marketing' | 'transactional';
 
-/** A stored email template: Liquid subject and HTML body plus sender fields. */
+/** A stored email template: Liquid subject and body (HTML or Markdown) plus sender fields. */
 @Entity({ name: 'templates' })
 @Index('templates_project_created', ['projectId', 'createdAt'])
 export class Template {
@@ -33,6 +34,10 @@ export class Template {
   /** Marketing mail is never sent to unsubscribed contacts and carries List-Unsubscribe; transactional mail is. */
   @Column({ type: 'varchar', length: 16, default: 'transactional' })
   type!: TemplateType;
+
+  /** How the body is written: `html`, or `markdown` converted to HTML when an email is rendered. */
+  @Column({ type: 'varchar', length: 16, default: 'html' })
+  format!: BodyFormat;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -2,7 +2,7 @@ import { conflictError, invalidInput, newId, notFoundError, type FieldProblem } 
 import { keysetPage, type CursorPage } from '@herald/http';
 import { InjectReferences, type ReferenceDirectory } from '@herald/messaging';
 import { tableName } from '@herald/persistence';
-import { validateTemplate } from '@herald/templating';
+import { validateTemplate, type BodyFormat } from '@herald/templating';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -20,6 +20,7 @@ export interface TemplateView {
   fromName: string | null;
   replyTo: string | null;
   type: 'marketing' | 'transactional';
+  format: BodyFormat;
   createdAt: string;
   updatedAt: string;
 }
@@ -38,11 +39,15 @@ const view = (t: Template): TemplateView => ({
   fromName: t.fromName,
   replyTo: t.replyTo,
   type: t.type,
+  format: t.format,
   createdAt: new Date(t.createdAt).toISOString(),
   updatedAt: new Date(t.updatedAt).toISOString(),
 });
 
-/** Templates: checked on save (Liquid syntax with line and column; `from` on a verified domain). */
+/**
+ * Templates: checked on save (Liquid syntax with line and column, of an HTML or a Markdown body
+ * alike; `from` on a verified domain).
+ */
 @Injectable()
 export class TemplatesService {
   constructor(
@@ -63,6 +68,7 @@ export class TemplatesService {
       fromName: dto.fromName ?? null,
       replyTo: dto.replyTo?.toLowerCase() ?? null,
       type: dto.type ?? 'transactional',
+      format: dto.format ?? 'html',
     });
     return view(await this.db.getRepository(Template).save(template));
   }
@@ -99,6 +105,7 @@ export class TemplatesService {
     if (dto.fromName !== undefined) template.fromName = dto.fromName;
     if (dto.replyTo !== undefined) template.replyTo = dto.replyTo?.toLowerCase() ?? null;
     if (dto.type !== undefined) template.type = dto.type;
+    if (dto.format !== undefined) template.format = dto.format;
     return view(await this.db.getRepository(Template).save(template));
   }
 
@@ -170,6 +177,7 @@ const fromRow = (r: Record<string, unknown>): Partial<Template> => ({
   fromName: r.from_name as string | null,
   replyTo: r.reply_to as string | null,
   type: r.type as 'marketing' | 'transactional',
+  format: r.format as BodyFormat,
   createdAt: r.created_at as Date,
   updatedAt: r.updated_at as Date,
 });
