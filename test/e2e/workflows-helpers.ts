@@ -115,3 +115,48 @@ export async function executions(api: ProjectApi, workflowId: string, status?: s
 export async function execution(api: ProjectApi, workflowId: string, id: string): Promise<ExecutionBody> {
   return ok(api.get<ExecutionBody>(`/workflows/${workflowId}/executions/${id}`), 'get execution');
 }
+
+/** A step as Plunk's API writes it: canvas coordinates, Plunk's config shapes, a SEND_EMAIL's templateId beside the config. */
+export interface PlunkStep {
+  type: string;
+  name: string;
+  position: { x: number; y: number } | number;
+  config: Record<string, unknown>;
+  templateId?: string;
+}
+
+/**
+ * Builds a workflow through the API with Plunk's shapes only: `steps` by key, `transitions` as
+ * `[from, to, condition?]` (Plunk's `{branch}` or `{fallback: true}`), each with Plunk's `priority`.
+ * Left a draft: the caller enables it. Answers the workflow id and each step's id by key.
+ */
+export async function buildPlunkWorkflow<K extends string>(
+  api: ProjectApi,
+  opts: {
+    eventName?: string;
+    steps: Record<K, PlunkStep>;
+    transitions?: [from: NoInfer<K>, to: NoInfer<K>, condition?: Record<string, unknown>][];
+  },
+): Promise<{ id: string; ids: Record<K, string> }> {
+  const w = await ok(
+    api.post<{ id: string }>('/workflows', {
+      name: `plunk ${opts.eventName ?? 'untriggered'}`,
+      ...(opts.eventName ? { eventName: opts.eventName } : {}),
+    }),
+    'POST /workflows',
+  );
+  const ids = {} as Record<K, string>;
+  for (const [key, step] of Object.entries(opts.steps) as [K, PlunkStep][])
+    ids[key] = (await ok(api.post<StepBody>(`/workflows/${w.id}/steps`, step), `POST step ${key}`)).id;
+  for (const [i, [from, to, condition]] of (opts.transitions ?? []).entries())
+    await ok(
+      api.post(`/workflows/${w.id}/transitions`, {
+        fromStepId: ids[from],
+        toStepId: ids[to],
+        priority: i,
+        ...(condition ? { condition } : {}),
+      }),
+      `POST transition ${from} → ${to}`,
+    );
+  return { id: w.id, ids };
+}

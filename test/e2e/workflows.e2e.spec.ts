@@ -376,10 +376,20 @@ describe(`workflows through the public API (${e2eMode()})`, () => {
     await eventually(async () => (await executions(api, w.id, 'WAITING')).length === 1);
     const edit = await api.patch(`/workflows/${w.id}/steps/${w.steps[1]!.id}`, { config: { templateId: after } });
     expect(edit.status).toBe(200);
-    const broken = await api.delete<ErrorBody>(
+    // an edit leaving the live graph with a problem is made, and the problem reported (enabled as sent)
+    const cut = await api.delete(
       `/workflows/${w.id}/transitions/${(await api.get(`/workflows/${w.id}`)).body.transitions[0].id}`,
     );
-    expect([broken.status, broken.body.error.errors![0]!.field]).toEqual([422, `steps.${w.steps[1]!.id}`]);
+    expect(cut.status).toBe(200);
+    expect((await api.get(`/workflows/${w.id}`)).body.problems).toEqual([
+      { stepId: w.steps[1]!.id, code: 'STEP_UNREACHABLE', message: expect.any(String) },
+    ]);
+    const rejoined = await api.post(`/workflows/${w.id}/transitions`, {
+      fromStepId: w.steps[0]!.id,
+      toStepId: w.steps[1]!.id,
+    });
+    expect(rejoined.status).toBe(201);
+    expect((await api.get(`/workflows/${w.id}`)).body.problems).toEqual([]);
     await api.track({ email: 'new@example.com', event: 'versioned' });
     await eventually(() => mailTo('old@example.com').length === 1 && mailTo('new@example.com').length === 1, {
       timeoutMs: 30_000,
@@ -494,7 +504,7 @@ describe(`workflows through the public API (${e2eMode()})`, () => {
     expect(saved.transitions).toEqual([]);
   });
 
-  it('isolation and bad input: another project sees 404; cross-workflow transitions and non-http webhooks are 422; enabling names the step', async () => {
+  it('isolation and bad input: another project sees 404; cross-workflow transitions and non-http webhooks are 422; enabling is as sent, the problems naming the step', async () => {
     const api = await project();
     const other = await newProject(herald.url, owner);
     const a = await buildWorkflow(api, { eventName: 'iso', draft: true, steps: [['EXIT', {}]] });
@@ -516,10 +526,12 @@ describe(`workflows through the public API (${e2eMode()})`, () => {
       config: { url: 'ftp://example.com' },
     });
     expect([hook.status, fieldsOf(hook.body)]).toEqual([422, ['config.url']]);
-    await api.post(`/workflows/${b.id}/steps`, { type: 'EXIT', name: 'orphan', config: {} });
-    const enable = await api.patch<ErrorBody>(`/workflows/${b.id}`, { enabled: true });
-    expect(enable.status).toBe(422);
-    expect(enable.body.error.errors![0]!.message).toMatch(/orphan/);
+    const orphan = (await api.post(`/workflows/${b.id}/steps`, { type: 'EXIT', name: 'orphan', config: {} })).body;
+    const enable = await api.patch(`/workflows/${b.id}`, { enabled: true });
+    expect([enable.status, enable.body.enabled]).toEqual([200, true]);
+    expect(enable.body.problems).toEqual([
+      { stepId: orphan.id, code: 'STEP_UNREACHABLE', message: expect.stringMatching(/orphan/) },
+    ]);
     const created = await api.post('/workflows', { name: 'n', eventName: 'x', enabled: true });
     expect(created.body).toMatchObject({ enabled: false, triggerType: 'EVENT' });
   });

@@ -28,7 +28,8 @@ export type WorkflowExecutionStatus = (typeof WORKFLOW_EXECUTION_STATUSES)[numbe
  * Payload of every `workflow.*` topic: one step of one contact's execution (docs/workflows.md).
  * - `workflow.started`: an execution began (`trigger`: the event name that started it, or `manual`);
  * - `workflow.step.completed`: a step ran; `outcome` says how (`sent`, `skipped`, `yes`/`no` for a
- *   CONDITION, `event`/`timeout` for a WAIT_FOR_EVENT, `called`, `updated`, `delayed`);
+ *   CONDITION — a multi-branch one's branch id or `default` —, `event`/`timeout` for a WAIT_FOR_EVENT,
+ *   `called`, `updated`, `delayed`);
  * - `workflow.waiting`: the execution waits on a DELAY or WAIT_FOR_EVENT step until `dueAt`;
  * - `workflow.finished`: the execution ended with `status` COMPLETED, EXITED, FAILED or CANCELLED
  *   (`reason`: the EXIT step's reason, the error, or who cancelled).

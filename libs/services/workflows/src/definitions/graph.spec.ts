@@ -1,12 +1,22 @@
-import { checkEnable, checkTransition, entryStep, splicePlan, type Graph, type GraphStep } from './graph.js';
+import {
+  branchesOf,
+  checkTransition,
+  entryStep,
+  graphProblems,
+  splicePlan,
+  type Graph,
+  type GraphStep,
+} from './graph.js';
 
-const step = (id: string, type: GraphStep['type'], position = 0): GraphStep => ({
+const step = (id: string, type: GraphStep['type'], position = 0, config: Record<string, unknown> = {}): GraphStep => ({
   id,
   type,
   name: id.toUpperCase(),
   position,
-  config: {},
+  config,
 });
+const always = { operator: 'AND', conditions: [] };
+const multi = (...ids: string[]) => ({ branches: ids.map((id) => ({ id, name: id, filter: always })) });
 const graph = (steps: GraphStep[], edges: [string, string, string?][] = []): Graph => ({
   steps,
   transitions: edges.map(([from, to, branch], i) => ({
@@ -68,7 +78,7 @@ describe('workflow graph rules', () => {
     });
   });
 
-  it('enabling needs a trigger, reachable steps and every branch continuing, naming the step', () => {
+  it('the graph problems (never a refusal): no trigger, no steps, unreachable steps and open CONDITION branches, each naming its step', () => {
     const ok = graph(
       [step('c', 'CONDITION'), step('y', 'SEND_EMAIL', 1), step('n', 'EXIT', 2)],
       [
@@ -76,13 +86,57 @@ describe('workflow graph rules', () => {
         ['c', 'n', 'no'],
       ],
     );
-    expect(checkEnable(ok, 'signup')).toEqual([]);
-    expect(checkEnable(ok, null)).toMatchObject([{ code: 'WORKFLOW_NO_TRIGGER' }]);
+    expect(graphProblems(ok, 'signup')).toEqual([]);
+    expect(graphProblems(ok, null)).toMatchObject([{ code: 'WORKFLOW_NO_TRIGGER' }]);
     const open = graph([step('c', 'CONDITION'), step('y', 'SEND_EMAIL', 1)], [['c', 'y', 'yes']]);
-    expect(checkEnable(open, 'signup')).toMatchObject([{ field: 'steps.c', code: 'STEP_BRANCH_OPEN' }]);
+    expect(graphProblems(open, 'signup')).toEqual([
+      {
+        stepId: 'c',
+        code: 'STEP_BRANCH_OPEN',
+        message: expect.stringMatching(/no branch: an execution taking it ends/),
+      },
+    ]);
     const orphan = graph([step('a', 'SEND_EMAIL'), step('b', 'SEND_EMAIL', 1)]);
-    expect(checkEnable(orphan, 'signup')).toMatchObject([{ field: 'steps.b', code: 'STEP_UNREACHABLE' }]);
-    expect(checkEnable(graph([]), 'signup')).toMatchObject([{ code: 'WORKFLOW_EMPTY' }]);
+    expect(graphProblems(orphan, 'signup')).toMatchObject([{ stepId: 'b', code: 'STEP_UNREACHABLE' }]);
+    expect(graphProblems(graph([]), null)).toMatchObject([{ code: 'WORKFLOW_NO_TRIGGER' }, { code: 'WORKFLOW_EMPTY' }]);
+  });
+
+  it('a step without a way on is no problem: an ordinary step, a WAIT_FOR_EVENT with only its event branch, a multi-branch CONDITION with every slot taken', () => {
+    const g = graph(
+      [step('w', 'WAIT_FOR_EVENT'), step('m', 'CONDITION', 1, multi('pro', 'team')), step('s', 'SEND_EMAIL', 2)],
+      [
+        ['w', 'm', 'event'],
+        ['m', 's', 'pro'],
+      ],
+    );
+    expect(graphProblems(g, 'signup').map((p) => [p.stepId, p.code, p.message.match(/its (\S+) branch/)?.[1]])).toEqual(
+      [
+        ['m', 'STEP_BRANCH_OPEN', 'team'],
+        ['m', 'STEP_BRANCH_OPEN', 'default'],
+      ],
+    );
+  });
+
+  it("a multi-branch CONDITION's slots are its branch ids and default; a two-way one's yes and no", () => {
+    expect(branchesOf(step('m', 'CONDITION', 0, multi('a', 'b')))).toEqual(['a', 'b', 'default']);
+    expect(branchesOf(step('c', 'CONDITION', 0, always))).toEqual(['yes', 'no']);
+    const g = graph([step('m', 'CONDITION', 0, multi('a', 'b')), step('x', 'EXIT', 1)], [['m', 'x', 'a']]);
+    expect(checkTransition(g, { fromStepId: 'm', toStepId: 'x', branch: 'yes' })).toMatchObject({
+      kind: 'invalid',
+      problems: [{ field: 'branch', code: 'TRANSITION_BRANCH_INVALID' }],
+    });
+    expect(checkTransition(g, { fromStepId: 'm', toStepId: 'x', branch: 'default' })).toBeUndefined();
+    expect(checkTransition(g, { fromStepId: 'm', toStepId: 'x', branch: 'a' })).toMatchObject({ kind: 'conflict' });
+  });
+
+  it('an untagged transition from a WAIT_FOR_EVENT is its event branch; a refused branch is reported where it was written', () => {
+    const g = graph([step('w', 'WAIT_FOR_EVENT'), step('x', 'EXIT', 1)], [['w', 'x']]);
+    expect(checkTransition(graph(g.steps), { fromStepId: 'w', toStepId: 'x' })).toBeUndefined();
+    g.transitions[0]!.branch = 'event';
+    expect(checkTransition(g, { fromStepId: 'w', toStepId: 'x' })).toMatchObject({ kind: 'conflict' });
+    expect(checkTransition(g, { fromStepId: 'w', toStepId: 'x', branch: 'yes' }, 'condition.branch')).toMatchObject({
+      problems: [{ field: 'condition.branch' }],
+    });
   });
 
   it('the entry is the step no transition leads to', () => {

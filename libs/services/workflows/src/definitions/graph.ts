@@ -1,5 +1,6 @@
 import type { WorkflowStepType } from '@herald/contracts';
 import type { FieldProblem } from '@herald/core';
+import { conditionSlots } from './condition-step.js';
 
 /** The graph of a workflow as the rules see it (pure data: definitions, versions, the dry run). */
 export interface GraphStep {
@@ -21,13 +22,20 @@ export interface Graph {
   transitions: GraphTransition[];
 }
 
-/** The outgoing slots of a step type: named branches, the single unnamed one, or none (EXIT). */
-export function branchesOf(type: WorkflowStepType): readonly string[] {
-  if (type === 'CONDITION') return ['yes', 'no'];
-  if (type === 'WAIT_FOR_EVENT') return ['event', 'timeout'];
-  if (type === 'EXIT') return [];
+/**
+ * The outgoing slots of a step: a CONDITION's yes/no, or its branch ids and `default` (multi-branch);
+ * a WAIT_FOR_EVENT's event/timeout; none for an EXIT; the single unnamed one (`''`) for any other.
+ */
+export function branchesOf(step: Pick<GraphStep, 'type' | 'config'>): readonly string[] {
+  if (step.type === 'CONDITION') return conditionSlots(step.config);
+  if (step.type === 'WAIT_FOR_EVENT') return ['event', 'timeout'];
+  if (step.type === 'EXIT') return [];
   return [''];
 }
+
+/** The branch a transition takes when none is given: a WAIT_FOR_EVENT's `event` (as Plunk's untagged one), else the single way on. */
+export const branchOrDefault = (from: Pick<GraphStep, 'type'>, branch: string | undefined): string =>
+  branch ?? (from.type === 'WAIT_FOR_EVENT' ? 'event' : '');
 
 export type TransitionProblem =
   { kind: 'invalid'; problems: FieldProblem[] } | { kind: 'conflict'; code: string; message: string };
@@ -50,12 +58,14 @@ export function reaches(graph: Graph, from: string, to: string): boolean {
 
 /**
  * The rules of a new transition: both steps in the graph (a step of another workflow is not),
- * the branch fits the source's type (CONDITION: yes/no; WAIT_FOR_EVENT: event/timeout; any other:
- * none; EXIT: no way on), one transition per branch, and no cycle.
+ * the branch is one of the source's slots (CONDITION: yes/no, or its branch ids and default;
+ * WAIT_FOR_EVENT: event/timeout, event when none is given; any other: none; EXIT: no way on), one
+ * transition per branch, and no cycle. `branchField` is where the caller wrote the branch.
  */
 export function checkTransition(
   graph: Graph,
   t: { fromStepId: string; toStepId: string; branch?: string | undefined },
+  branchField = 'branch',
 ): TransitionProblem | undefined {
   const from = graph.steps.find((s) => s.id === t.fromStepId);
   const to = graph.steps.find((s) => s.id === t.toStepId);
@@ -69,8 +79,8 @@ export function checkTransition(
   if (!to)
     problems.push({ field: 'toStepId', message: 'no step of this workflow has this id', code: 'STEP_NOT_IN_WORKFLOW' });
   if (!from || !to) return { kind: 'invalid', problems };
-  const branches = branchesOf(from.type);
-  const branch = t.branch ?? '';
+  const branches = branchesOf(from);
+  const branch = branchOrDefault(from, t.branch);
   if (branches.length === 0)
     return {
       kind: 'invalid',
@@ -87,7 +97,7 @@ export function checkTransition(
       kind: 'invalid',
       problems: [
         {
-          field: 'branch',
+          field: branchField,
           message:
             branches[0] === ''
               ? `a ${from.type} step has one way on: no branch`
@@ -136,43 +146,46 @@ export function nextStepId(graph: Graph, stepId: string, branch: string): string
   return graph.transitions.find((t) => t.fromStepId === stepId && t.branch === branch)?.toStepId;
 }
 
+/** A warning about a workflow's graph (`GET /workflows/:id`): it never stops enabling or editing. */
+export interface GraphProblem {
+  stepId?: string;
+  code: 'WORKFLOW_NO_TRIGGER' | 'WORKFLOW_EMPTY' | 'STEP_UNREACHABLE' | 'STEP_BRANCH_OPEN';
+  message: string;
+}
+
 /**
- * What enabling requires: a trigger (an event name), at least one step, every step reachable from
- * the entry step, and every branch of a CONDITION (yes, no) and a WAIT_FOR_EVENT (event, timeout)
- * continuing to a step (end a branch with an EXIT step). An ordinary step without a way on ends the
- * execution as COMPLETED. Each problem names the step.
+ * What a dashboard should warn about, computed from the graph alone: no trigger event name (nothing
+ * starts it), no steps, steps the entry step cannot reach (they never run), and CONDITION branches
+ * without a transition (an execution taking one ends there, COMPLETED). None of them refuses
+ * enabling (`PATCH /workflows/:id {enabled}` sets enabled as sent) nor an edit; a step without a
+ * way on for the way it took ends the execution there, in the runtime and the dry run alike.
  */
-export function checkEnable(graph: Graph, eventName: string | null): FieldProblem[] {
-  const problems: FieldProblem[] = [];
+export function graphProblems(graph: Graph, eventName: string | null): GraphProblem[] {
+  const problems: GraphProblem[] = [];
   if (!eventName)
     problems.push({
-      field: 'triggerConfig.eventName',
-      message: 'a workflow needs a trigger event name to be enabled',
       code: 'WORKFLOW_NO_TRIGGER',
+      message: 'the workflow has no trigger event name: no event starts it',
     });
   const entry = entryStep(graph);
   if (!entry) {
-    problems.push({
-      field: 'steps',
-      message: 'a workflow needs at least one step to be enabled',
-      code: 'WORKFLOW_EMPTY',
-    });
+    problems.push({ code: 'WORKFLOW_EMPTY', message: 'the workflow has no steps: an execution has nothing to run' });
     return problems;
   }
   for (const s of graph.steps) {
     if (s.id !== entry.id && !reaches(graph, entry.id, s.id))
       problems.push({
-        field: `steps.${s.id}`,
-        message: `step ${s.name} cannot be reached from the first step ${entry.name}`,
+        stepId: s.id,
         code: 'STEP_UNREACHABLE',
+        message: `step ${s.name} cannot be reached from the first step ${entry.name}: it never runs`,
       });
-    const branches = branchesOf(s.type).filter((b) => b !== '');
-    for (const b of branches)
+    if (s.type !== 'CONDITION') continue;
+    for (const b of branchesOf(s))
       if (!graph.transitions.some((t) => t.fromStepId === s.id && t.branch === b))
         problems.push({
-          field: `steps.${s.id}`,
-          message: `step ${s.name} has no transition for its ${b} branch (connect it, or end it with an EXIT step)`,
+          stepId: s.id,
           code: 'STEP_BRANCH_OPEN',
+          message: `step ${s.name} has no transition for its ${b} branch: an execution taking it ends there`,
         });
   }
   return problems;

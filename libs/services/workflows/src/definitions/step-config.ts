@@ -2,7 +2,7 @@ import type { WorkflowStepType } from '@herald/contracts';
 import type { FieldProblem } from '@herald/core';
 import { validateTemplate } from '@herald/templating';
 import { DomainError } from '@herald/core';
-import { parseCondition } from './condition-filter.js';
+import { parseConditionStep } from './condition-step.js';
 
 /** DELAY units and their length in milliseconds (fixed lengths: a day is 24 h, no calendar). */
 export const DELAY_UNITS = {
@@ -80,7 +80,7 @@ export function checkStepConfig(type: WorkflowStepType, raw: unknown, at = 'conf
     }
     case 'CONDITION':
       try {
-        parseCondition(c, at);
+        parseConditionStep(c, at);
       } catch (err) {
         if (err instanceof DomainError && err.details.errors) problems.push(...err.details.errors);
         else throw err;

@@ -5,10 +5,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SegmentsClient, SendingClient } from '../clients/internal-clients.js';
 import { WORKFLOWS } from '../consumer.js';
-import type { CreateStepDto, CreateTransitionDto, UpdateStepDto } from './workflow.dto.js';
-import { conditionReferences, parseCondition, unknownSegments } from './condition-filter.js';
-import { checkTransition, splicePlan } from './graph.js';
-import { checkStepConfig } from './step-config.js';
+import { unknownSegments } from './condition-filter.js';
+import { conditionStepReferences, filtersOf, parseConditionStep } from './condition-step.js';
+import { branchesOf, branchOrDefault, checkTransition, splicePlan } from './graph.js';
+import { readStepConfig, readTransitionBranch } from './plunk-shapes.js';
+import {
+  isCoordinates,
+  type CreateStepDto,
+  type CreateTransitionDto,
+  type StepCoordinates,
+  type UpdateStepDto,
+} from './workflow.dto.js';
 import { WorkflowStep, WorkflowTransition, type Workflow } from './workflow.entity.js';
 import { WorkflowErrorCode, WorkflowErrors } from './workflow.errors.js';
 import { WorkflowStore } from './workflow-store.js';
@@ -24,12 +31,17 @@ export class StepsService {
     private readonly segments: SegmentsClient,
   ) {}
 
+  /**
+   * A step placed with canvas coordinates (a graph editor's `position: {x, y}`) takes the next order,
+   * as one without a position; an integer position is its order.
+   */
   async addStep(projectId: string, workflowId: string, body: CreateStepDto, requestId?: string): Promise<StepView> {
-    await this.checkConfig(projectId, body.type, body.config, requestId);
+    const config = await this.checkConfig(projectId, body.type, body.config, body.templateId, requestId);
+    const coordinates = isCoordinates(body.position) ? coordinatesOf(body.position) : null;
     return this.db.transaction(async (m) => {
       const w = await this.store.find(m, projectId, workflowId, true);
       const position =
-        body.position ??
+        (typeof body.position === 'number' ? body.position : undefined) ??
         Number(
           (
             await m.query(
@@ -46,7 +58,8 @@ export class StepsService {
           type: body.type,
           name: body.name,
           position,
-          config: body.config,
+          coordinates,
+          config,
         }),
       );
       await this.store.changed(m, w, true, requestId);
@@ -62,13 +75,23 @@ export class StepsService {
     requestId?: string,
   ): Promise<StepView> {
     const current = await this.findStep(this.db.manager, workflowId, stepId, projectId);
-    if (body.config !== undefined) await this.checkConfig(projectId, current.type, body.config, requestId);
+    // Plunk's templateId alone replaces the SEND_EMAIL's template in its config
+    const { templateId: _replaced, ...kept } = current.config;
+    const raw = body.config ?? (typeof body.templateId === 'string' ? kept : undefined);
+    const config =
+      raw === undefined ? undefined : await this.checkConfig(projectId, current.type, raw, body.templateId, requestId);
     return this.db.transaction(async (m) => {
       const w = await this.store.find(m, projectId, workflowId, true);
       const step = await this.findStep(m, workflowId, stepId, projectId);
       if (body.name !== undefined) step.name = body.name;
-      if (body.position !== undefined) step.position = body.position;
-      if (body.config !== undefined) step.config = body.config;
+      if (typeof body.position === 'number') {
+        step.position = body.position;
+        step.coordinates = null;
+      } else if (isCoordinates(body.position)) step.coordinates = coordinatesOf(body.position);
+      if (config !== undefined) {
+        await this.checkBranchesKept(m, step, config);
+        step.config = config;
+      }
       const saved = await m.save(step);
       await this.store.changed(m, w, true, requestId);
       return stepView(saved);
@@ -112,24 +135,29 @@ export class StepsService {
     body: CreateTransitionDto,
     requestId?: string,
   ): Promise<TransitionView> {
+    const named = readTransitionBranch(body);
+    if (named.problems.length) throw WorkflowErrors.invalid(named.problems);
     return this.db.transaction(async (m) => {
       const w: Workflow = await this.store.find(m, projectId, workflowId, true);
-      const problem = checkTransition(await this.store.graph(m, workflowId), body);
+      const graph = await this.store.graph(m, workflowId);
+      const t = { fromStepId: body.fromStepId, toStepId: body.toStepId, branch: named.branch };
+      const problem = checkTransition(graph, t, named.field);
       if (problem?.kind === 'invalid') throw WorkflowErrors.invalid(problem.problems);
       if (problem?.kind === 'conflict')
         throw WorkflowErrors.conflict(WorkflowErrorCode.TransitionExists, problem.message);
-      const t = await m.save(
+      const from = graph.steps.find((s) => s.id === body.fromStepId)!;
+      const saved = await m.save(
         m.create(WorkflowTransition, {
           id: newId('wft'),
           projectId,
           workflowId,
           fromStepId: body.fromStepId,
           toStepId: body.toStepId,
-          branch: body.branch ?? '',
+          branch: branchOrDefault(from, named.branch),
         }),
       );
       await this.store.changed(m, w, true, requestId);
-      return transitionView(t);
+      return transitionView(saved);
     });
   }
 
@@ -160,18 +188,46 @@ export class StepsService {
   }
 
   /**
-   * The config's shape for its type (422 field by field), then what it names must be the project's:
-   * a SEND_EMAIL's template (asked of sending), a CONDITION's `segment.<id>` (asked of segments). The
-   * owners answer for the caller's project only, so another project's id is refused exactly as an
-   * unknown one, on the same field.
+   * A CONDITION's new config must keep every branch a transition leaves by (a multi-branch one's ids,
+   * or yes/no): a 422 on `config` names the transition to delete first, rather than leaving it on a
+   * branch the step no longer has.
+   */
+  private async checkBranchesKept(
+    m: EntityManager,
+    step: WorkflowStep,
+    config: Record<string, unknown>,
+  ): Promise<void> {
+    if (step.type !== 'CONDITION') return;
+    const slots = branchesOf({ type: step.type, config });
+    const orphans = (await m.findBy(WorkflowTransition, { fromStepId: step.id })).filter(
+      (t) => !slots.includes(t.branch),
+    );
+    if (orphans.length)
+      throw WorkflowErrors.invalid(
+        orphans.map((t) => ({
+          field: 'config',
+          message: `transition ${t.id} leaves by branch ${t.branch}, which this config does not have: delete it first`,
+          code: 'STEP_BRANCH_IN_USE',
+        })),
+        "The CONDITION step's config is invalid",
+      );
+  }
+
+  /**
+   * The config in the internal model (Plunk's shapes normalised, `plunk-shapes.ts`) after its shape
+   * for its type (422 field by field, on the fields as written), then what it names must be the
+   * project's: a SEND_EMAIL's template (asked of sending), a CONDITION's `segment.<id>` (asked of
+   * segments), in any branch. The owners answer for the caller's project only, so another project's
+   * id is refused exactly as an unknown one, on the same field.
    */
   private async checkConfig(
     projectId: string,
     type: CreateStepDto['type'],
-    config: Record<string, unknown>,
+    raw: Record<string, unknown>,
+    templateId: string | null | undefined,
     requestId?: string,
-  ): Promise<void> {
-    const problems = checkStepConfig(type, config);
+  ): Promise<Record<string, unknown>> {
+    const { config, problems } = readStepConfig(type, raw, templateId);
     if (problems.length) throw WorkflowErrors.invalid(problems, `The ${type} step's config is invalid`);
     if (type === 'SEND_EMAIL') {
       try {
@@ -179,7 +235,7 @@ export class StepsService {
       } catch (err) {
         if ((err as DomainError).kind === 'not_found')
           throw WorkflowErrors.field(
-            'config.templateId',
+            templateId ? 'templateId' : 'config.templateId',
             'no template of this project has this id',
             'TEMPLATE_NOT_FOUND',
           );
@@ -187,12 +243,15 @@ export class StepsService {
       }
     }
     if (type === 'CONDITION') {
-      const filter = parseCondition(config);
-      const ids = conditionReferences(filter).segments;
-      if (ids.length === 0) return;
+      const condition = parseConditionStep(config);
+      const ids = conditionStepReferences(condition).segments;
+      if (ids.length === 0) return config;
       const known = await this.segments.known(projectId, ids, requestId);
-      const unknown = unknownSegments(filter, known);
+      const unknown = filtersOf(condition).flatMap((f) => unknownSegments(f, known));
       if (unknown.length) throw WorkflowErrors.invalid(unknown, "The CONDITION step's config is invalid");
     }
+    return config;
   }
 }
+
+const coordinatesOf = (p: StepCoordinates): StepCoordinates => ({ x: p.x, y: p.y });

@@ -3,8 +3,8 @@ import { InjectOutbox, publishReferences, type Outbox } from '@herald/messaging'
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { WORKFLOWS } from '../consumer.js';
-import { conditionReferences, parseCondition } from './condition-filter.js';
-import { checkEnable, type Graph } from './graph.js';
+import { conditionStepReferences, parseConditionStep } from './condition-step.js';
+import type { Graph } from './graph.js';
 import { Workflow, WorkflowStep, WorkflowTransition } from './workflow.entity.js';
 import { WorkflowErrors } from './workflow.errors.js';
 import { toGraph } from './workflow-view.js';
@@ -26,7 +26,7 @@ export function referencesOfWorkflow(w: Workflow, graph: Graph): ResourceReferen
       if (c.subscribed !== undefined) refs.push({ kind: 'field', key: 'subscribed', at: s.id });
     }
     if (s.type === 'CONDITION') {
-      const r = conditionReferences(parseCondition(c));
+      const r = conditionStepReferences(parseConditionStep(c));
       refs.push(...r.fields.map((key) => ({ kind: 'field' as const, key, at: s.id })));
       refs.push(...r.events.map((key) => ({ kind: 'event' as const, key, at: s.id })));
       refs.push(...r.segments.map((key) => ({ kind: 'segment' as const, key, at: s.id })));
@@ -66,16 +66,13 @@ export class WorkflowStore {
   }
 
   /**
-   * After a change of the workflow or its graph (in its transaction, the workflow row locked): an
-   * enabled workflow must stay valid (422 naming the step otherwise); the graph version grows when
-   * the graph changed (running executions keep theirs); the references are republished.
+   * After a change of the workflow or its graph (in its transaction, the workflow row locked): the
+   * graph version grows when the graph changed (running executions keep theirs); the references are
+   * republished. An enabled workflow's graph may be edited into any shape: its problems are reported
+   * (`graphProblems`), never refused, as enabling is.
    */
   async changed(m: EntityManager, w: Workflow, graphChanged: boolean, requestId?: string): Promise<Workflow> {
     const graph = await this.graph(m, w.id);
-    if (w.enabled) {
-      const problems = checkEnable(graph, w.eventName);
-      if (problems.length) throw WorkflowErrors.invalid(problems, 'The workflow is enabled: its graph must stay valid');
-    }
     if (graphChanged) w.graphVersion += 1;
     const saved = await m.save(w);
     await publishReferences(

@@ -1,4 +1,4 @@
-import type { Graph, GraphStep, GraphTransition } from './graph.js';
+import { graphProblems, type Graph, type GraphProblem, type GraphStep, type GraphTransition } from './graph.js';
 import type { Workflow, WorkflowStep, WorkflowTransition } from './workflow.entity.js';
 
 export interface StepView {
@@ -6,7 +6,8 @@ export interface StepView {
   workflowId: string;
   type: string;
   name: string;
-  position: number;
+  /** As it was written: the order (an integer), or the canvas coordinates `{x, y}`. */
+  position: number | { x: number; y: number };
   config: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
@@ -33,6 +34,8 @@ export interface WorkflowView {
   updatedAt: Date;
   steps?: StepView[];
   transitions?: TransitionView[];
+  /** What a dashboard should warn about (graph.ts `graphProblems`); with the steps and transitions. */
+  problems?: GraphProblem[];
 }
 
 export const stepView = (s: WorkflowStep): StepView => ({
@@ -40,7 +43,7 @@ export const stepView = (s: WorkflowStep): StepView => ({
   workflowId: s.workflowId,
   type: s.type,
   name: s.name,
-  position: s.position,
+  position: s.coordinates ?? s.position,
   config: s.config,
   createdAt: s.createdAt,
   updatedAt: s.updatedAt,
@@ -69,7 +72,13 @@ export function workflowView(
     version: w.graphVersion,
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
-    ...(graph ? { steps: graph.steps.map(stepView), transitions: graph.transitions.map(transitionView) } : {}),
+    ...(graph
+      ? {
+          steps: graph.steps.map(stepView),
+          transitions: graph.transitions.map(transitionView),
+          problems: graphProblems(toGraph(graph.steps, graph.transitions), w.eventName),
+        }
+      : {}),
   };
 }
 

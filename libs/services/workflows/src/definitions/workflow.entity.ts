@@ -68,8 +68,13 @@ export class WorkflowStep {
   @Column({ type: 'varchar', length: 200 })
   name!: string;
 
+  /** The step's order: the entry step is the first step no transition leads to, by this. */
   @Column({ type: 'integer', default: 0 })
   position!: number;
+
+  /** Canvas coordinates `{x, y}` when the step was placed with them (its view answers `position` so); else null. */
+  @Column({ type: 'jsonb', nullable: true })
+  coordinates!: { x: number; y: number } | null;
 
   @Column({ type: 'jsonb', default: () => `'{}'` })
   config!: Record<string, unknown>;
@@ -81,7 +86,10 @@ export class WorkflowStep {
   updatedAt!: Date;
 }
 
-/** An edge of the graph; `branch` is yes/no after a CONDITION, event/timeout after a WAIT_FOR_EVENT. */
+/**
+ * An edge of the graph; `branch` is yes/no after a CONDITION (a branch id or default after a
+ * multi-branch one), event/timeout after a WAIT_FOR_EVENT.
+ */
 @Entity({ name: 'workflow_transitions' })
 @Index('workflow_transitions_workflow_idx', ['workflowId'])
 @Index('workflow_transitions_from_branch_key', ['fromStepId', 'branch'], { unique: true })
@@ -101,8 +109,8 @@ export class WorkflowTransition {
   @Column({ name: 'to_step_id', type: 'varchar', length: 40 })
   toStepId!: string;
 
-  /** `''` for a step's single way on (so that the unique key holds), else yes/no/event/timeout. */
-  @Column({ type: 'varchar', length: 10, default: '' })
+  /** `''` for a step's single way on (so that the unique key holds), else the branch (at most 64 characters). */
+  @Column({ type: 'varchar', length: 64, default: '' })
   branch!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

@@ -115,7 +115,8 @@ export class WorkflowStepRun {
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
 
-  @Column({ type: 'varchar', length: 40, nullable: true })
+  /** What the step did (sent, delayed, …), or the branch it took (a multi-branch CONDITION's id: up to 64). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
   outcome!: string | null;
 
   @Column({ type: 'text', nullable: true })

@@ -10,7 +10,7 @@ import {
   type IntakeResult,
   type RemoteContact,
 } from '../clients/internal-clients.js';
-import { evaluateCondition, parseCondition } from '../definitions/condition-filter.js';
+import { evaluateConditionStep, parseConditionStep } from '../definitions/condition-step.js';
 import type { GraphStep } from '../definitions/graph.js';
 import { webhookBackoffMs } from '../definitions/step-config.js';
 import type { WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
@@ -138,8 +138,8 @@ export class StepEffects {
           `SELECT segment_id FROM workflows.workflow_segment_members WHERE project_id = $1 AND contact_id = $2`,
           [t.execution.projectId, t.execution.contactId],
         );
-        const { result, values } = evaluateCondition(
-          parseCondition(c),
+        const { branch, values, matched } = evaluateConditionStep(
+          parseConditionStep(c),
           {
             contact: {
               id: contact.id,
@@ -161,7 +161,12 @@ export class StepEffects {
           },
           new Date(),
         );
-        return { kind: 'next', branch: result ? 'yes' : 'no', outcome: result ? 'yes' : 'no', detail: { values } };
+        return {
+          kind: 'next',
+          branch,
+          outcome: branch,
+          detail: { values, ...(matched !== undefined ? { matched } : {}) },
+        };
       }
       case 'UPDATE_CONTACT': {
         const change = {

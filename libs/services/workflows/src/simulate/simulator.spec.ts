@@ -95,4 +95,53 @@ describe('the dry run on a virtual clock', () => {
     );
     expect(r.emails[0]).toMatchObject({ skipped: 'unsubscribed' });
   });
+
+  it('a multi-branch CONDITION takes the first matching branch, else default; a branch without a transition ends the run COMPLETED there', async () => {
+    const on = (value: string) => ({
+      operator: 'AND',
+      conditions: [{ field: 'event.plan', operator: 'equals', value }],
+    });
+    const g: Graph = {
+      steps: [
+        {
+          id: 'm',
+          type: 'CONDITION',
+          name: 'which plan',
+          position: 0,
+          config: {
+            branches: [
+              { id: 'b-pro', name: 'Pro', filter: on('pro') },
+              { id: 'b-team', name: 'Team', filter: on('team') },
+            ],
+          },
+        },
+        { id: 'p', type: 'UPDATE_CONTACT', name: 'pro', position: 1, config: { data: { tier: 'pro' } } },
+        { id: 'x', type: 'EXIT', name: 'other', position: 2, config: { reason: 'other plan' } },
+      ],
+      transitions: [
+        { id: 't1', fromStepId: 'm', toStepId: 'p', branch: 'b-pro' },
+        { id: 't2', fromStepId: 'm', toStepId: 'x', branch: 'default' },
+      ],
+    };
+    const run = (plan: string) => simulate({ ...base, graph: g, event: { name: 'signup', data: { plan } } }, inline);
+    const pro = await run('pro');
+    expect([pro.path.map((p) => [p.stepId, p.outcome]), pro.status]).toEqual([
+      [
+        ['m', 'b-pro'],
+        ['p', 'updated'],
+      ],
+      'COMPLETED',
+    ]);
+    expect(pro.path[0]!.why).toEqual({ values: { 'event.plan': 'pro' }, matched: 'Pro' });
+    const team = await run('team');
+    expect([team.path.map((p) => [p.stepId, p.outcome]), team.status]).toEqual([[['m', 'b-team']], 'COMPLETED']);
+    const other = await run('free');
+    expect([other.path.map((p) => [p.stepId, p.outcome]), other.status]).toEqual([
+      [
+        ['m', 'default'],
+        ['x', 'exited'],
+      ],
+      'EXITED',
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import { invalidInput } from '@herald/core';
 import { TemplateError, type TemplateRenderPool } from '@herald/templating';
-import { evaluateCondition, parseCondition } from '../definitions/condition-filter.js';
+import { evaluateConditionStep, parseConditionStep } from '../definitions/condition-step.js';
 import { entryStep, nextStepId, type Graph } from '../definitions/graph.js';
 import { waitOf } from '../executions/step-batch.js';
 
@@ -47,8 +47,9 @@ const MAX_STEPS = 1000;
 /**
  * The dry run: walks the graph on a virtual clock, with no side effects. A DELAY advances the clock
  * by its length; a WAIT_FOR_EVENT takes its timeout branch (no event arrives in a dry run) after its
- * timeout; a CONDITION is evaluated against the given contact, event and context, and the values it
- * read are returned; emails, webhook requests and contact updates are rendered and listed, never
+ * timeout; a CONDITION is evaluated against the given contact, event and context (as the runtime
+ * does: `evaluateConditionStep`), and the values it read are returned; a step with no transition for
+ * the way it took ends the run COMPLETED, as in the runtime; emails, webhook requests and contact updates are rendered and listed, never
  * made. An UPDATE_CONTACT's data is applied to the virtual contact for the steps after it. A step's
  * templates render in one task of `renderer` (off the event loop with render threads); a template
  * that fails to render throws its `TemplateError`.
@@ -117,8 +118,8 @@ export async function simulate(input: SimulationInput, renderer: TemplateRenderP
         why = { waitedFor: c.eventName, seconds: c.timeout };
         break;
       case 'CONDITION': {
-        const r = evaluateCondition(
-          parseCondition(c),
+        const r = evaluateConditionStep(
+          parseConditionStep(c),
           {
             contact: { ...contact, id: contact.id ?? 'simulated', events: [], emails: [], segmentIds: new Set() },
             event: input.event.data,
@@ -126,9 +127,9 @@ export async function simulate(input: SimulationInput, renderer: TemplateRenderP
           },
           new Date(clock),
         );
-        branch = r.result ? 'yes' : 'no';
+        branch = r.branch;
         outcome = branch;
-        why = { values: r.values };
+        why = { values: r.values, ...(r.matched !== undefined ? { matched: r.matched } : {}) };
         break;
       }
       case 'SEND_EMAIL': {
