@@ -394,7 +394,9 @@ describe(`activity and analytics through the gateway (${e2eMode()})`, () => {
       ['/analytics/timeseries?interval=week', 'interval'],
       ['/activity/recent-count?minutes=0', 'minutes'],
       ['/analytics/top-campaigns?metric=revenue', 'metric'],
-      ['/analytics/campaign-stats', 'campaignId'],
+      ['/analytics/campaign-stats?campaignId=', 'campaignId'],
+      ['/analytics/campaign-stats?pageSize=101', 'pageSize'],
+      ['/analytics/campaign-stats?page=0', 'page'],
     ];
     for (const [path, field] of bad) {
       const res = await api.get<ErrorBody>(path);

@@ -9,18 +9,30 @@ import {
   type Topology,
 } from '@herald/testing';
 import { campaignIn, createCampaign, statsOf, type StatsBody } from './campaigns-helpers.js';
-import { newProject } from './contacts-helpers.js';
+import { fieldsOf, newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
 import { createSegment, where } from './segments-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
 
 /** The campaign figures analytics answers (`GET /analytics/campaign-stats`). */
 interface CampaignAnalytics {
+  campaignId: string;
+  name: string | null;
+  state: string;
   recipients: number;
   sent: number;
   uniqueOpens: number;
   uniqueClicks: number;
   bounces: number;
   unsubscribes: number;
+}
+
+/** `GET /analytics/campaign-stats` without a campaign id: a page of the project's campaigns. */
+interface CampaignListBody {
+  campaigns: CampaignAnalytics[];
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
 }
 
 /**
@@ -128,4 +140,79 @@ describe(`campaign figures: analytics agrees with the campaigns ledger (${e2eMod
     });
     expect(ledger).toMatchObject({ recipients: 5, unsubscribed: 1 });
   }, 180_000);
+
+  describe('without campaignId: every campaign of the project, newest first', () => {
+    let seq = 0;
+    /** A project with a verified sender domain, and `n` DRAFT campaigns created one after the other (oldest first). */
+    const projectWith = async (n: number, label: string): Promise<{ api: TestProjectApi; ids: string[] }> => {
+      const api = await newProject(herald.url);
+      const domain = `cl${++seq}-${Date.now().toString(36)}.example.test`;
+      await verifiedDomain(api, dns, sending, domain);
+      const ids: string[] = [];
+      for (let i = 1; i <= n; i++) {
+        const c = await createCampaign(api, {
+          name: `${label} ${i}`,
+          subject: 'Hello',
+          body: '<p>Hi</p>',
+          from: `news@${domain}`,
+          audienceType: 'ALL',
+        });
+        ids.push(c.id);
+      }
+      return { api, ids };
+    };
+    const list = async (api: TestProjectApi, query = '') => {
+      const res = await api.get<CampaignListBody>(`/analytics/campaign-stats${query}`);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+
+    it('lists every campaign of the project newest first, each the view the campaignId form answers, one created a moment before included', async () => {
+      const { api, ids } = await projectWith(3, 'Launch');
+      // read at once: no wait (read-your-writes: the route observes campaigns' writes)
+      const page = await list(api);
+      expect(page).toMatchObject({ page: 1, pageSize: 20, total: 3, totalPages: 1 });
+      expect(page.campaigns.map((c) => [c.campaignId, c.name, c.state])).toEqual([
+        [ids[2], 'Launch 3', 'draft'],
+        [ids[1], 'Launch 2', 'draft'],
+        [ids[0], 'Launch 1', 'draft'],
+      ]);
+      for (const c of page.campaigns) {
+        const one = await api.get<CampaignAnalytics>(`/analytics/campaign-stats?campaignId=${c.campaignId}`);
+        expect([one.status, one.body]).toEqual([200, c]);
+      }
+    });
+
+    it('pages: pageSize campaigns a page, page from 1, with the total and the number of pages; pageSize over 100 is a 422', async () => {
+      const { api, ids } = await projectWith(5, 'Paged');
+      const newestFirst = [...ids].reverse();
+      const pages = [
+        await list(api, '?pageSize=2'),
+        await list(api, '?page=2&pageSize=2'),
+        await list(api, '?page=3&pageSize=2'),
+      ];
+      expect(pages.map((p) => p.campaigns.map((c) => c.campaignId))).toEqual([
+        newestFirst.slice(0, 2),
+        newestFirst.slice(2, 4),
+        newestFirst.slice(4),
+      ]);
+      expect(pages.map((p) => [p.page, p.pageSize, p.total, p.totalPages])).toEqual([
+        [1, 2, 5, 3],
+        [2, 2, 5, 3],
+        [3, 2, 5, 3],
+      ]);
+      expect((await list(api, '?page=4&pageSize=2')).campaigns).toEqual([]);
+      const tooMany = await api.get<ErrorBody>('/analytics/campaign-stats?pageSize=101');
+      expect([tooMany.status, fieldsOf(tooMany.body)]).toEqual([422, ['pageSize']]);
+    });
+
+    it('never lists another project’s campaigns, nor answers one by its id', async () => {
+      const mine = await projectWith(1, 'Mine');
+      const theirs = await projectWith(2, 'Theirs');
+      expect((await list(mine.api)).campaigns.map((c) => c.campaignId)).toEqual(mine.ids);
+      expect((await list(theirs.api)).campaigns.map((c) => c.campaignId)).toEqual([...theirs.ids].reverse());
+      const foreign = await mine.api.get<ErrorBody>(`/analytics/campaign-stats?campaignId=${theirs.ids[0]}`);
+      expect([foreign.status, foreign.body.error.code]).toEqual([404, 'CAMPAIGN_NOT_FOUND']);
+    });
+  });
 });

@@ -28,8 +28,11 @@ export class AnalyticsController {
     return this.campaigns.top(projectId, q.metric, q.limit);
   }
 
+  /** One campaign with `campaignId`; without it, every campaign of the project, a page at a time. */
   @Get('campaign-stats')
   campaignStats(@ProjectId() projectId: string, @Query() q: CampaignStatsQueryDto) {
-    return this.campaigns.stats(projectId, q.campaignId);
+    return q.campaignId === undefined
+      ? this.campaigns.list(projectId, q.page, q.pageSize)
+      : this.campaigns.stats(projectId, q.campaignId);
   }
 }

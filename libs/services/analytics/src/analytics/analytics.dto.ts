@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMinSize, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { PageQueryDto } from '@herald/http';
 import { ChartQueryDto } from '../activity/activity.dto.js';
 import { METRICS, type Metric } from '../projection/activity-item.js';
 import { TOP_CAMPAIGN_METRICS, type TopCampaignMetric } from './campaign-analytics.js';
@@ -27,8 +28,10 @@ export class TopCampaignsQueryDto {
   limit: number = 10;
 }
 
-export class CampaignStatsQueryDto {
-  /** One rule, so a missing id is one field error. */
-  @Matches(/^[^\s]{1,64}$/, { message: 'campaignId is required: a campaign id of at most 64 characters' })
-  campaignId!: string;
+/** With `campaignId`: that campaign; without: a page of every campaign (`page`, `pageSize` 1..100, default 20). */
+export class CampaignStatsQueryDto extends PageQueryDto {
+  /** One rule, so a bad id is one field error. */
+  @IsOptional()
+  @Matches(/^[^\s]{1,64}$/, { message: 'campaignId must be a campaign id of at most 64 characters' })
+  campaignId?: string;
 }

@@ -75,6 +75,15 @@ export function campaignView(r: StatsRow) {
 }
 export type CampaignView = ReturnType<typeof campaignView>;
 
+/** `/analytics/campaign-stats` without a campaign id: a page of the project's campaigns, newest first. */
+export interface CampaignList {
+  campaigns: CampaignView[];
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
+}
+
 const COLUMNS = `campaign_id, name, subject, state, scheduled_at, recipients, sent, delivered, opens_total, opens_unique,
   opens_prefetch, clicks_total, clicks_unique, bounces, complaints, failed, unsubscribes`;
 
@@ -90,6 +99,25 @@ export class CampaignAnalytics {
     )) as StatsRow[];
     if (!row) throw notFoundError('Campaign', campaignId);
     return campaignView(row);
+  }
+
+  /**
+   * Every campaign of the project, newest first (by creation; a campaign known from its emails only,
+   * whose creation is not known yet, last; ties by id), one page of them, with the total.
+   */
+  async list(projectId: string, page: number, pageSize: number): Promise<CampaignList> {
+    const table = tableName(this.db, CampaignStats);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.query(
+        `SELECT ${COLUMNS} FROM ${table} WHERE project_id = $1
+          ORDER BY created_at DESC NULLS LAST, campaign_id DESC LIMIT $2 OFFSET $3`,
+        [projectId, pageSize, (page - 1) * pageSize],
+      ) as Promise<StatsRow[]>,
+      this.db.query(`SELECT count(*)::int AS total FROM ${table} WHERE project_id = $1`, [projectId]) as Promise<
+        [{ total: number }]
+      >,
+    ]);
+    return { campaigns: rows.map(campaignView), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
   async top(projectId: string, metric: TopCampaignMetric, limit: number): Promise<{ campaigns: CampaignView[] }> {

@@ -11,6 +11,7 @@ import {
   EmailOpened,
   EmailSent,
   EventTracked,
+  ResourceReferencesChanged,
   WorkflowFinished,
   WorkflowStepCompleted,
   WorkflowWaiting,
@@ -93,6 +94,25 @@ export class ActivityEvents {
         ...(extra.estimatedRecipients !== undefined ? { estimatedRecipients: extra.estimatedRecipients } : {}),
         ...(extra.recipients !== undefined ? { recipients: extra.recipients } : {}),
       },
+    });
+  }
+
+  /**
+   * `resource.references.changed` as campaigns publishes it when it creates (revision 1), changes or
+   * deletes a campaign; `kind` names another resource (a segment, a workflow) instead.
+   */
+  references(
+    at: Date,
+    resourceId: string,
+    name: string,
+    revision = 1,
+    kind: 'campaign' | 'segment' | 'workflow' = 'campaign',
+  ): EventEnvelope {
+    return ResourceReferencesChanged.create({
+      projectId: this.projectId,
+      source: `${kind}s`,
+      occurredAt: at,
+      payload: { resourceKind: kind, resourceId, resourceName: name, revision, references: [] },
     });
   }
 

@@ -2,7 +2,7 @@ import { Topics, type EmailLifecycleV1, type EventEnvelope } from '@herald/contr
 import { tableName } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import { isPrefetchOpen, SENT_METRIC_TYPE, toActivity, type ActivityRow } from './activity-item.js';
-import { campaignStates, workflowStates } from './entity-states.js';
+import { campaignReferences, campaignStates, workflowStates } from './entity-states.js';
 import {
   ActivityHourly,
   ActivityItem,
@@ -72,6 +72,7 @@ export class ActivityProjector {
         await this.countUnsubscribes(m, inserted);
       }
     }
+    await campaignReferences(m, events);
     await campaignStates(
       m,
       events.filter((e) => e.type.startsWith('campaign.')),

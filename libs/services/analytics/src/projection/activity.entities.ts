@@ -126,7 +126,8 @@ export class TrackedEmail {
   countedSentAt!: Date | null;
 }
 
-export type CampaignState = 'scheduled' | 'sending' | 'sent' | 'cancelled' | 'unknown';
+/** `draft`: known from its references only (created, not scheduled yet); `unknown`: known from its emails only. */
+export type CampaignState = 'draft' | 'scheduled' | 'sending' | 'sent' | 'cancelled' | 'unknown';
 
 /** Per-campaign counters (`/analytics/campaign-stats`, `/analytics/top-campaigns`) and its schedule (`/activity/upcoming`). */
 @Entity({ name: 'campaign_stats' })
@@ -140,6 +141,18 @@ export class CampaignStats {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   name!: string | null;
+
+  /** Time of the event that gave `name` (a lifecycle event's `at`, a references event's `occurredAt`): the newest wins. */
+  @Column({ name: 'name_at', type: 'timestamptz', nullable: true })
+  nameAt!: Date | null;
+
+  /**
+   * When the campaign was created: the earliest event of it consumed, which is, once consumed, the
+   * `resource.references.changed` campaigns publishes in the creating transaction. Null for a
+   * campaign known from its emails only. The order of `/analytics/campaign-stats` without an id.
+   */
+  @Column({ name: 'created_at', type: 'timestamptz', nullable: true })
+  createdAt!: Date | null;
 
   @Column({ type: 'varchar', length: 998, nullable: true })
   subject!: string | null;

@@ -99,6 +99,11 @@ export class ActivityHandlers {
   onCampaignCancelled(@Payload() e: EventEnvelope[], @Ctx() ctx: EventBatchContext) {
     return this.apply(e, ctx);
   }
+  /** Campaigns publish it as they create, change and delete a campaign: the list knows a campaign from its creation. */
+  @OnEventBatch(ANALYTICS, Topics.ResourceReferencesChanged, GATHER)
+  onResourceReferencesChanged(@Payload() e: EventEnvelope[], @Ctx() ctx: EventBatchContext) {
+    return this.apply(e, ctx);
+  }
   @OnEventBatch(ANALYTICS, Topics.WorkflowStarted, GATHER)
   onWorkflowStarted(@Payload() e: EventEnvelope[], @Ctx() ctx: EventBatchContext) {
     return this.apply(e, ctx);

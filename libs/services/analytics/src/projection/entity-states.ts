@@ -1,4 +1,10 @@
-import { Topics, type CampaignLifecycleV1, type EventEnvelope, type WorkflowExecutionV1 } from '@herald/contracts';
+import {
+  Topics,
+  type CampaignLifecycleV1,
+  type EventEnvelope,
+  type ResourceReferencesChangedV1,
+  type WorkflowExecutionV1,
+} from '@herald/contracts';
 import { tableName } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import { CampaignStats, WorkflowExecutionState } from './activity.entities.js';
@@ -21,21 +27,43 @@ export function rounds<T>(items: T[], key: (t: T) => string): T[][] {
   return out;
 }
 
-/** `campaign.*`: the campaign's name, state, schedule and ledger size, newest event wins (a multi-row upsert a round). */
+/**
+ * The items sorted by key, each key's in their order (a stable sort): the rows of a round are then
+ * written in key order by every batch, so concurrent batches never deadlock on them.
+ */
+const inKeyOrder = <T>(items: T[], key: (t: T) => string): T[] =>
+  [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+
+/** The name of the newest event that names the campaign, whichever topic brought it. */
+const NAME_IF_NEWER = `name = CASE WHEN t.name_at IS NULL OR t.name_at <= EXCLUDED.name_at THEN EXCLUDED.name ELSE t.name END,
+         name_at = GREATEST(t.name_at, EXCLUDED.name_at)`;
+
+/**
+ * `campaign.*`: the campaign's state, schedule, subject and ledger size, newest event wins (a multi-row
+ * upsert a round); its name when the event is newer than the one that gave the name (a references
+ * event may have); its creation no later than the event.
+ */
 export async function campaignStates(m: EntityManager, events: EventEnvelope[]): Promise<void> {
-  for (const round of rounds(events, (e) => `${e.projectId}\u0000${(e.payload as CampaignLifecycleV1).campaignId}`)) {
+  const key = (e: EventEnvelope) => `${e.projectId}\u0000${(e.payload as CampaignLifecycleV1).campaignId}`;
+  for (const round of rounds(inKeyOrder(events, key), key)) {
     const p = round.map((e) => e.payload as CampaignLifecycleV1);
+    const newer = `(t.state_at IS NULL OR t.state_at <= EXCLUDED.state_at)`;
+    const ifNewer = (column: string, value = `EXCLUDED.${column}`) =>
+      `${column} = CASE WHEN ${newer} THEN ${value} ELSE t.${column} END`;
     await m.query(
       `INSERT INTO ${tableName(m, CampaignStats)} AS t
-         (project_id, campaign_id, name, subject, state, state_at, scheduled_at, estimated_recipients, recipients)
-       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::timestamptz[],
-         $7::timestamptz[], $8::int[], $9::int[])
+         (project_id, campaign_id, name, subject, state, state_at, scheduled_at, estimated_recipients, recipients,
+          name_at, created_at)
+       SELECT *, state_at, state_at FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[],
+         $5::varchar[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::int[])
+         AS e(project_id, campaign_id, name, subject, state, state_at, scheduled_at, estimated_recipients, recipients)
        ON CONFLICT (project_id, campaign_id) DO UPDATE SET
-         name = EXCLUDED.name, subject = EXCLUDED.subject, state = EXCLUDED.state, state_at = EXCLUDED.state_at,
-         scheduled_at = COALESCE(EXCLUDED.scheduled_at, t.scheduled_at),
-         estimated_recipients = COALESCE(EXCLUDED.estimated_recipients, t.estimated_recipients),
-         recipients = COALESCE(EXCLUDED.recipients, t.recipients)
-       WHERE t.state_at IS NULL OR t.state_at <= EXCLUDED.state_at`,
+         ${NAME_IF_NEWER},
+         ${ifNewer('subject')}, ${ifNewer('state')}, ${ifNewer('state_at')},
+         ${ifNewer('scheduled_at', 'COALESCE(EXCLUDED.scheduled_at, t.scheduled_at)')},
+         ${ifNewer('estimated_recipients', 'COALESCE(EXCLUDED.estimated_recipients, t.estimated_recipients)')},
+         ${ifNewer('recipients', 'COALESCE(EXCLUDED.recipients, t.recipients)')},
+         created_at = LEAST(t.created_at, EXCLUDED.created_at)`,
       [
         round.map((e) => e.projectId),
         p.map((x) => x.campaignId),
@@ -46,6 +74,37 @@ export async function campaignStates(m: EntityManager, events: EventEnvelope[]):
         p.map((x) => x.scheduledAt ?? null),
         p.map((x) => x.estimatedRecipients ?? null),
         p.map((x) => x.recipients ?? null),
+      ],
+    );
+  }
+}
+
+/**
+ * `resource.references.changed` of a campaign: campaigns publishes it in the transaction that
+ * creates, changes or deletes a campaign, so the campaign is known from its creation on (a `draft`
+ * until a lifecycle event gives its state), with the name it has at the event's time. Other
+ * resources' references (segments, workflows) are not analytics' business.
+ */
+export async function campaignReferences(m: EntityManager, events: EventEnvelope[]): Promise<void> {
+  const campaigns = events.filter(
+    (e) =>
+      e.type === Topics.ResourceReferencesChanged &&
+      (e.payload as ResourceReferencesChangedV1).resourceKind === 'campaign',
+  );
+  const key = (e: EventEnvelope) => `${e.projectId}\u0000${(e.payload as ResourceReferencesChangedV1).resourceId}`;
+  for (const round of rounds(inKeyOrder(campaigns, key), key)) {
+    const p = round.map((e) => e.payload as ResourceReferencesChangedV1);
+    await m.query(
+      `INSERT INTO ${tableName(m, CampaignStats)} AS t (project_id, campaign_id, name, name_at, created_at, state)
+       SELECT *, 'draft' FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $4::timestamptz[])
+       ON CONFLICT (project_id, campaign_id) DO UPDATE SET
+         ${NAME_IF_NEWER},
+         created_at = LEAST(t.created_at, EXCLUDED.created_at)`,
+      [
+        round.map((e) => e.projectId),
+        p.map((x) => x.resourceId),
+        p.map((x) => x.resourceName),
+        round.map((e) => e.occurredAt),
       ],
     );
   }
