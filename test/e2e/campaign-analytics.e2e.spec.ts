@@ -214,5 +214,15 @@ describe(`campaign figures: analytics agrees with the campaigns ledger (${e2eMod
       const foreign = await mine.api.get<ErrorBody>(`/analytics/campaign-stats?campaignId=${theirs.ids[0]}`);
       expect([foreign.status, foreign.body.error.code]).toEqual([404, 'CAMPAIGN_NOT_FOUND']);
     });
+
+    it('a campaign deleted a moment before is listed no more, nor answered by its id', async () => {
+      const { api, ids } = await projectWith(2, 'Deleted');
+      expect((await api.delete(`/campaigns/${ids[1]}`)).status).toBeLessThan(300);
+      // read at once: no wait
+      const page = await list(api);
+      expect([page.total, page.campaigns.map((c) => c.campaignId)]).toEqual([1, [ids[0]]]);
+      const gone = await api.get<ErrorBody>(`/analytics/campaign-stats?campaignId=${ids[1]}`);
+      expect([gone.status, gone.body.error.code]).toEqual([404, 'CAMPAIGN_NOT_FOUND']);
+    });
   });
 });

@@ -15,12 +15,14 @@ export interface ReferringResource {
   name: string;
   /** Grows with every change: a `@VersionColumn`, or the update time in ms when a row lock orders the writes. */
   revision: number;
+  /** Published by the deleting transaction: the event says so (`deleted: true`) and lists no references. */
+  deleted?: boolean;
 }
 
 /**
  * For the services whose resources reference others (segments, campaigns, workflows): call it in
  * the transaction that creates, changes or deletes the resource, with everything it references now
- * (`[]` on delete). The event commits with the change (outbox) and reaches every owner, in either
+ * (`[]` and `deleted: true` on delete). The event commits with the change (outbox) and reaches every owner, in either
  * mode; each owner keeps the newest revision and answers its usage routes from it.
  */
 export async function publishReferences(
@@ -42,12 +44,15 @@ export async function publishReferences(
       resourceId: resource.id,
       resourceName: resource.name,
       revision: resource.revision,
-      references: [...unique.values()].map((r) => ({
-        kind: r.kind,
-        key: r.key,
-        ...(r.at ? { at: r.at } : {}),
-        ...(r.active ? { active: true as const } : {}),
-      })),
+      references: resource.deleted
+        ? []
+        : [...unique.values()].map((r) => ({
+            kind: r.kind,
+            key: r.key,
+            ...(r.at ? { at: r.at } : {}),
+            ...(r.active ? { active: true as const } : {}),
+          })),
+      ...(resource.deleted ? { deleted: true as const } : {}),
     },
     ...trace,
   });

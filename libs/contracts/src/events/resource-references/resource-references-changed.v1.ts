@@ -3,6 +3,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -75,6 +76,12 @@ export class ResourceReferencesChangedV1 {
   /** Grows with every change of the resource (a version column, or its update time in ms): the newest wins, whatever the order of delivery. */
   @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) revision!: number;
   @IsArray() @ArrayMaxSize(1000) @IsReference() references!: ResourceReference[];
+  /**
+   * The resource was deleted (its references are then `[]`). Added in v1 as an optional field: an
+   * empty list alone cannot tell a deleted resource from one that references nothing, which a
+   * consumer listing the resources themselves (analytics' campaigns) needs to know.
+   */
+  @IsOptional() @IsIn([true]) deleted?: true;
 }
 
 export const ResourceReferencesChanged = defineEvent({

@@ -135,4 +135,26 @@ describe('campaign list of analytics (PostgreSQL)', () => {
       totalPages: 0,
     });
   });
+
+  it('a deleted campaign is answered no more (listed, by id, top, upcoming), whatever of it arrives later', async () => {
+    const ev = new ActivityEvents('prj_list_deleted');
+    await feed([
+      ev.references(at(0), 'cmp_kept', 'Kept'),
+      ev.references(at(10), 'cmp_gone', 'Gone'),
+      ev.campaign('scheduled', at(20), 'cmp_gone', { scheduledAt: at(3600), estimatedRecipients: 1 }),
+      ev.references(at(30), 'cmp_gone', 'Gone', 3, 'campaign', true),
+    ]);
+    expect(await ids(ev.projectId)).toEqual(['cmp_kept']);
+    expect((await campaigns.list(ev.projectId, 1, 20)).total).toBe(1);
+    await expect(campaigns.stats(ev.projectId, 'cmp_gone')).rejects.toMatchObject({ code: 'CAMPAIGN_NOT_FOUND' });
+    expect((await campaigns.upcoming(ev.projectId, 10)).campaigns).toEqual([]);
+    // a late lifecycle event and an email of it, and the deletion replayed: it stays deleted
+    await feed([
+      ev.campaign('sent', at(40), 'cmp_gone', { recipients: 1 }),
+      ev.email('sent', at(41), { emailId: 'eml_g', contactId: 'cnt_g', campaignId: 'cmp_gone', origin: 'campaign' }),
+      ev.references(at(30), 'cmp_gone', 'Gone', 3, 'campaign', true),
+    ]);
+    expect(await ids(ev.projectId)).toEqual(['cmp_kept']);
+    expect((await campaigns.top(ev.projectId, 'opens', 10)).campaigns).toEqual([]);
+  });
 });

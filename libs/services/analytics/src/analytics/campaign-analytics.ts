@@ -94,7 +94,7 @@ export class CampaignAnalytics {
 
   async stats(projectId: string, campaignId: string): Promise<CampaignView> {
     const [row] = (await this.db.query(
-      `SELECT ${COLUMNS} FROM ${tableName(this.db, CampaignStats)} WHERE project_id = $1 AND campaign_id = $2`,
+      `SELECT ${COLUMNS} FROM ${tableName(this.db, CampaignStats)} WHERE project_id = $1 AND campaign_id = $2 AND deleted_at IS NULL`,
       [projectId, campaignId],
     )) as StatsRow[];
     if (!row) throw notFoundError('Campaign', campaignId);
@@ -109,13 +109,13 @@ export class CampaignAnalytics {
     const table = tableName(this.db, CampaignStats);
     const [rows, [{ total }]] = await Promise.all([
       this.db.query(
-        `SELECT ${COLUMNS} FROM ${table} WHERE project_id = $1
+        `SELECT ${COLUMNS} FROM ${table} WHERE project_id = $1 AND deleted_at IS NULL
           ORDER BY created_at DESC NULLS LAST, campaign_id DESC LIMIT $2 OFFSET $3`,
         [projectId, pageSize, (page - 1) * pageSize],
       ) as Promise<StatsRow[]>,
-      this.db.query(`SELECT count(*)::int AS total FROM ${table} WHERE project_id = $1`, [projectId]) as Promise<
-        [{ total: number }]
-      >,
+      this.db.query(`SELECT count(*)::int AS total FROM ${table} WHERE project_id = $1 AND deleted_at IS NULL`, [
+        projectId,
+      ]) as Promise<[{ total: number }]>,
     ]);
     return { campaigns: rows.map(campaignView), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
@@ -123,7 +123,7 @@ export class CampaignAnalytics {
   async top(projectId: string, metric: TopCampaignMetric, limit: number): Promise<{ campaigns: CampaignView[] }> {
     const rows = (await this.db.query(
       `SELECT ${COLUMNS} FROM ${tableName(this.db, CampaignStats)}
-        WHERE project_id = $1 AND sent > 0 ORDER BY ${ORDER[metric]}, campaign_id LIMIT $2`,
+        WHERE project_id = $1 AND sent > 0 AND deleted_at IS NULL ORDER BY ${ORDER[metric]}, campaign_id LIMIT $2`,
       [projectId, limit],
     )) as StatsRow[];
     return { campaigns: rows.map(campaignView) };
@@ -134,7 +134,7 @@ export class CampaignAnalytics {
     const [campaigns, executions] = await Promise.all([
       this.db.query(
         `SELECT campaign_id, name, subject, scheduled_at, estimated_recipients FROM ${tableName(this.db, CampaignStats)}
-          WHERE project_id = $1 AND state = 'scheduled' ORDER BY scheduled_at, campaign_id LIMIT $2`,
+          WHERE project_id = $1 AND state = 'scheduled' AND deleted_at IS NULL ORDER BY scheduled_at, campaign_id LIMIT $2`,
         [projectId, limit],
       ) as Promise<
         {

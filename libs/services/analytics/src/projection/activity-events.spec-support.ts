@@ -107,12 +107,20 @@ export class ActivityEvents {
     name: string,
     revision = 1,
     kind: 'campaign' | 'segment' | 'workflow' = 'campaign',
+    deleted = false,
   ): EventEnvelope {
     return ResourceReferencesChanged.create({
       projectId: this.projectId,
       source: `${kind}s`,
       occurredAt: at,
-      payload: { resourceKind: kind, resourceId, resourceName: name, revision, references: [] },
+      payload: {
+        resourceKind: kind,
+        resourceId,
+        resourceName: name,
+        revision,
+        references: [],
+        ...(deleted ? { deleted: true as const } : {}),
+      },
     });
   }
 

@@ -154,6 +154,14 @@ export class CampaignStats {
   @Column({ name: 'created_at', type: 'timestamptz', nullable: true })
   createdAt!: Date | null;
 
+  /**
+   * When campaigns deleted it (`resource.references.changed` with `deleted: true`): the row stays, so
+   * that late events of its emails change nothing visible, and the campaign is no longer answered
+   * (listed, by id, top, upcoming). A deletion is final: no later event clears it.
+   */
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt!: Date | null;
+
   @Column({ type: 'varchar', length: 998, nullable: true })
   subject!: string | null;
 

@@ -82,7 +82,8 @@ export async function campaignStates(m: EntityManager, events: EventEnvelope[]):
 /**
  * `resource.references.changed` of a campaign: campaigns publishes it in the transaction that
  * creates, changes or deletes a campaign, so the campaign is known from its creation on (a `draft`
- * until a lifecycle event gives its state), with the name it has at the event's time. Other
+ * until a lifecycle event gives its state), with the name it has at the event's time, until the one
+ * that says it was deleted. Other
  * resources' references (segments, workflows) are not analytics' business.
  */
 export async function campaignReferences(m: EntityManager, events: EventEnvelope[]): Promise<void> {
@@ -95,16 +96,19 @@ export async function campaignReferences(m: EntityManager, events: EventEnvelope
   for (const round of rounds(inKeyOrder(campaigns, key), key)) {
     const p = round.map((e) => e.payload as ResourceReferencesChangedV1);
     await m.query(
-      `INSERT INTO ${tableName(m, CampaignStats)} AS t (project_id, campaign_id, name, name_at, created_at, state)
-       SELECT *, 'draft' FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $4::timestamptz[])
+      `INSERT INTO ${tableName(m, CampaignStats)} AS t (project_id, campaign_id, name, name_at, created_at, deleted_at, state)
+       SELECT *, 'draft' FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $4::timestamptz[],
+         $5::timestamptz[])
        ON CONFLICT (project_id, campaign_id) DO UPDATE SET
          ${NAME_IF_NEWER},
-         created_at = LEAST(t.created_at, EXCLUDED.created_at)`,
+         created_at = LEAST(t.created_at, EXCLUDED.created_at),
+         deleted_at = COALESCE(t.deleted_at, EXCLUDED.deleted_at)`,
       [
         round.map((e) => e.projectId),
         p.map((x) => x.resourceId),
         p.map((x) => x.resourceName),
         round.map((e) => e.occurredAt),
+        round.map((e, i) => (p[i]!.deleted ? e.occurredAt : null)),
       ],
     );
   }

@@ -85,8 +85,15 @@ export function publishCampaignReferences(
     outbox,
     m,
     CAMPAIGNS,
-    { projectId: c.projectId, kind: 'campaign', id: c.id, name: c.name, revision: c.version + (deleted ? 1 : 0) },
-    deleted ? [] : referencesOfCampaign(c),
+    {
+      projectId: c.projectId,
+      kind: 'campaign',
+      id: c.id,
+      name: c.name,
+      revision: c.version + (deleted ? 1 : 0),
+      deleted,
+    },
+    referencesOfCampaign(c),
     correlationId ? { correlationId } : {},
   );
 }

@@ -135,7 +135,7 @@ export class SegmentsService {
         this.outbox,
         m,
         SEGMENTS,
-        { projectId, kind: 'segment', id, name: s.name, revision: s.version + 1 },
+        { projectId, kind: 'segment', id, name: s.name, revision: s.version + 1, deleted: true },
         [],
         requestId ? { correlationId: requestId } : {},
       );
