@@ -59,9 +59,9 @@ describe('a test send', () => {
     ).toEqual({ kind: 'invalid', errors: [expect.objectContaining({ field: 'email' })] });
   });
 
-  it('takes a test skipped as unsubscribed for a fault of the deployment, not of the request', () => {
+  it('takes a test skipped as unsubscribed for a fault of the deployment, not of the request: a 503 to retry', () => {
     expect(() =>
       testSendAnswer('a@b.test', { key: 'k', status: 'skipped', emailId: 'eml_1', reason: 'unsubscribed' }),
-    ).toThrow(/did not take the item as a test/);
+    ).toThrow(expect.objectContaining({ kind: 'unavailable', code: 'SENDING_UNAVAILABLE' }));
   });
 });

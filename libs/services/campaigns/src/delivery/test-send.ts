@@ -1,3 +1,4 @@
+import { DomainError } from '@herald/core';
 import type { Campaign } from '../campaigns/campaign.entity.js';
 import { CampaignErrorCode, CampaignErrors } from '../campaigns/campaign.errors.js';
 import type { IntakeItem, IntakeResult } from '../clients/sending-client.js';
@@ -39,7 +40,8 @@ export function testSendItem(c: Campaign, email: string, key: string): IntakeIte
  * (a hard bounce or a complaint) is a 422 `ADDRESS_SUPPRESSED` on `email` rather than a quiet skip,
  * since mailing it again hurts the sender's reputation; an address sending finds invalid a 422 on
  * `email`. A test is never skipped as unsubscribed: that answer means sending did not take the item
- * as a test, a fault of the deployment (an older sending), not of the request.
+ * as a test, a fault of the deployment (an older sending during an upgrade), not of the request: a 503
+ * to retry, never a 500.
  */
 export function testSendAnswer(email: string, result: IntakeResult): TestSendAnswer {
   if (result.status === 'queued' && result.emailId)
@@ -51,7 +53,10 @@ export function testSendAnswer(email: string, result: IntakeResult): TestSendAns
       CampaignErrorCode.AddressSuppressed,
     );
   if (result.reason === 'invalid_address') throw CampaignErrors.field('email', 'email must be a valid email address');
-  throw new Error(
-    `sending answered a test send ${result.status}${result.reason ? ` (${result.reason})` : ''}: it did not take the item as a test`,
+  throw new DomainError(
+    'unavailable',
+    'SENDING_UNAVAILABLE',
+    `the sending service answered the test send ${result.status}${result.reason ? ` (${result.reason})` : ''}: it does not take test sends yet (a rolling upgrade in progress)`,
+    { retryAfterSeconds: 30 },
   );
 }
