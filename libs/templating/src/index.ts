@@ -1,4 +1,5 @@
 import { TemplateRenderer, type RenderOptions, type TemplateVariables } from './template-renderer.js';
+import type { BodyFormat } from './markdown-template.js';
 import type { TemplateProblem } from './template-errors.js';
 
 export * from './template-renderer.js';
@@ -16,8 +17,12 @@ export const defaultTemplateRenderer = (): TemplateRenderer => (shared ??= new T
 export const renderTemplate = (source: string, variables: TemplateVariables, options: RenderOptions): string =>
   defaultTemplateRenderer().render(source, variables, options);
 
-/** Parses (does not render) a template: `[]`, or its problems with 1-based line and column. */
-export const validateTemplate = (source: string): TemplateProblem[] => defaultTemplateRenderer().validate(source);
+/**
+ * Parses (does not render) a template: `[]`, or its problems with 1-based line and column. A
+ * Markdown body (`format: 'markdown'`) is held to its own size limit; its Liquid is checked as written.
+ */
+export const validateTemplate = (source: string, options: { format?: BodyFormat } = {}): TemplateProblem[] =>
+  defaultTemplateRenderer().validate(source, options);
 export {
   createTemplateRenderPool,
   runRenderTask,

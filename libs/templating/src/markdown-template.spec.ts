@@ -1,5 +1,6 @@
 import { Liquid } from 'liquidjs';
 import { htmlToPlainText } from './html-to-plain-text.js';
+import { validateTemplate } from './index.js';
 import { markdownTemplate } from './markdown-template.js';
 import { TemplateError, TemplateErrorCode } from './template-errors.js';
 import { TemplateRenderer } from './template-renderer.js';
@@ -142,6 +143,16 @@ describe('Markdown bodies: converted once per source, problems positioned in the
     const error = failure(() => render('# T\n\n- a\n- **b** {{ v | url_decode }}', { v: '%E0%A4%A' }));
     expect(error.code).toBe(TemplateErrorCode.RenderFailed);
     expect(error.problems).toEqual([expect.objectContaining({ line: 4, column: 9 })]);
+  });
+
+  it('a Markdown source is held to maxMarkdownBytes (128 KiB) at render and by validateTemplate; HTML of that size is not', () => {
+    const big = `# Big\n\n${'word '.repeat(27_000)}`; // 135,009 bytes
+    expect(failure(() => render(big)).code).toBe(TemplateErrorCode.TooLarge);
+    expect(validateTemplate(big, { format: 'markdown' })).toEqual([
+      { message: 'Markdown template is larger than the limit of 131072 bytes', line: 1, column: 1 },
+    ]);
+    expect(validateTemplate(big)).toEqual([]);
+    expect(render(big.slice(0, 128 * 1024))).toMatch(/^<h1>Big<\/h1>/);
   });
 
   it('Markdown renders HTML: it cannot be asked without HTML escaping', () => {

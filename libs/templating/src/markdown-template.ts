@@ -28,8 +28,8 @@ const TAG_LINE = 'liquid_tag_line';
 /**
  * markdown-it (docs/adr/0015-markdown-bodies.md): CommonMark plus GitHub's tables and strikethrough,
  * raw HTML allowed (the author may send HTML anyway; contact data never reaches the converter),
- * bare `https://` and `www.` links and email addresses made links (not bare domains: `Herald.app`
- * stays text), no typographic replacements (quotes and dashes stay as written), CommonMark's
+ * bare `http(s)://` URLs and email addresses made links (not bare domains: `www.example.com` and
+ * `Herald.app` stay text), no typographic replacements (quotes and dashes stay as written), CommonMark's
  * line breaks (a single newline is a space). Links markdown-it refuses (`javascript:`,
  * `vbscript:`, `file:`, `data:` other than images) stay text.
  */

@@ -46,6 +46,11 @@ export type TemplateVariables = Record<string, unknown>;
 export interface TemplateLimits {
   /** Largest accepted template source, in UTF-8 bytes. */
   maxTemplateBytes: number;
+  /**
+   * Largest accepted Markdown source, in UTF-8 bytes: converting Markdown costs several times what
+   * parsing Liquid does per byte, and nothing can stop markdown-it midway (docs/templating.md).
+   */
+  maxMarkdownBytes: number;
   /** Longest a single render may run, in milliseconds (liquidjs `renderLimit`). */
   renderTimeLimitMs: number;
   /** Budget for allocations while rendering: range sizes, array and string filter results (liquidjs `memoryLimit`). */
@@ -69,6 +74,7 @@ export interface TemplateRendererOptions extends Partial<TemplateLimits> {
 
 export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   maxTemplateBytes: 512 * 1024,
+  maxMarkdownBytes: 128 * 1024,
   renderTimeLimitMs: 250,
   memoryLimit: 1_000_000,
   maxOutputLength: 4 * 1024 * 1024,
@@ -128,6 +134,7 @@ export class TemplateRenderer {
   constructor(options: TemplateRendererOptions = {}) {
     this.limits = Object.freeze({
       maxTemplateBytes: options.maxTemplateBytes ?? DEFAULT_TEMPLATE_LIMITS.maxTemplateBytes,
+      maxMarkdownBytes: options.maxMarkdownBytes ?? DEFAULT_TEMPLATE_LIMITS.maxMarkdownBytes,
       renderTimeLimitMs: options.renderTimeLimitMs ?? DEFAULT_TEMPLATE_LIMITS.renderTimeLimitMs,
       memoryLimit: options.memoryLimit ?? DEFAULT_TEMPLATE_LIMITS.memoryLimit,
       maxOutputLength: options.maxOutputLength ?? DEFAULT_TEMPLATE_LIMITS.maxOutputLength,
@@ -184,9 +191,13 @@ export class TemplateRenderer {
     return { subject, html, text };
   }
 
-  /** Parses (does not render) `source`: `[]` when it is valid, otherwise every problem found, positioned. */
-  validate(source: string): TemplateProblem[] {
-    const tooLarge = this.sizeProblem(source) ?? this.nestingProblem(source);
+  /**
+   * Parses (does not render) `source`: `[]` when it is valid, otherwise every problem found,
+   * positioned. A Markdown source (`format: 'markdown'`) is held to `maxMarkdownBytes`; its Liquid
+   * is checked as written (the conversion keeps it), without converting it.
+   */
+  validate(source: string, { format = 'html' }: { format?: BodyFormat } = {}): TemplateProblem[] {
+    const tooLarge = this.sizeProblem(source, format) ?? this.nestingProblem(source);
     if (tooLarge) return [tooLarge];
     const rewritten = rewriteNullishDefaults(source, this.validator.options);
     try {
@@ -215,7 +226,7 @@ export class TemplateRenderer {
     const cache = this.caches[mode];
     const cached = cache.get(source);
     if (cached) return cached;
-    const tooLarge = this.sizeProblem(source);
+    const tooLarge = this.sizeProblem(source, mode === 'markdown' ? 'markdown' : 'html');
     if (tooLarge) throw new TemplateError(TemplateErrorCode.TooLarge, tooLarge.message, [tooLarge]);
     const tooDeep = this.nestingProblem(source);
     if (tooDeep) {
@@ -269,12 +280,13 @@ export class TemplateRenderer {
     return parsed;
   }
 
-  private sizeProblem(source: string): TemplateProblem | undefined {
-    const max = this.limits.maxTemplateBytes;
+  private sizeProblem(source: string, format: BodyFormat): TemplateProblem | undefined {
+    const max = format === 'markdown' ? this.limits.maxMarkdownBytes : this.limits.maxTemplateBytes;
     // UTF-8 needs at most 3 bytes per UTF-16 unit: measure only when the length alone cannot decide
     const bytes = source.length > max ? source.length : source.length * 3 > max ? Buffer.byteLength(source, 'utf8') : 0;
     if (bytes <= max) return undefined;
-    return { message: `template is larger than the limit of ${max} bytes`, line: 1, column: 1 };
+    const what = format === 'markdown' ? 'Markdown template' : 'template';
+    return { message: `${what} is larger than the limit of ${max} bytes`, line: 1, column: 1 };
   }
 
   /**
