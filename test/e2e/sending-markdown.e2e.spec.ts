@@ -162,4 +162,18 @@ describe(`Markdown bodies through the public API (${e2eMode()})`, () => {
     expect(template.status).toBe(422);
     expect(fieldsOf(template.body)).toEqual(['format']);
   });
+
+  it('holds a Markdown body to 128 KiB on save, also when a larger HTML template is switched to Markdown', async () => {
+    const api = await project();
+    const body = `<p>${'word '.repeat(30_000)}</p>`; // 150 KB: a fine HTML body
+    const tooLarge = await api.post<ErrorBody>('/templates', { name: 'Big', subject: 'Hi', body, format: 'markdown' });
+    expect(tooLarge.status).toBe(422);
+    expect(tooLarge.body.error.errors).toEqual([expect.objectContaining({ field: 'body', code: 'invalid_template' })]);
+    const html = await api.post<TemplateBody>('/templates', { name: 'Big', subject: 'Hi', body });
+    expect(html.status).toBe(201);
+    const switched = await api.patch<ErrorBody>(`/templates/${html.body.id}`, { format: 'markdown' });
+    expect(switched.status).toBe(422);
+    expect(fieldsOf(switched.body)).toEqual(['body']);
+    expect((await api.get<TemplateBody>(`/templates/${html.body.id}`)).body.format).toBe('html');
+  });
 });

@@ -57,7 +57,7 @@ export class TemplatesService {
   ) {}
 
   async create(projectId: string, dto: CreateTemplateDto): Promise<TemplateView> {
-    await this.check(projectId, dto);
+    await this.check(projectId, dto, dto.format ?? 'html');
     const template = this.db.getRepository(Template).create({
       id: newId('tpl'),
       projectId,
@@ -97,7 +97,9 @@ export class TemplatesService {
 
   async update(projectId: string, id: string, dto: UpdateTemplateDto): Promise<TemplateView> {
     const template = await this.find(projectId, id);
-    await this.check(projectId, dto);
+    // a body turned Markdown is checked as Markdown (its size limit), whether or not it changes too
+    const format = dto.format ?? template.format;
+    await this.check(projectId, format !== template.format ? { body: template.body, ...dto } : dto, format);
     if (dto.name !== undefined) template.name = dto.name;
     if (dto.subject !== undefined) template.subject = dto.subject;
     if (dto.body !== undefined) template.body = dto.body;
@@ -149,12 +151,13 @@ export class TemplatesService {
     };
   }
 
-  private async check(projectId: string, dto: Partial<CreateTemplateDto>): Promise<void> {
+  /** The Liquid of the subject and of the body (in `format`: a Markdown body has its own size limit). */
+  private async check(projectId: string, dto: Partial<CreateTemplateDto>, format: BodyFormat): Promise<void> {
     const errors: FieldProblem[] = [];
     for (const field of ['subject', 'body'] as const) {
       const source = dto[field];
       if (typeof source !== 'string') continue;
-      for (const problem of validateTemplate(source)) {
+      for (const problem of validateTemplate(source, field === 'body' ? { format } : {})) {
         errors.push({
           field,
           message: `line ${problem.line}, column ${problem.column}: ${problem.message}`,
