@@ -280,6 +280,44 @@ describe(`workflows written with Plunk's shapes, enabled as sent (${e2eMode()})`
     expect(problems[0]!.message).toMatch(/no branch/);
   });
 
+  it("a CONDITION's new config cannot drop a branch a transition leaves by: 422 STEP_BRANCH_IN_USE naming the transition; once it is deleted the config is taken", async () => {
+    const api = await project();
+    const w = await buildPlunkWorkflow(api, {
+      eventName: 'plunk-reshape',
+      steps: {
+        check: {
+          type: 'CONDITION',
+          name: 'Plan',
+          position: { x: 0, y: 0 },
+          config: { field: 'event.plan', operator: 'equals', value: 'pro' },
+        },
+        done: { type: 'EXIT', name: 'done', position: { x: 0, y: 100 }, config: {} },
+      },
+      transitions: [['check', 'done', { branch: 'yes' }]],
+    });
+    const multi = {
+      mode: 'multi',
+      field: 'event.plan',
+      branches: [{ id: 'branch-pro', name: 'Pro', operator: 'equals', value: 'pro' }],
+    };
+    const transition = (await api.get<WorkflowBody & { transitions: { id: string }[] }>(`/workflows/${w.id}`)).body
+      .transitions[0]!;
+    const refused = await api.patch(`/workflows/${w.id}/steps/${w.ids.check}`, { config: multi });
+    expect([refused.status, refused.body.error.errors]).toEqual([
+      422,
+      [{ field: 'config', code: 'STEP_BRANCH_IN_USE', message: expect.stringContaining(transition.id) }],
+    ]);
+    expect((await api.delete(`/workflows/${w.id}/transitions/${transition.id}`)).status).toBe(200);
+    const taken = await api.patch(`/workflows/${w.id}/steps/${w.ids.check}`, { config: multi });
+    expect([taken.status, taken.body.config.branches.map((b: { id: string }) => b.id)]).toEqual([200, ['branch-pro']]);
+    const tagged = await api.post(`/workflows/${w.id}/transitions`, {
+      fromStepId: w.ids.check,
+      toStepId: w.ids.done,
+      condition: { branch: 'branch-pro' },
+    });
+    expect([tagged.status, tagged.body.branch]).toEqual([201, 'branch-pro']);
+  });
+
   it('an execution reaching a step without a way on for the way it took ends COMPLETED there: a CONDITION branch without a transition, a WAIT_FOR_EVENT timing out without a timeout branch', async () => {
     const api = await project();
     const cond = await buildPlunkWorkflow(api, {
