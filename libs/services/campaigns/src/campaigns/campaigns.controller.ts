@@ -3,7 +3,7 @@ import { ProjectId } from '@herald/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CampaignRuns } from '../delivery/campaign-runs.js';
-import type { TestSendAnswer } from '../delivery/test-send.js';
+import type { TestSendAnswer } from '../delivery/tester-send.js';
 import { RecipientsFilterDto, RecipientsQueryDto } from '../recipients/recipients.dto.js';
 import { RecipientsService, type RecipientsPage } from '../recipients/recipients.service.js';
 import { CampaignBodyDto, ListCampaignsQueryDto, SendCampaignDto, TestSendDto } from './campaign.dto.js';

@@ -16,7 +16,7 @@ import { SendingClient } from '../clients/sending-client.js';
 import { CAMPAIGNS } from '../consumer.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
 import { audienceOf, CampaignSender } from './campaign-sender.js';
-import { testSendAnswer, testSendItem, type TestSendAnswer } from './test-send.js';
+import { testSendAnswer, testSendItem, type TestSendAnswer } from './tester-send.js';
 
 export const RUN_QUEUE = 'campaigns.run';
 /**
@@ -117,7 +117,7 @@ export class CampaignRuns implements OnModuleInit, OnApplicationBootstrap {
   /**
    * `POST /campaigns/:id/test {email}`: one email to that address whatever its contact's state
    * (none, unsubscribed, subscribed), marked as a test; no ledger row, no status or stats change,
-   * no contact created or changed; a suppressed address is a 422 (test-send.ts).
+   * no contact created or changed; a suppressed address is a 422 (tester-send.ts).
    */
   async test(projectId: string, id: string, email: string, requestId?: string): Promise<TestSendAnswer> {
     const c = await this.campaigns.find(this.db.manager, projectId, id);

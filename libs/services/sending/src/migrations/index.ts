@@ -3,7 +3,7 @@ import { TemplatesEmailsDelivery1795269015065 } from './1795269015065-templates-
 import { EmailHistory1795488370852 } from './1795488370852-email-history.js';
 import { ResourceReferences1795489302797 } from './1795489302797-resource-references.js';
 import { EmailIntake1795600000000 } from './1795600000000-email-intake.js';
-import { EmailTestFlag1795900000000 } from './1795900000000-email-test-flag.js';
+import { EmailTestFlag1795900000000 } from './1795900000000-email-tester-copies.js';
 import { TemplateBodyFormat1795922754956 } from './1795922754956-template-body-format.js';
 
 /** Committed migrations of the sending schema, oldest first. Never edit one that has landed. */

@@ -1,6 +1,6 @@
 import { DomainError } from '@herald/core';
 import type { Campaign } from '../campaigns/campaign.entity.js';
-import { testSendAnswer, testSendItem } from './test-send.js';
+import { testSendAnswer, testSendItem } from './tester-send.js';
 
 const campaign = {
   id: 'cmp_1',
