@@ -156,4 +156,26 @@ describe(`the official Plunk client against Herald (${e2eMode()})`, () => {
     expect((refused as Error).message).not.toBe('Unknown API Error');
     expect((refused as Error).message).toContain('never-added.example.test');
   });
+
+  it('a template written with Plunk’s capitalised type (MARKETING, TRANSACTIONAL) is Herald’s type, listed by either spelling', async () => {
+    const { api, from } = await project();
+    const created = await api.post('/templates', {
+      name: 'News',
+      subject: 'Hi',
+      body: '<p>Hi</p>',
+      from,
+      type: 'MARKETING',
+    });
+    expect([created.status, created.body.type]).toEqual([201, 'marketing']);
+    const listed = await api.get<{ data: { id: string }[] }>('/templates?type=MARKETING');
+    expect(listed.body.data.map((t) => t.id)).toEqual([created.body.id]);
+    const wrong = await api.post('/templates', {
+      name: 'X',
+      subject: 'Hi',
+      body: '<p>Hi</p>',
+      from,
+      type: 'NEWSLETTER',
+    });
+    expect([wrong.status, wrong.body.error.errors[0].field]).toEqual([422, 'type']);
+  });
 });

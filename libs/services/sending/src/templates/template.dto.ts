@@ -2,9 +2,14 @@ import { IsEmailAddress } from '@herald/contracts';
 import { CursorQueryDto } from '@herald/http';
 import { BODY_FORMATS, type BodyFormat } from '@herald/templating';
 import { PartialType } from '@nestjs/mapped-types';
+import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 
 const NO_NEWLINE = /^[^\r\n]*$/;
+
+/** Plunk writes a template's type in capitals (`MARKETING`, `TRANSACTIONAL`): the same types, read as Herald's. */
+const plunkType = ({ value }: { value: unknown }) =>
+  value === 'MARKETING' || value === 'TRANSACTIONAL' ? value.toLowerCase() : value;
 
 export class CreateTemplateDto {
   @IsString()
@@ -39,6 +44,7 @@ export class CreateTemplateDto {
   replyTo?: string | null;
 
   @IsOptional()
+  @Transform(plunkType)
   @IsIn(['marketing', 'transactional'])
   type?: 'marketing' | 'transactional';
 
@@ -53,6 +59,7 @@ export class UpdateTemplateDto extends PartialType(CreateTemplateDto) {}
 
 export class ListTemplatesQueryDto extends CursorQueryDto {
   @IsOptional()
+  @Transform(plunkType)
   @IsIn(['marketing', 'transactional'])
   type?: 'marketing' | 'transactional';
 }
