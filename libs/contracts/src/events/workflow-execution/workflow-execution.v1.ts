@@ -30,7 +30,8 @@ export type WorkflowExecutionStatus = (typeof WORKFLOW_EXECUTION_STATUSES)[numbe
  * - `workflow.step.completed`: a step ran; `outcome` says how (`sent`, `skipped`, `yes`/`no` for a
  *   CONDITION — a multi-branch one's branch id or `default` —, `event`/`timeout` for a WAIT_FOR_EVENT,
  *   `called`, `updated`, `delayed`);
- * - `workflow.waiting`: the execution waits on a DELAY or WAIT_FOR_EVENT step until `dueAt`;
+ * - `workflow.waiting`: the execution waits on a DELAY or WAIT_FOR_EVENT step until `dueAt`, or,
+ *   without `dueAt`, for its event with no deadline (a WAIT_FOR_EVENT without a timeout);
  * - `workflow.finished`: the execution ended with `status` COMPLETED, EXITED, FAILED or CANCELLED
  *   (`reason`: the EXIT step's reason, the error, or who cancelled).
  */
@@ -48,7 +49,10 @@ export class WorkflowExecutionV1 {
   @IsOptional() @IsIn(WORKFLOW_STEP_TYPES) stepType?: WorkflowStepType;
   @IsOptional() @IsString() stepName?: string;
   @IsOptional() @IsString() outcome?: string;
-  /** workflow.waiting: when the wait ends at the latest (a DELAY's end, a WAIT_FOR_EVENT's timeout). */
+  /**
+   * workflow.waiting: when the wait ends at the latest (a DELAY's end, a WAIT_FOR_EVENT's timeout);
+   * absent for a WAIT_FOR_EVENT without a timeout, which waits for its event with no deadline.
+   */
   @IsOptional() @IsISO8601() dueAt?: string;
   @IsOptional() @IsString() reason?: string;
   /** Small, step-specific details (the email id sent, the webhook's status code, …). */
