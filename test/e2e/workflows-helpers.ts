@@ -27,7 +27,8 @@ export interface ExecutionBody {
     detail: Record<string, unknown> | null;
     startedAt: string;
     finishedAt: string | null;
-    dueAt: string;
+    /** Null: a WAIT_FOR_EVENT without a timeout, waiting for its event with no deadline. */
+    dueAt: string | null;
     attempts: number;
   }[];
 }

@@ -34,7 +34,8 @@ interface WorkflowBody {
  * Workflows written with Plunk's shapes (issue 37, items 4 and 5; docs/workflows.md, "Plunk's
  * shapes" and "Graph rules"): canvas positions, the single and multi-branch CONDITION, UPDATE_CONTACT
  * `updates`/`subscriptionAction`, transitions tagged `condition.branch` / `fallback`, a SEND_EMAIL's
- * templateId beside its config; and enabling as sent (the graph's problems reported, an execution
+ * templateId beside its config and its `recipient`, a DELAY of a fraction of hours, a
+ * WAIT_FOR_EVENT without a timeout; and enabling as sent (the graph's problems reported, an execution
  * without a way on ending COMPLETED). Through the gateway, /v1/track as the trigger, mail into a
  * loopback SMTP sink. Runs in the run's mode (HERALD_E2E_MODE).
  */
@@ -356,5 +357,183 @@ describe(`workflows written with Plunk's shapes, enabled as sent (${e2eMode()})`
     expect([plain.reason, await stepsOf(cond.id, plain)]).toEqual([null, [['CONDITION', 'no']]]);
     const unpaid = await finished(api, wait.id, 'unpaid@example.com', 'COMPLETED');
     expect(await stepsOf(wait.id, unpaid)).toEqual([['WAIT_FOR_EVENT', 'timeout']]);
+  });
+
+  it("a SEND_EMAIL's recipient CUSTOM is stored as to: the email reaches the custom address, rendered for and tracked under the contact", async () => {
+    const api = await project();
+    const tpl = (
+      await api.post<{ id: string }>('/templates', {
+        name: 'New member',
+        subject: 'New member: {{ email }} ({{ plan }})',
+        body: '<p>{{ email }} joined</p>',
+        from: api.from,
+        type: 'transactional',
+      })
+    ).body.id;
+    const member = await api.upsert('member@example.com', { plan: 'team' });
+    const w = await buildPlunkWorkflow(api, {
+      eventName: 'plunk-member',
+      steps: {
+        tell: {
+          type: 'SEND_EMAIL',
+          name: 'Tell the boss',
+          position: { x: 0, y: 0 },
+          config: { recipient: { type: 'CUSTOM', customEmail: 'boss@example.com' } },
+          templateId: tpl,
+        },
+        own: {
+          type: 'SEND_EMAIL',
+          name: 'Welcome',
+          position: { x: 0, y: 100 },
+          config: { templateId: tpl, recipient: { type: 'CONTACT' } },
+        },
+      },
+      transitions: [['tell', 'own']],
+    });
+    const configs = (await api.get<WorkflowBody>(`/workflows/${w.id}`)).body.steps.map((s) => s.config);
+    expect(configs).toEqual([{ templateId: tpl, to: 'boss@example.com' }, { templateId: tpl }]);
+    const refused = await api.post(`/workflows/${w.id}/steps`, {
+      type: 'SEND_EMAIL',
+      name: 'nobody',
+      config: { templateId: tpl, recipient: { type: 'CUSTOM' } },
+    });
+    expect([refused.status, refused.body.error.errors.map((e: { field: string }) => e.field)]).toEqual([
+      422,
+      ['config.recipient.customEmail'],
+    ]);
+    expect((await api.patch(`/workflows/${w.id}`, { enabled: true })).status).toBe(200);
+
+    expect((await api.track({ email: 'member@example.com', event: 'plunk-member' })).status).toBe(200);
+    await eventually(() => mailTo('boss@example.com').length === 1 && mailTo('member@example.com').length === 1);
+    expect(mailTo('boss@example.com')[0]!.subject).toBe('New member: member@example.com (team)');
+    const done = await finished(api, w.id, 'member@example.com', 'COMPLETED');
+    const emailId = (await execution(api, w.id, done.id)).steps![0]!.detail!.emailId as string;
+    const email = (await api.get<{ contactId: string; to: { email: string } }>(`/emails/${emailId}`)).body;
+    expect([email.to.email, email.contactId]).toEqual(['boss@example.com', member.id]);
+  });
+
+  it('a DELAY of 1.5 hours is stored as 90 minutes (the model stays integral); a length that is no whole number of seconds is a 422', async () => {
+    const api = await project();
+    const w = await buildPlunkWorkflow(api, {
+      eventName: 'plunk-delay',
+      steps: {
+        pause: {
+          type: 'DELAY',
+          name: 'an hour and a half',
+          position: { x: 0, y: 0 },
+          config: { amount: 1.5, unit: 'hours' },
+        },
+        done: { type: 'EXIT', name: 'done', position: { x: 0, y: 100 }, config: {} },
+      },
+      transitions: [['pause', 'done']],
+    });
+    const stored = (await api.get<WorkflowBody>(`/workflows/${w.id}`)).body.steps.find((s) => s.id === w.ids.pause)!;
+    expect(stored.config).toEqual({ amount: 90, unit: 'minutes' });
+    const dry = await api.post(`/workflows/${w.id}/simulate`, {
+      contact: { email: 'delay@example.com' },
+      at: '2026-01-01T00:00:00.000Z',
+    });
+    expect(dry.body.path.map((p: { outcome: string; at: string }) => [p.outcome, p.at])).toEqual([
+      ['delayed', '2026-01-01T01:30:00.000Z'],
+      ['exited', '2026-01-01T01:30:00.000Z'],
+    ]);
+    const odd = await api.patch(`/workflows/${w.id}/steps/${w.ids.pause}`, {
+      config: { amount: 1.0001, unit: 'hours' },
+    });
+    expect([odd.status, odd.body.error.errors.map((e: { field: string }) => e.field)]).toEqual([
+      422,
+      ['config.amount'],
+    ]);
+  });
+
+  it('a WAIT_FOR_EVENT without a timeout waits with no deadline: listed WAITING (no due time, upcoming last), the dry run stops there, and the event tracked by /v1/track resumes it', async () => {
+    const api = await project();
+    const w = await buildPlunkWorkflow(api, {
+      eventName: 'plunk-order',
+      steps: {
+        paid: { type: 'WAIT_FOR_EVENT', name: 'Paid?', position: { x: 0, y: 0 }, config: { eventName: 'plunk-paid' } },
+        mark: {
+          type: 'UPDATE_CONTACT',
+          name: 'Mark paid',
+          position: { x: 0, y: 100 },
+          config: { updates: { paid: true } },
+        },
+      },
+      transitions: [['paid', 'mark']],
+    });
+    expect((await api.patch(`/workflows/${w.id}`, { enabled: true })).status).toBe(200);
+    expect((await api.track({ email: 'buyer@example.com', event: 'plunk-order' })).status).toBe(200);
+
+    const waiting = await finished(api, w.id, 'buyer@example.com', 'WAITING');
+    const [run] = (await execution(api, w.id, waiting.id)).steps!;
+    expect([run!.type, run!.status, run!.dueAt]).toEqual(['WAIT_FOR_EVENT', 'PENDING', null]);
+    // analytics' upcoming list: the waiting execution with no due time (workflow.waiting without dueAt)
+    const upcoming = await eventually(async () => {
+      const body = (await api.get('/activity/upcoming')).body;
+      return body.executions[0]?.nextStep.type ? body.executions : undefined;
+    });
+    expect(upcoming).toEqual([
+      {
+        executionId: waiting.id,
+        workflow: { id: w.id, name: 'plunk plunk-order' },
+        contact: { id: waiting.contactId, email: 'buyer@example.com' },
+        nextStep: { id: w.ids.paid, type: 'WAIT_FOR_EVENT', name: 'Paid?' },
+        dueAt: null,
+      },
+    ]);
+    const dry = await api.post(`/workflows/${w.id}/simulate`, { contact: { email: 'dry@example.com' } });
+    expect([
+      dry.body.status,
+      dry.body.path.map((p: { stepId: string; outcome: string }) => [p.stepId, p.outcome]),
+    ]).toEqual(['WAITING', [[w.ids.paid, 'waiting']]]);
+
+    expect((await api.track({ email: 'buyer@example.com', event: 'plunk-paid', data: { amount: 42 } })).status).toBe(
+      200,
+    );
+    const done = await finished(api, w.id, 'buyer@example.com', 'COMPLETED');
+    expect(done.context).toEqual({ amount: 42 });
+    expect((await api.contact(done.contactId)).data).toMatchObject({ paid: true });
+    expect((await execution(api, w.id, done.id)).steps!.map((s) => [s.type, s.outcome])).toEqual([
+      ['WAIT_FOR_EVENT', 'event'],
+      ['UPDATE_CONTACT', 'updated'],
+    ]);
+  });
+
+  it('a WAIT_FOR_EVENT without a timeout has no timeout branch: a transition tagged fallback is a 422, and so is a config dropping the timeout a transition leaves by', async () => {
+    const api = await project();
+    const w = await buildPlunkWorkflow(api, {
+      eventName: 'plunk-no-timeout',
+      steps: {
+        forever: { type: 'WAIT_FOR_EVENT', name: 'forever', position: { x: 0, y: 0 }, config: { eventName: 'a' } },
+        timed: {
+          type: 'WAIT_FOR_EVENT',
+          name: 'timed',
+          position: { x: 200, y: 0 },
+          config: { eventName: 'b', timeout: 60 },
+        },
+        end: { type: 'EXIT', name: 'end', position: { x: 0, y: 100 }, config: {} },
+      },
+      transitions: [['timed', 'end', { fallback: true }]],
+    });
+    const tagged = await api.post(`/workflows/${w.id}/transitions`, {
+      fromStepId: w.ids.forever,
+      toStepId: w.ids.end,
+      condition: { fallback: true },
+    });
+    expect([tagged.status, tagged.body.error.errors]).toEqual([
+      422,
+      [
+        {
+          field: 'condition.fallback',
+          code: 'TRANSITION_BRANCH_INVALID',
+          message: expect.stringMatching(/no timeout/),
+        },
+      ],
+    ]);
+    const dropped = await api.patch(`/workflows/${w.id}/steps/${w.ids.timed}`, { config: { eventName: 'b' } });
+    expect([
+      dropped.status,
+      dropped.body.error.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
+    ]).toEqual([422, [['config.timeout', 'STEP_BRANCH_IN_USE']]]);
   });
 });

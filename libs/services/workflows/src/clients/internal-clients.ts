@@ -18,7 +18,15 @@ export interface RemoteContact {
 export interface IntakeItem {
   key: string;
   to: string;
-  contact?: { id: string; email: string; subscribed: boolean; data: Record<string, unknown> };
+  /** The contact to render with and track the email under (sent when `to` is not the contact's address). */
+  contact?: {
+    id: string;
+    email: string;
+    subscribed: boolean;
+    data: Record<string, unknown>;
+    createdAt?: string;
+    updatedAt?: string;
+  };
   from?: string;
   fromName?: string;
   replyTo?: string;

@@ -39,9 +39,26 @@ describe('workflow graph rules', () => {
   });
 
   it('a WAIT_FOR_EVENT step has the outcomes event and timeout', () => {
-    const g = graph([step('w', 'WAIT_FOR_EVENT'), step('a', 'EXIT', 1)]);
+    const g = graph([step('w', 'WAIT_FOR_EVENT', 0, { eventName: 'paid', timeout: 60 }), step('a', 'EXIT', 1)]);
     expect(checkTransition(g, { fromStepId: 'w', toStepId: 'a', branch: 'yes' })).toMatchObject({ kind: 'invalid' });
     expect(checkTransition(g, { fromStepId: 'w', toStepId: 'a', branch: 'timeout' })).toBeUndefined();
+  });
+
+  it('a WAIT_FOR_EVENT without a timeout has its event branch only: a transition tagged timeout is a field error where it was written', () => {
+    const w = step('w', 'WAIT_FOR_EVENT', 0, { eventName: 'paid' });
+    expect(branchesOf(w)).toEqual(['event']);
+    const g = graph([w, step('a', 'EXIT', 1)]);
+    expect(checkTransition(g, { fromStepId: 'w', toStepId: 'a', branch: 'timeout' }, 'condition.fallback')).toEqual({
+      kind: 'invalid',
+      problems: [
+        {
+          field: 'condition.fallback',
+          code: 'TRANSITION_BRANCH_INVALID',
+          message: expect.stringMatching(/W has no timeout/),
+        },
+      ],
+    });
+    expect(checkTransition(g, { fromStepId: 'w', toStepId: 'a' })).toBeUndefined();
   });
 
   it('any other step has at most one outgoing transition, without a branch', () => {

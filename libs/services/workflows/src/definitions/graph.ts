@@ -1,6 +1,7 @@
 import type { WorkflowStepType } from '@herald/contracts';
 import type { FieldProblem } from '@herald/core';
 import { conditionSlots } from './condition-step.js';
+import { hasTimeout } from './step-config.js';
 
 /** The graph of a workflow as the rules see it (pure data: definitions, versions, the dry run). */
 export interface GraphStep {
@@ -24,11 +25,12 @@ export interface Graph {
 
 /**
  * The outgoing slots of a step: a CONDITION's yes/no, or its branch ids and `default` (multi-branch);
- * a WAIT_FOR_EVENT's event/timeout; none for an EXIT; the single unnamed one (`''`) for any other.
+ * a WAIT_FOR_EVENT's event/timeout (event only without a timeout: it never times out); none for an
+ * EXIT; the single unnamed one (`''`) for any other.
  */
 export function branchesOf(step: Pick<GraphStep, 'type' | 'config'>): readonly string[] {
   if (step.type === 'CONDITION') return conditionSlots(step.config);
-  if (step.type === 'WAIT_FOR_EVENT') return ['event', 'timeout'];
+  if (step.type === 'WAIT_FOR_EVENT') return hasTimeout(step.config) ? ['event', 'timeout'] : ['event'];
   if (step.type === 'EXIT') return [];
   return [''];
 }
@@ -59,7 +61,8 @@ export function reaches(graph: Graph, from: string, to: string): boolean {
 /**
  * The rules of a new transition: both steps in the graph (a step of another workflow is not),
  * the branch is one of the source's slots (CONDITION: yes/no, or its branch ids and default;
- * WAIT_FOR_EVENT: event/timeout, event when none is given; any other: none; EXIT: no way on), one
+ * WAIT_FOR_EVENT: event/timeout, event when none is given, no timeout branch on one without a
+ * timeout; any other: none; EXIT: no way on), one
  * transition per branch, and no cycle. `branchField` is where the caller wrote the branch.
  */
 export function checkTransition(
@@ -101,7 +104,9 @@ export function checkTransition(
           message:
             branches[0] === ''
               ? `a ${from.type} step has one way on: no branch`
-              : `a ${from.type} step needs branch ${branches.join(' or ')}`,
+              : from.type === 'WAIT_FOR_EVENT' && branch === 'timeout'
+                ? `step ${from.name} has no timeout: it waits for its event with no deadline, so it has no timeout branch (give it a timeout first)`
+                : `a ${from.type} step needs branch ${branches.join(' or ')}`,
           code: 'TRANSITION_BRANCH_INVALID',
         },
       ],

@@ -1,4 +1,4 @@
-import { readStepConfig, readTransitionBranch } from './plunk-shapes.js';
+import { readStepConfig, readTransitionBranch, wholeSeconds } from './plunk-shapes.js';
 
 const fields = (r: { problems: { field: string }[] }) => r.problems.map((p) => p.field);
 
@@ -135,6 +135,86 @@ describe("Plunk's step shapes, normalised into the internal model", () => {
     expect(readStepConfig('SEND_EMAIL', { templateId: 'tpl_1' }, null).config).toEqual({ templateId: 'tpl_1' });
     expect(fields(readStepConfig('SEND_EMAIL', { templateId: 'tpl_2' }, 'tpl_1'))).toEqual(['templateId']);
     expect(fields(readStepConfig('EXIT', {}, 'tpl_1'))).toEqual(['templateId']);
+  });
+
+  it("SEND_EMAIL recipient CUSTOM becomes Herald's to (the address as written); CONTACT is the contact, no to", () => {
+    expect(
+      readStepConfig('SEND_EMAIL', { recipient: { type: 'CUSTOM', customEmail: 'boss@example.com' } }, 'tpl_1'),
+    ).toEqual({ config: { templateId: 'tpl_1', to: 'boss@example.com' }, problems: [] });
+    expect(readStepConfig('SEND_EMAIL', { templateId: 'tpl_1', recipient: { type: 'CONTACT' } })).toEqual({
+      config: { templateId: 'tpl_1' },
+      problems: [],
+    });
+    // Plunk accepts a customEmail beside CONTACT and ignores it
+    expect(
+      readStepConfig('SEND_EMAIL', { templateId: 't', recipient: { type: 'CONTACT', customEmail: 'x@example.com' } })
+        .config,
+    ).toEqual({ templateId: 't' });
+    // what GET answers can be sent back
+    const stored = readStepConfig('SEND_EMAIL', {
+      templateId: 't',
+      recipient: { type: 'CUSTOM', customEmail: 'a@b.co' },
+    });
+    expect(readStepConfig('SEND_EMAIL', stored.config)).toEqual(stored);
+  });
+
+  it('a recipient is {type: CONTACT | CUSTOM, customEmail?}: CUSTOM needs an address (never a template), and recipient with to is a field error', () => {
+    const recipient = (r: unknown, extra: Record<string, unknown> = {}) =>
+      readStepConfig('SEND_EMAIL', { templateId: 't', recipient: r, ...extra }).problems;
+    expect(recipient({ type: 'CUSTOM' })).toEqual([
+      {
+        field: 'config.recipient.customEmail',
+        code: 'STEP_CONFIG_INVALID',
+        message: expect.stringMatching(/required/),
+      },
+    ]);
+    expect(fields({ problems: recipient({ type: 'CUSTOM', customEmail: 'not an address' }) })).toEqual([
+      'config.recipient.customEmail',
+    ]);
+    expect(fields({ problems: recipient({ type: 'CONTACT', customEmail: 'nope' }) })).toEqual([
+      'config.recipient.customEmail',
+    ]);
+    expect(fields({ problems: recipient({ type: 'CUSTOM', customEmail: '{{x}}@example.com' }) })).toEqual([
+      'config.recipient.customEmail',
+    ]);
+    expect(fields({ problems: recipient({ type: 'MANAGER' }) })).toEqual(['config.recipient.type']);
+    expect(fields({ problems: recipient('CONTACT') })).toEqual(['config.recipient']);
+    expect(fields({ problems: recipient({ type: 'CONTACT', name: 'x' }) })).toEqual(['config.recipient.name']);
+    expect(fields({ problems: recipient({ type: 'CUSTOM', customEmail: 'a@b.co' }, { to: 'c@d.co' }) })).toEqual([
+      'config.recipient',
+    ]);
+  });
+
+  it('a DELAY of a fraction of minutes, hours or days is stored as the whole amount of the largest unit that holds it exactly', () => {
+    const delay = (amount: number, unit: string) => readStepConfig('DELAY', { amount, unit });
+    expect(delay(1.5, 'hours')).toEqual({ config: { amount: 90, unit: 'minutes' }, problems: [] });
+    expect(delay(1.5, 'days').config).toEqual({ amount: 36, unit: 'hours' });
+    expect(delay(0.5, 'minutes').config).toEqual({ amount: 30, unit: 'seconds' });
+    expect(delay(0.01, 'days').config).toEqual({ amount: 864, unit: 'seconds' });
+    // as written in decimal, not as the double multiplies: 1.15 days × 86400 is 99359.99999999999
+    expect(delay(1.15, 'days').config).toEqual({ amount: 1656, unit: 'minutes' });
+    expect(delay(4.35, 'hours').config).toEqual({ amount: 261, unit: 'minutes' });
+    // a whole amount is left as written
+    expect(delay(60, 'minutes').config).toEqual({ amount: 60, unit: 'minutes' });
+  });
+
+  it('a DELAY that is no whole number of seconds, over a year, or a fraction of seconds or weeks is a field error on config.amount', () => {
+    const delay = (amount: number, unit: string) => fields(readStepConfig('DELAY', { amount, unit }));
+    expect(readStepConfig('DELAY', { amount: 0.001, unit: 'minutes' }).problems).toEqual([
+      {
+        field: 'config.amount',
+        code: 'STEP_CONFIG_INVALID',
+        message: expect.stringMatching(/whole number of seconds/),
+      },
+    ]);
+    expect(delay(1.0001, 'hours')).toEqual(['config.amount']);
+    expect(delay(365.5, 'days')).toEqual(['config.amount']);
+    expect(delay(364.5, 'days')).toEqual([]);
+    expect(delay(1.5, 'seconds')).toEqual(['config.amount']);
+    expect(delay(1.5, 'weeks')).toEqual(['config.amount']);
+    expect(delay(-1.5, 'hours')).toEqual(['config.amount']);
+    expect(wholeSeconds(2.5e-3, 'days')).toBe(216n);
+    expect(wholeSeconds(1e-7, 'days')).toBeUndefined();
   });
 
   it("Herald's own shapes are unchanged and stay strict", () => {

@@ -1,6 +1,6 @@
-import type { WorkflowStepType } from '@herald/contracts';
+import { isValidEmail, type WorkflowStepType } from '@herald/contracts';
 import type { FieldProblem } from '@herald/core';
-import { checkStepConfig } from './step-config.js';
+import { checkStepConfig, DELAY_UNITS, type DelayUnit } from './step-config.js';
 
 /**
  * Plunk's shapes of a step, accepted beside Herald's own and normalised here, at the edge, into the
@@ -13,7 +13,11 @@ import { checkStepConfig } from './step-config.js';
  * - CONDITION `{mode: 'multi', field, branches: [{id, name, operator, value}]}` →
  *   `{branches: [{id, name, filter}]}` (the first matching branch, else `default`);
  * - UPDATE_CONTACT `{updates, subscriptionAction}` → `{data, subscribed}`;
- * - a step's top-level `templateId` (SEND_EMAIL) → `config.templateId`.
+ * - a step's top-level `templateId` (SEND_EMAIL) → `config.templateId`;
+ * - SEND_EMAIL `recipient: {type: 'CUSTOM', customEmail}` → `to: customEmail`
+ *   (`{type: 'CONTACT'}`: no `to`, the contact's address);
+ * - DELAY `{amount: 1.5, unit: 'hours'}` (a fraction, in minutes, hours or days) → the whole amount of
+ *   the largest unit that holds it exactly (`{amount: 90, unit: 'minutes'}`).
  */
 export const PLUNK_OPERATORS = [
   'equals',
@@ -81,6 +85,9 @@ export function readStepConfig(type: WorkflowStepType, raw: unknown, templateId?
   else if (type === 'CONDITION' && 'field' in config && !('conditions' in config)) shape = plunkCondition(config);
   else if (type === 'UPDATE_CONTACT' && ('updates' in config || 'subscriptionAction' in config))
     shape = plunkUpdateContact(config);
+  else if (type === 'SEND_EMAIL' && 'recipient' in config) shape = plunkRecipient(config);
+  else if (type === 'DELAY' && isFraction(config.amount) && PLUNK_DELAY_UNITS.includes(config.unit as DelayUnit))
+    shape = plunkDelay(config);
   problems.push(...shape.problems);
   if (shape.problems.length === 0)
     problems.push(...checkStepConfig(type, shape.config).map((p) => ({ ...p, field: shape.rename(p.field) })));
@@ -218,6 +225,103 @@ function plunkUpdateContact(c: Config): Shape {
     rename: (f) =>
       f.replace(/^config\.data(?=\.|$)/, 'config.updates').replace(/^config\.subscribed$/, 'config.subscriptionAction'),
     problems,
+  };
+}
+
+export const RECIPIENT_TYPES = ['CONTACT', 'CUSTOM'] as const;
+
+/**
+ * `recipient: {type: 'CONTACT' | 'CUSTOM', customEmail?}` → Herald's `to` (the recipient override):
+ * CUSTOM sends to `customEmail` (an address, required), CONTACT to the contact (no `to`; a
+ * `customEmail` given with it is checked and ignored, as Plunk does). The email stays the contact's
+ * either way (the runtime hands sending the contact with a `to`). `recipient` and `to` together: 422.
+ */
+function plunkRecipient(c: Config): Shape {
+  const { recipient, ...rest } = c;
+  const problems: FieldProblem[] = [];
+  const bad = (field: string, message: string) =>
+    problems.push({ field: `config.recipient${field}`, message, code: 'STEP_CONFIG_INVALID' });
+  if (!isObject(recipient)) bad('', "recipient must be {type: 'CONTACT' | 'CUSTOM', customEmail?}");
+  else {
+    problems.push(...unknownKeys(recipient, ['type', 'customEmail'], 'a recipient', 'config.recipient'));
+    const { type, customEmail } = recipient;
+    if (!(RECIPIENT_TYPES as readonly unknown[]).includes(type))
+      bad('.type', `type must be one of ${RECIPIENT_TYPES.join(', ')}`);
+    if (customEmail === undefined || customEmail === null) {
+      if (type === 'CUSTOM') bad('.customEmail', 'customEmail is required when type is CUSTOM');
+    } else if (!isValidEmail(customEmail)) bad('.customEmail', 'customEmail must be an email address');
+    // it becomes `to`, a Liquid template: an address is taken as written, never as a template
+    else if (/\{\{|\{%/.test(customEmail))
+      bad('.customEmail', 'customEmail is an address, not a template: use to for a templated recipient');
+    if (rest.to !== undefined) bad('', 'give recipient or to, not both: recipient CUSTOM is stored as to');
+  }
+  const custom = isObject(recipient) && recipient.type === 'CUSTOM' ? recipient.customEmail : undefined;
+  return {
+    config: { ...rest, ...(custom !== undefined ? { to: custom } : {}) },
+    rename: (f) => f.replace(/^config\.to$/, 'config.recipient.customEmail'),
+    problems,
+  };
+}
+
+/** Plunk's DELAY units: a fraction of one of these is taken (Herald's seconds and weeks stay whole). */
+export const PLUNK_DELAY_UNITS: readonly DelayUnit[] = ['minutes', 'hours', 'days'];
+const SMALLER_FIRST: readonly DelayUnit[] = ['seconds', 'minutes', 'hours', 'days'];
+/** A positive number that is no integer (Herald's DELAY takes integers only). */
+const isFraction = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 && !Number.isInteger(v);
+
+/**
+ * A positive decimal number of seconds × 10^exponent as the caller wrote it (the shortest decimal
+ * that reads back as the same double: `1.15` is 115 × 10^-2, exactly), so `1.15 days` is 99360 s
+ * and not 99359.99999999999.
+ */
+function decimalOf(n: number): { digits: bigint; exponent: number } | undefined {
+  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(n));
+  if (!m) return undefined;
+  const fraction = m[2] ?? '';
+  return { digits: BigInt(m[1]! + fraction), exponent: Number(m[3] ?? 0) - fraction.length };
+}
+
+/**
+ * The whole number of seconds `amount` `unit` lasts, or undefined when it does not land on a whole
+ * second (or is not a positive number).
+ */
+export function wholeSeconds(amount: number, unit: DelayUnit): bigint | undefined {
+  const d = amount > 0 ? decimalOf(amount) : undefined;
+  if (!d) return undefined;
+  const seconds = d.digits * BigInt(DELAY_UNITS[unit] / 1000);
+  if (d.exponent >= 0) return seconds * 10n ** BigInt(d.exponent);
+  const divisor = 10n ** BigInt(-d.exponent);
+  return seconds % divisor === 0n ? seconds / divisor : undefined;
+}
+
+/**
+ * `{amount: 1.5, unit: 'hours'}` → `{amount: 90, unit: 'minutes'}`: the whole amount of the largest
+ * unit, up to the one written, that holds the length exactly, so the stored model stays integral.
+ * A length that is no whole number of seconds is a 422 on `config.amount`.
+ */
+function plunkDelay(c: Config): Shape {
+  const { amount, unit } = c as { amount: number; unit: DelayUnit };
+  const seconds = wholeSeconds(amount, unit);
+  if (seconds === undefined)
+    return {
+      config: c,
+      rename: (f) => f,
+      problems: [
+        {
+          field: 'config.amount',
+          message: `${amount} ${unit} is not a whole number of seconds: give a length that is`,
+          code: 'STEP_CONFIG_INVALID',
+        },
+      ],
+    };
+  const largest = SMALLER_FIRST.slice(0, SMALLER_FIRST.indexOf(unit) + 1)
+    .reverse()
+    .find((u) => seconds % BigInt(DELAY_UNITS[u] / 1000) === 0n)!;
+  return {
+    config: { ...c, amount: Number(seconds / BigInt(DELAY_UNITS[largest] / 1000)), unit: largest },
+    rename: (f) => f,
+    problems: [],
   };
 }
 

@@ -1,4 +1,4 @@
-import { checkStepConfig, delayMs, webhookBackoffMs } from './step-config.js';
+import { checkStepConfig, delayMs, hasTimeout, webhookBackoffMs } from './step-config.js';
 
 const fields = (type: Parameters<typeof checkStepConfig>[0], config: unknown) =>
   checkStepConfig(type, config).map((p) => p.field);
@@ -21,6 +21,14 @@ describe('step config checks, field by field', () => {
   it('WAIT_FOR_EVENT: an event name and a timeout in seconds', () => {
     expect(fields('WAIT_FOR_EVENT', { timeout: -1 })).toEqual(['config.eventName', 'config.timeout']);
     expect(fields('WAIT_FOR_EVENT', { eventName: 'paid', timeout: 3600 })).toEqual([]);
+    expect(fields('WAIT_FOR_EVENT', { eventName: 'paid', timeout: 31_536_001 })).toEqual(['config.timeout']);
+  });
+
+  it('WAIT_FOR_EVENT without a timeout is valid: it waits for its event with no deadline (a null timeout is refused: leave it out)', () => {
+    expect(fields('WAIT_FOR_EVENT', { eventName: 'paid' })).toEqual([]);
+    expect(hasTimeout({ eventName: 'paid' })).toBe(false);
+    expect(hasTimeout({ eventName: 'paid', timeout: 60 })).toBe(true);
+    expect(fields('WAIT_FOR_EVENT', { eventName: 'paid', timeout: null })).toEqual(['config.timeout']);
   });
 
   it('CONDITION: a filter, with event.<key> and context.<key> values', () => {

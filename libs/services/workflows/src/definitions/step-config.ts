@@ -62,7 +62,7 @@ export function checkStepConfig(type: WorkflowStepType, raw: unknown, at = 'conf
       only('amount', 'unit');
       const { amount, unit } = c;
       if (typeof amount !== 'number' || !Number.isInteger(amount) || amount <= 0)
-        bad('amount', 'amount must be an integer greater than 0');
+        bad('amount', 'amount must be an integer greater than 0 (a fraction is taken in minutes, hours or days)');
       if (typeof unit !== 'string' || !(unit in DELAY_UNITS))
         bad('unit', `unit must be one of ${Object.keys(DELAY_UNITS).join(', ')}`);
       else if (typeof amount === 'number' && amount > 0 && amount * DELAY_UNITS[unit as DelayUnit] > MAX_WAIT_MS)
@@ -72,9 +72,11 @@ export function checkStepConfig(type: WorkflowStepType, raw: unknown, at = 'conf
     case 'WAIT_FOR_EVENT': {
       only('eventName', 'timeout');
       str('eventName', true, 255);
+      // without a timeout the step waits for its event with no deadline (Plunk's optional timeout)
       const t = c.timeout;
+      if (t === undefined) break;
       if (typeof t !== 'number' || !Number.isInteger(t) || t <= 0)
-        bad('timeout', 'timeout must be an integer number of seconds greater than 0');
+        bad('timeout', 'timeout must be an integer number of seconds greater than 0, or left out (no deadline)');
       else if (t * 1000 > MAX_WAIT_MS) bad('timeout', 'timeout is at most one year (31536000 seconds)');
       break;
     }
@@ -131,6 +133,9 @@ export function checkStepConfig(type: WorkflowStepType, raw: unknown, at = 'conf
   }
   return problems;
 }
+
+/** Whether a WAIT_FOR_EVENT has a deadline: without `timeout` it waits for its event only (no `timeout` branch). */
+export const hasTimeout = (config: Config): boolean => config.timeout !== undefined;
 
 /** A DELAY's length in milliseconds. */
 export const delayMs = (config: Config): number => (config.amount as number) * DELAY_UNITS[config.unit as DelayUnit];

@@ -188,16 +188,17 @@ export class StepsService {
   }
 
   /**
-   * A CONDITION's new config must keep every branch a transition leaves by (a multi-branch one's ids,
-   * or yes/no): a 422 on `config` names the transition to delete first, rather than leaving it on a
-   * branch the step no longer has.
+   * A step's new config must keep every branch a transition leaves by: a CONDITION's (a multi-branch
+   * one's ids, or yes/no), a WAIT_FOR_EVENT's timeout (a config without a timeout has no timeout
+   * branch). A 422 `STEP_BRANCH_IN_USE` (on `config`, `config.timeout` for the timeout) names the
+   * transition to delete first, rather than leaving it on a branch the step no longer has.
    */
   private async checkBranchesKept(
     m: EntityManager,
     step: WorkflowStep,
     config: Record<string, unknown>,
   ): Promise<void> {
-    if (step.type !== 'CONDITION') return;
+    if (step.type !== 'CONDITION' && step.type !== 'WAIT_FOR_EVENT') return;
     const slots = branchesOf({ type: step.type, config });
     const orphans = (await m.findBy(WorkflowTransition, { fromStepId: step.id })).filter(
       (t) => !slots.includes(t.branch),
@@ -205,11 +206,14 @@ export class StepsService {
     if (orphans.length)
       throw WorkflowErrors.invalid(
         orphans.map((t) => ({
-          field: 'config',
-          message: `transition ${t.id} leaves by branch ${t.branch}, which this config does not have: delete it first`,
+          field: step.type === 'WAIT_FOR_EVENT' ? 'config.timeout' : 'config',
+          message:
+            step.type === 'WAIT_FOR_EVENT'
+              ? `transition ${t.id} leaves by the timeout branch, which a WAIT_FOR_EVENT without a timeout does not have: delete it first`
+              : `transition ${t.id} leaves by branch ${t.branch}, which this config does not have: delete it first`,
           code: 'STEP_BRANCH_IN_USE',
         })),
-        "The CONDITION step's config is invalid",
+        `The ${step.type} step's config is invalid`,
       );
   }
 

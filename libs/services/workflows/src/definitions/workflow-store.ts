@@ -86,12 +86,13 @@ export class WorkflowStore {
     return saved;
   }
 
+  /** In the deleting transaction: the workflow references nothing any more, and the event says it is deleted. */
   async unpublish(m: EntityManager, w: Workflow, requestId?: string): Promise<void> {
     await publishReferences(
       this.outbox,
       m,
       WORKFLOWS,
-      { projectId: w.projectId, kind: 'workflow', id: w.id, name: w.name, revision: w.version + 1 },
+      { projectId: w.projectId, kind: 'workflow', id: w.id, name: w.name, revision: w.version + 1, deleted: true },
       [],
       requestId ? { correlationId: requestId } : {},
     );

@@ -71,7 +71,8 @@ export type StepRunStatus = 'PENDING' | 'DONE' | 'FAILED' | 'CANCELLED';
 /**
  * One step of one execution: the durable unit of work and the timer at once. A PENDING row is
  * claimed (`FOR UPDATE SKIP LOCKED`) once `due_at` has passed: at once for most steps, at the end of
- * a DELAY, at a WAIT_FOR_EVENT's timeout (or when its event arrives: `due_at` moves to now).
+ * a DELAY, at a WAIT_FOR_EVENT's timeout (or when its event arrives: `due_at` moves to now). A
+ * WAIT_FOR_EVENT without a timeout has no `due_at` (null) until its event arrives.
  */
 @Entity({ name: 'workflow_step_runs' })
 @Index('workflow_step_runs_due_idx', ['dueAt'], { where: `"status" = 'PENDING'` })
@@ -101,8 +102,9 @@ export class WorkflowStepRun {
   @Column({ type: 'varchar', length: 10, default: 'PENDING' })
   status!: StepRunStatus;
 
-  @Column({ name: 'due_at', type: 'timestamptz' })
-  dueAt!: Date;
+  /** Null: a WAIT_FOR_EVENT without a timeout, waiting for its event with no deadline. */
+  @Column({ name: 'due_at', type: 'timestamptz', nullable: true })
+  dueAt!: Date | null;
 
   /** WAIT_FOR_EVENT: the awaited event name while it waits. */
   @Column({ name: 'wait_event', type: 'varchar', length: 255, nullable: true })

@@ -33,7 +33,8 @@ export interface ExecutionView {
     type: string;
     status: string;
     startedAt: Date;
-    dueAt: Date;
+    /** Null: a WAIT_FOR_EVENT without a timeout, waiting for its event with no deadline. */
+    dueAt: Date | null;
     finishedAt: Date | null;
     outcome: string | null;
     error: string | null;

@@ -2,17 +2,27 @@ import type { EventEnvelope, WorkflowExecutionStatus } from '@herald/contracts';
 import { newId } from '@herald/core';
 import type { EntityManager } from 'typeorm';
 import type { GraphStep } from '../definitions/graph.js';
-import { delayMs } from '../definitions/step-config.js';
+import { delayMs, hasTimeout } from '../definitions/step-config.js';
 import { executionEvents } from './execution-events.js';
 import type { WorkflowExecution } from './execution.entity.js';
 
-/** How long a step keeps its run pending after it is entered: a DELAY's length, a WAIT_FOR_EVENT's timeout, else 0. */
-export function waitOf(step: GraphStep): { ms: number; waitEvent: string | null } {
+/**
+ * How long a step keeps its run pending after it is entered: a DELAY's length, a WAIT_FOR_EVENT's
+ * timeout, else 0; `null` for a WAIT_FOR_EVENT without a timeout: no due time, its run waits until
+ * its event arrives (and moves `due_at` to now).
+ */
+export function waitOf(step: GraphStep): { ms: number | null; waitEvent: string | null } {
   if (step.type === 'DELAY') return { ms: delayMs(step.config), waitEvent: null };
   if (step.type === 'WAIT_FOR_EVENT')
-    return { ms: (step.config.timeout as number) * 1000, waitEvent: step.config.eventName as string };
+    return {
+      ms: hasTimeout(step.config) ? (step.config.timeout as number) * 1000 : null,
+      waitEvent: step.config.eventName as string,
+    };
   return { ms: 0, waitEvent: null };
 }
+
+/** Whether entering the step makes the execution WAITING: a wait of some length, or none at all (no deadline). */
+const waits = (ms: number | null): boolean => ms === null || ms > 0;
 
 interface NewRun {
   id: string;
@@ -21,7 +31,8 @@ interface NewRun {
   contactId: string;
   stepId: string;
   stepType: string;
-  ms: number;
+  /** `null`: no due time (a WAIT_FOR_EVENT without a timeout). */
+  ms: number | null;
   waitEvent: string | null;
   waiting?: { e: WorkflowExecution; workflowName: string; step: GraphStep };
 }
@@ -68,12 +79,13 @@ export class StepBatch {
   }
 
   /**
-   * Enters `step`: its run becomes due now, or at the end of its wait (the execution is then
-   * WAITING). `fresh`: the execution row is not written yet (its insert carries the status).
+   * Enters `step`: its run becomes due now, or at the end of its wait, or never by itself (a
+   * WAIT_FOR_EVENT without a timeout: its event makes it due); the execution is then WAITING.
+   * `fresh`: the execution row is not written yet (its insert carries the status).
    */
   enter(e: WorkflowExecution, workflowName: string, step: GraphStep, fresh = false): void {
     const { ms, waitEvent } = waitOf(step);
-    e.status = ms > 0 ? 'WAITING' : 'RUNNING';
+    e.status = waits(ms) ? 'WAITING' : 'RUNNING';
     e.currentStepId = step.id;
     this.runs.push({
       id: newId('wfr'),
@@ -84,7 +96,7 @@ export class StepBatch {
       stepType: step.type,
       ms,
       waitEvent,
-      ...(ms > 0 ? { waiting: { e, workflowName, step } } : {}),
+      ...(waits(ms) ? { waiting: { e, workflowName, step } } : {}),
     });
     if (!fresh) this.change(e, false);
   }
@@ -144,7 +156,8 @@ export class StepBatch {
       );
     const n = this.runs;
     if (n.length) {
-      const rows = await m.query<{ id: string; due_at: Date }[]>(
+      // a null ms is a null due_at: never claimed (`due_at <= now()`) until the awaited event sets it
+      const rows = await m.query<{ id: string; due_at: Date | null }[]>(
         `INSERT INTO workflows.workflow_step_runs (id, project_id, execution_id, contact_id, step_id, step_type, status, due_at, wait_event)
          SELECT x.id, x.p, x.e, x.c, x.s, x.t, 'PENDING', now() + x.ms * interval '1 millisecond', x.w
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[]) AS x(id, p, e, c, s, t, ms, w)
@@ -161,16 +174,19 @@ export class StepBatch {
         ],
       );
       const due = new Map(rows.map((x) => [x.id, x.due_at]));
-      for (const x of n)
-        if (x.waiting)
-          this.events.push(
-            executionEvents.waiting(x.waiting.e, x.waiting.workflowName, {
-              stepId: x.waiting.step.id,
-              stepType: x.waiting.step.type,
-              stepName: x.waiting.step.name,
-              dueAt: due.get(x.id)!.toISOString(),
-            }),
-          );
+      for (const x of n) {
+        if (!x.waiting) continue;
+        const dueAt = due.get(x.id);
+        // no dueAt: the execution waits for an event with no deadline (the field is optional in v1)
+        this.events.push(
+          executionEvents.waiting(x.waiting.e, x.waiting.workflowName, {
+            stepId: x.waiting.step.id,
+            stepType: x.waiting.step.type,
+            stepName: x.waiting.step.name,
+            ...(dueAt ? { dueAt: dueAt.toISOString() } : {}),
+          }),
+        );
+      }
     }
     const c = [...this.changes];
     if (c.length)

@@ -269,6 +269,70 @@ describe('workflows runtime (PostgreSQL)', () => {
     expect(runs.n).toBe(3 * n);
   });
 
+  it('a WAIT_FOR_EVENT without a timeout has no due time: never claimed by itself, workflow.waiting without dueAt; its event resumes it', async () => {
+    const id = `wf_int_${++seq}`;
+    const w = await ds.getRepository(Workflow).save({
+      id,
+      projectId: project,
+      name: id,
+      description: null,
+      triggerType: 'EVENT' as const,
+      triggerConfig: { eventName: 'signup' },
+      eventName: 'signup',
+      enabled: true,
+      allowReentry: false,
+      graphVersion: 1,
+    });
+    const steps = [
+      { id: `${id}_w`, type: 'WAIT_FOR_EVENT' as const, config: { eventName: 'paid' } },
+      { id: `${id}_x`, type: 'EXIT' as const, config: { reason: 'paid' } },
+    ];
+    await ds
+      .getRepository(WorkflowStep)
+      .save(steps.map((s, i) => ({ ...s, projectId: project, workflowId: id, name: s.id, position: i })));
+    await ds.getRepository(WorkflowTransition).save([
+      {
+        id: `${id}_t`,
+        projectId: project,
+        workflowId: id,
+        fromStepId: `${id}_w`,
+        toStepId: `${id}_x`,
+        branch: 'event',
+      },
+    ]);
+    const started = await start(w, 'nt1', 'nte1');
+    expect(started.started).toBe(true);
+    const execution = started.started ? started.execution.id : '';
+    const run = async () =>
+      (
+        await ds.query(`SELECT status, due_at, outcome FROM workflows.workflow_step_runs WHERE step_id = $1`, [
+          `${id}_w`,
+        ])
+      )[0];
+    expect(await run()).toEqual({ status: 'PENDING', due_at: null, outcome: null });
+    expect(await statuses(w)).toEqual({ WAITING: 1 });
+    const [waiting] = await ds.query(
+      `SELECT envelope FROM workflows.outbox WHERE topic = 'workflow.waiting' AND envelope->'payload'->>'executionId' = $1`,
+      [execution],
+    );
+    expect(waiting.envelope.payload).toMatchObject({ stepId: `${id}_w`, stepType: 'WAIT_FOR_EVENT' });
+    expect(waiting.envelope.payload).not.toHaveProperty('dueAt');
+    // the runner's claim passes it by, however often it looks
+    const runner = makeRunner(ds);
+    await runner.tick(1000);
+    expect(await run()).toMatchObject({ status: 'PENDING', due_at: null });
+    // the awaited event moves due_at to now with its data (trigger.handlers.ts, resume)
+    await ds.query(
+      `UPDATE workflows.workflow_step_runs SET due_at = now(), resumed_with = '{"amount": 5}' WHERE step_id = $1`,
+      [`${id}_w`],
+    );
+    await eventually(async () => {
+      await runner.tick(1000);
+      return (await statuses(w)).EXITED === 1;
+    });
+    expect(await run()).toMatchObject({ status: 'DONE', outcome: 'event' });
+  });
+
   it('a cancelled waiting execution never runs its next step', async () => {
     const w = await emailDelayEmail(1);
     await start(w, 'x1', 'xe1');

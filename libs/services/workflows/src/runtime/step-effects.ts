@@ -56,6 +56,16 @@ export function templateVariables(t: StepTask, contact?: RemoteContact): Record<
   };
 }
 
+/** The contact as sending's intake takes it (rendered with, tracked under, its subscription asked). */
+const snapshotOf = (c: RemoteContact): NonNullable<IntakeItem['contact']> => ({
+  id: c.id,
+  email: c.email,
+  subscribed: c.subscribed,
+  data: c.data ?? {},
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
 /**
  * The effects of each step type; I/O goes through the contacts and sending clients and the webhook
  * caller, Liquid through the render pool (off the event loop with RENDER_THREADS > 0).
@@ -288,7 +298,12 @@ export class StepEffects {
     return { results: new Map(), refused };
   }
 
-  /** One intake call per project; each email's key is `workflow:<executionId>:<stepId>`, so a repeat never sends twice. */
+  /**
+   * One intake call per project; each email's key is `workflow:<executionId>:<stepId>`, so a repeat
+   * never sends twice. A step with a recipient override (`to`, Plunk's CUSTOM recipient) hands
+   * sending the execution's contact: the email goes to the address but stays the contact's (its
+   * history and engagement, its variables, its subscription for marketing mail), as Plunk tracks it.
+   */
   private async sendEmails(tasks: StepTask[], out: Map<string, StepOutcome>): Promise<void> {
     const byProject = new Map<string, StepTask[]>();
     for (const t of tasks) byProject.set(t.execution.projectId, [...(byProject.get(t.execution.projectId) ?? []), t]);
@@ -297,17 +312,20 @@ export class StepEffects {
         const items: IntakeItem[] = [];
         for (const t of list) {
           const c = t.step.config;
+          // the override renders with the contact's data (`{{ manager_email }}`), as in the dry run
+          const contact = c.to ? await this.contacts.get(projectId, t.execution.contactId) : undefined;
           const to = c.to
             ? (
                 await this.renderer.render({
                   parts: [{ source: c.to as string, escape: 'none' }],
-                  variables: templateVariables(t),
+                  variables: templateVariables(t, contact),
                 })
               ).outputs[0]!.trim()
             : t.execution.email;
           items.push({
             key: `workflow:${t.execution.id}:${t.step.id}`,
             to,
+            ...(contact ? { contact: snapshotOf(contact) } : {}),
             ...(c.from ? { from: c.from as string } : {}),
             ...(c.fromName ? { fromName: c.fromName as string } : {}),
             ...(c.replyTo ? { replyTo: c.replyTo as string } : {}),

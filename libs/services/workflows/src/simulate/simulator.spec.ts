@@ -96,6 +96,33 @@ describe('the dry run on a virtual clock', () => {
     expect(r.emails[0]).toMatchObject({ skipped: 'unsubscribed' });
   });
 
+  it('a WAIT_FOR_EVENT without a timeout ends the dry run there, WAITING (no event arrives in a dry run); with one it times out', async () => {
+    const g = (config: Record<string, unknown>): Graph => ({
+      steps: [
+        { id: 'd', type: 'DELAY', name: 'an hour', position: 0, config: { amount: 1, unit: 'hours' } },
+        { id: 'w', type: 'WAIT_FOR_EVENT', name: 'paid?', position: 1, config },
+        { id: 'x', type: 'EXIT', name: 'done', position: 2, config: {} },
+      ],
+      transitions: [
+        { id: 't1', fromStepId: 'd', toStepId: 'w', branch: '' },
+        { id: 't2', fromStepId: 'w', toStepId: 'x', branch: 'timeout' },
+      ],
+    });
+    const event = { name: 'signup', data: {} };
+    const forever = await simulate({ ...base, graph: g({ eventName: 'paid' }), event }, inline);
+    expect([forever.status, forever.endedAt, forever.path.map((p) => [p.stepId, p.outcome, p.at])]).toEqual([
+      'WAITING',
+      '2026-01-01T01:00:00.000Z',
+      [
+        ['d', 'delayed', '2026-01-01T01:00:00.000Z'],
+        ['w', 'waiting', '2026-01-01T01:00:00.000Z'],
+      ],
+    ]);
+    expect(forever.path[1]!.why).toEqual({ waitedFor: 'paid', seconds: null });
+    const timed = await simulate({ ...base, graph: g({ eventName: 'paid', timeout: 60 }), event }, inline);
+    expect([timed.status, timed.path.map((p) => p.outcome)]).toEqual(['EXITED', ['delayed', 'timeout', 'exited']]);
+  });
+
   it('a multi-branch CONDITION takes the first matching branch, else default; a branch without a transition ends the run COMPLETED there', async () => {
     const on = (value: string) => ({
       operator: 'AND',

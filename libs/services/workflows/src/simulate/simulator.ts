@@ -24,7 +24,8 @@ export interface SimStep {
 
 export interface SimulationResult {
   path: SimStep[];
-  status: 'COMPLETED' | 'EXITED';
+  /** WAITING: the run stopped at a WAIT_FOR_EVENT without a timeout (no event arrives in a dry run). */
+  status: 'COMPLETED' | 'EXITED' | 'WAITING';
   endedAt: string;
   emails: { stepId: string; to: string; templateId: string; subject: string | null; skipped?: string }[];
   webhooks: { stepId: string; method: string; url: string; body: string | null }[];
@@ -47,7 +48,8 @@ const MAX_STEPS = 1000;
 /**
  * The dry run: walks the graph on a virtual clock, with no side effects. A DELAY advances the clock
  * by its length; a WAIT_FOR_EVENT takes its timeout branch (no event arrives in a dry run) after its
- * timeout; a CONDITION is evaluated against the given contact, event and context (as the runtime
+ * timeout, and one without a timeout ends the run there, WAITING (an execution would wait for its
+ * event for good); a CONDITION is evaluated against the given contact, event and context (as the runtime
  * does: `evaluateConditionStep`), and the values it read are returned; a step with no transition for
  * the way it took ends the run COMPLETED, as in the runtime; emails, webhook requests and contact updates are rendered and listed, never
  * made. An UPDATE_CONTACT's data is applied to the virtual contact for the steps after it. A step's
@@ -102,9 +104,22 @@ export async function simulate(input: SimulationInput, renderer: TemplateRenderP
   let step = entryStep(input.graph);
   for (let i = 0; step && i < MAX_STEPS; i++) {
     const { ms } = waitOf(step);
-    clock += ms;
+    clock += ms ?? 0;
     const at = new Date(clock).toISOString();
     const c = step.config;
+    if (ms === null) {
+      out.path.push({
+        stepId: step.id,
+        type: step.type,
+        name: step.name,
+        at,
+        outcome: 'waiting',
+        why: { waitedFor: c.eventName, seconds: null },
+      });
+      out.status = 'WAITING';
+      out.endedAt = at;
+      return out;
+    }
     let branch = '';
     let outcome = 'done';
     let why: Record<string, unknown> | undefined;
