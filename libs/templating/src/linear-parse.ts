@@ -24,18 +24,18 @@ class TokenQueue {
   }
 }
 
+/** The top-level tokens of `source` (text, outputs, tags) as liquidjs' own tokenizer reads them with these options. */
+export function topLevelTokens(source: string, options: Liquid['options']): TopLevelToken[] {
+  return new Tokenizer(source, options.operators, undefined, undefined, options.groupedExpressions).readTopLevelTokens(
+    options,
+  );
+}
+
 /**
  * `engine.parse(source)` in time linear in the number of tokens: liquidjs' own tokenizer, then its
  * parser over a {@link TokenQueue}. Same templates, same errors.
  */
 export function parseLinear(engine: Liquid, source: string): Template[] {
-  const options = engine.options;
-  const tokens = new Tokenizer(
-    source,
-    options.operators,
-    undefined,
-    undefined,
-    options.groupedExpressions,
-  ).readTopLevelTokens(options);
+  const tokens = topLevelTokens(source, engine.options);
   return engine.parser.parseTokens(new TokenQueue(tokens) as unknown as TopLevelToken[]);
 }

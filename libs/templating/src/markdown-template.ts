@@ -1,5 +1,6 @@
-import { Tokenizer, TypeGuards, type Liquid } from 'liquidjs';
+import { TypeGuards, type Liquid } from 'liquidjs';
 import MarkdownIt, { type MarkdownIt as Markdown, type StateBlock } from 'markdown-it';
+import { topLevelTokens } from './linear-parse.js';
 
 /** How an email body is written: HTML, or Markdown converted to HTML before Liquid renders it. */
 export type BodyFormat = 'html' | 'markdown';
@@ -80,13 +81,7 @@ let markdown: Markdown | undefined;
  * error when the source does not tokenize (an unclosed `{{`).
  */
 export function markdownTemplate(source: string, options: Liquid['options']): MarkdownTemplate {
-  const tokens = new Tokenizer(
-    source,
-    options.operators,
-    undefined,
-    undefined,
-    options.groupedExpressions,
-  ).readTopLevelTokens(options);
+  const tokens = topLevelTokens(source, options);
   const marker = placeholderMarker(source);
   const spans: { begin: number; end: number }[] = [];
   const tags = new Set<number>();
