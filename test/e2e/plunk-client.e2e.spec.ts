@@ -11,7 +11,7 @@ import {
   type Topology,
 } from '@herald/testing';
 import { newProject, type TestProjectApi } from './contacts-helpers.js';
-import { verifyNow } from './sending-helpers.js';
+import { projectWithSender } from './sending-helpers.js';
 
 /** The client's class: CommonJS `exports.default`, which an ES module reads as `default.default`. */
 const Plunk = plunkModule.default;
@@ -44,10 +44,8 @@ describe(`the official Plunk client against Herald (${e2eMode()})`, () => {
 
   /** A project with a verified sender domain, and the client on its secret key. */
   const project = async (): Promise<{ api: TestProjectApi; plunk: Plunk; from: string }> => {
-    const api = await newProject(herald.url, owner);
-    const domain = `plunk${++seq}-${Date.now().toString(36)}.example.test`;
-    await verifyNow(api, dns, domain);
-    return { api, plunk: new Plunk(api.key, { baseUrl: `${herald.url}/v1/` }), from: `hello@${domain}` };
+    const api = await projectWithSender(herald.url, dns, owner, 'plunk');
+    return { api, plunk: new Plunk(api.key, { baseUrl: `${herald.url}/v1/` }), from: api.from };
   };
   const address = (name: string) => `${name}-${++seq}@example.com`;
 

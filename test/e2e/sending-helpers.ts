@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { TestDnsServer } from '@herald/testing';
 import { eventually } from '@herald/testing';
-import type { ProjectApi } from './contacts-helpers.js';
+import { newProject, type ProjectApi, type TestProjectApi } from './contacts-helpers.js';
 
 export interface DomainRecordBody {
   type: 'TXT';
@@ -152,4 +152,23 @@ export class SendingDb {
   end(): Promise<void> {
     return this.pool.end();
   }
+}
+
+let senders = 0;
+
+/**
+ * A new project of the account whose session `cookie` is given, with a sender domain of its own
+ * (`<prefix><n>-<time>.example.test`) verified at once (no wait: a send right after reads it), and
+ * `from`, an address on it.
+ */
+export async function projectWithSender(
+  baseUrl: string,
+  dns: TestDnsServer,
+  cookie: string,
+  prefix: string,
+): Promise<TestProjectApi & { from: string }> {
+  const api = await newProject(baseUrl, cookie);
+  const domain = `${prefix}${++senders}-${Date.now().toString(36)}.example.test`;
+  await verifyNow(api, dns, domain);
+  return Object.assign(api, { from: `hello@${domain}` });
 }

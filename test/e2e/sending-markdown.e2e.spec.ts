@@ -9,8 +9,8 @@ import {
   type TestDnsServer,
   type Topology,
 } from '@herald/testing';
-import { fieldsOf, newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
-import { verifyNow } from './sending-helpers.js';
+import { fieldsOf, newProject, type ErrorBody } from './contacts-helpers.js';
+import { projectWithSender } from './sending-helpers.js';
 
 const Plunk = plunkModule.default;
 
@@ -41,13 +41,7 @@ describe(`Markdown bodies through the public API (${e2eMode()})`, () => {
   let owner: string;
   let seq = 0;
 
-  /** A project with a verified sender domain. */
-  const project = async (): Promise<TestProjectApi & { from: string }> => {
-    const api = await newProject(herald.url, owner);
-    const domain = `md${++seq}-${Date.now().toString(36)}.example.test`;
-    await verifyNow(api, dns, domain);
-    return Object.assign(api, { from: `hello@${domain}` });
-  };
+  const project = () => projectWithSender(herald.url, dns, owner, 'md');
   const address = (name: string) => `${name}-${++seq}@example.com`;
   const delivered = async (to: string) => (await smtp.waitFor((m) => m.to.includes(to)))[0]!;
 
