@@ -9,6 +9,7 @@ import {
   installInputLimits,
   MAX_PATH_SEGMENT_LENGTH,
 } from './request/input-limits.js';
+import { installLingeringClose } from './request/lingering-close.js';
 import { genRequestId, installRequestContext } from './request/request-context.js';
 
 export interface HttpAppOptions {
@@ -49,6 +50,7 @@ export async function createHttpApp(
   installRequestContext(adapter.getInstance());
   answerWhileClosing(adapter.getInstance());
   installInputLimits(adapter.getInstance());
+  installLingeringClose(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     logger: ['error', 'warn'],
     bufferLogs: false,
