@@ -22,7 +22,9 @@ RUN npm ci --no-audit --no-fund
 # ---- build: SWC compiles apps, libs and scripts to dist/ ---------------------------------------
 FROM deps AS build
 COPY . .
-# bench/ is compiled by build.sh but may be absent from a fresh checkout (git keeps no empty dirs).
+# .dockerignore leaves test and benchmark code (libs/testing, bench/, test/) out of the context, so
+# dist/ (all the runtime stage takes from here) holds none of it; build.sh still names bench/, hence
+# the empty folder.
 RUN mkdir -p bench && bash scripts/build.sh
 
 # ---- prod-deps: production dependencies only ---------------------------------------------------
