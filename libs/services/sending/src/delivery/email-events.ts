@@ -1,5 +1,6 @@
 import { emailDomain } from '@herald/contact-data';
-import type { EmailLifecycleV1 } from '@herald/contracts';
+import { EmailSent, type EmailLifecycleV1, type EventEnvelope } from '@herald/contracts';
+import { SENDING } from '../consumer.js';
 import type { Email } from '../emails/email.entity.js';
 
 /**
@@ -24,4 +25,13 @@ export function emailEventPayload(
     ...(email.workflowId ? { workflowId: email.workflowId } : {}),
     ...extra,
   };
+}
+
+/** The `email.sent` of an email the relay took (or that counts as taken: a recorded hand-off). */
+export function emailSentEvent(email: Email): EventEnvelope<EmailLifecycleV1> {
+  return EmailSent.create({
+    projectId: email.projectId,
+    source: SENDING,
+    payload: emailEventPayload(email, { messageId: email.messageId }),
+  });
 }

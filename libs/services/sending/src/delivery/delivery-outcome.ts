@@ -1,0 +1,37 @@
+import type { Email } from '../emails/email.entity.js';
+import type { FailureKind } from './smtp-relay.js';
+
+/** What became of one email in a batch, applied together at the end of the batch (OutcomeRecorder). */
+export type Outcome =
+  | { email: Email; kind: 'sent'; detail?: string }
+  | { email: Email; kind: 'suppressed' | 'failed' | 'retry'; detail: string }
+  | { email: Email; kind: 'bounced'; detail: string };
+
+export type OutcomeKind = Outcome['kind'];
+
+/** A problem worth another attempt: retried, unless this was the last attempt allowed. */
+export function retryOrGiveUp(email: Email, detail: string, maxAttempts: number): Outcome {
+  return email.attempts >= maxAttempts
+    ? { email, kind: 'failed', detail: `Gave up after ${email.attempts} attempts: ${detail}` }
+    : { email, kind: 'retry', detail };
+}
+
+/**
+ * What an SMTP failure (`SmtpRelay.classify`) makes of the email: a permanent answer bounces; a
+ * failure after the recorded hand-off counts as sent, never resent; anything else is retried.
+ */
+export function afterRelayFailure(email: Email, kind: FailureKind, message: string, maxAttempts: number): Outcome {
+  if (kind === 'permanent') return { email, kind: 'bounced', detail: message };
+  if (kind === 'in-doubt')
+    return {
+      email,
+      kind: 'sent',
+      detail: `The relay's answer was lost after the hand-off; counted as sent, never resent: ${message}`,
+    };
+  return retryOrGiveUp(email, message, maxAttempts);
+}
+
+/** The wait before the next attempt: `baseMs × 2^(attempts-1)`, at most an hour. */
+export function retryDelayMs(attempts: number, baseMs: number): number {
+  return Math.min(3_600_000, baseMs * 2 ** Math.max(0, attempts - 1));
+}

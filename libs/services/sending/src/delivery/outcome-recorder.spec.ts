@@ -1,0 +1,82 @@
+import type { Email } from '../emails/email.entity.js';
+import type { Outcome } from './delivery-outcome.js';
+import { outcomeRecord } from './outcome-recorder.js';
+
+const email = (n: number, attempts = 1): Email =>
+  ({
+    id: `eml_${n}`,
+    projectId: 'prj_1',
+    contactId: `cnt_${n}`,
+    toEmail: `r${n}@example.com`,
+    fromEmail: 'news@example.test',
+    subject: 'Hi',
+    templateId: null,
+    origin: 'api',
+    messageId: `msg-${n}@example.test`,
+    attempts,
+  }) as unknown as Email;
+
+describe('outcomeRecord: what a batch’s outcomes write', () => {
+  it('sent emails are written sent with their detail, and each gets email.sent with its Message-ID', () => {
+    const { writes, events } = outcomeRecord(
+      [
+        { email: email(1), kind: 'sent', detail: '250 ok' },
+        { email: email(2), kind: 'sent' },
+      ],
+      30_000,
+    );
+    expect(writes.sent).toEqual({ ids: ['eml_1', 'eml_2'], details: ['250 ok', null] });
+    expect(writes.ended).toEqual([]);
+    expect(writes.retry).toEqual({ ids: [], details: [], delaysMs: [] });
+    expect(writes.suppress).toEqual([]);
+    expect(events.map((e) => [e.type, e.payload.emailId, e.payload.messageId])).toEqual([
+      ['email.sent', 'eml_1', 'msg-1@example.test'],
+      ['email.sent', 'eml_2', 'msg-2@example.test'],
+    ]);
+  });
+
+  it('a bounce ends the email, suppresses its address in its project and says email.bounced (permanent, the reason)', () => {
+    const { writes, events } = outcomeRecord([{ email: email(1), kind: 'bounced', detail: '550 unknown user' }], 1);
+    expect(writes.ended).toEqual([{ status: 'bounced', ids: ['eml_1'], details: ['550 unknown user'] }]);
+    expect(writes.suppress).toEqual([{ projectId: 'prj_1', email: 'r1@example.com', detail: '550 unknown user' }]);
+    expect(events.map((e) => [e.type, e.payload.bounceType, e.payload.reason])).toEqual([
+      ['email.bounced', 'permanent', '550 unknown user'],
+    ]);
+  });
+
+  it('suppressed, failed and bounced are written each as one status, in that order; only failed says email.failed', () => {
+    const outcomes: Outcome[] = [
+      { email: email(1), kind: 'bounced', detail: 'b' },
+      { email: email(2), kind: 'failed', detail: 'f' },
+      { email: email(3), kind: 'suppressed', detail: 's' },
+      { email: email(4), kind: 'failed', detail: 'f2' },
+    ];
+    const { writes, events } = outcomeRecord(outcomes, 1);
+    expect(writes.ended).toEqual([
+      { status: 'suppressed', ids: ['eml_3'], details: ['s'] },
+      { status: 'failed', ids: ['eml_2', 'eml_4'], details: ['f', 'f2'] },
+      { status: 'bounced', ids: ['eml_1'], details: ['b'] },
+    ]);
+    expect(events.map((e) => [e.type, e.payload.emailId])).toEqual([
+      ['email.bounced', 'eml_1'],
+      ['email.failed', 'eml_2'],
+      ['email.failed', 'eml_4'],
+    ]);
+  });
+
+  it('a retry goes back to the queue after the backoff of its attempts, with no event', () => {
+    const { writes, events } = outcomeRecord(
+      [
+        { email: email(1, 1), kind: 'retry', detail: '421 later' },
+        { email: email(2, 3), kind: 'retry', detail: 'connection reset' },
+      ],
+      30_000,
+    );
+    expect(writes.retry).toEqual({
+      ids: ['eml_1', 'eml_2'],
+      details: ['421 later', 'connection reset'],
+      delaysMs: [30_000, 120_000],
+    });
+    expect(events).toEqual([]);
+  });
+});
