@@ -25,6 +25,22 @@ describe('upsertOutcome: what a contact write makes of a contact', () => {
     expect(upsertOutcome(current, { subscribed: true, data: { plan: 'free' } }, false).changedKeys).toEqual([]);
   });
 
+  it('an address that differs once normalised is the changed key email, listed before subscribed and data', () => {
+    const current = { email: 'ada@x.test', subscribed: true, data: {} };
+    const outcome = upsertOutcome(current, { email: ' Bob@X.test ', subscribed: false, data: { plan: 'pro' } }, true);
+    expect(outcome.email).toBe('bob@x.test');
+    expect(outcome.changedKeys).toEqual(['email', 'subscribed', 'data.plan']);
+    expect(upsertOutcome(current, { email: 'ADA@x.test ' }, true).changedKeys).toEqual([]);
+    expect(upsertOutcome(current, {}, true)).toMatchObject({ email: 'ada@x.test', changedKeys: [] });
+  });
+
+  it('a new contact takes the normalised address of the change', () => {
+    expect(upsertOutcome(undefined, { email: ' New@X.test' }, true)).toMatchObject({
+      email: 'new@x.test',
+      changedKeys: [],
+    });
+  });
+
   it('non-persistent values are for rendering only: returned as transient, never stored', () => {
     const outcome = upsertOutcome(undefined, { data: { coupon: { value: 'SAVE10', persistent: false } } }, false);
     expect([outcome.data, outcome.transient]).toEqual([{}, { coupon: 'SAVE10' }]);

@@ -1,21 +1,30 @@
 import type { FieldProblem } from '@herald/core';
 import { applyDataPatch, dataSize, MAX_DATA_BYTES } from './data-patch.js';
 import { dataObjectProblem } from './data-limits.js';
+import { normaliseEmail } from './email.js';
 
-/** What an upsert reads and writes of a contact beside its email. */
+/** What a write reads and writes of a contact (`email` stored normalised). */
 export interface ContactState {
+  email?: string;
   subscribed: boolean;
   data: Record<string, unknown>;
 }
 
-/** The change an upsert (or a PATCH) asks for: an absent `subscribed` keeps the state, `data` is a patch. */
+/**
+ * The change an upsert (or a PATCH) asks for: an absent `email` or `subscribed` keeps the state,
+ * `data` is a patch.
+ */
 export interface ContactChange {
+  email?: string;
   subscribed?: boolean;
   data?: Record<string, unknown>;
 }
 
 export interface UpsertOutcome extends ContactState {
-  /** `subscribed` and `data.<key>` that changed; always empty for a new contact. */
+  /**
+   * `email`, `subscribed` and `data.<key>` that changed, in that order; always empty for a new
+   * contact. `email` only when the change's normalised address differs from the current one.
+   */
   changedKeys: string[];
   /** Non-persistent values of the change (`{value, persistent: false}` unwrapped), for rendering. */
   transient: Record<string, unknown>;
@@ -26,9 +35,9 @@ export interface UpsertOutcome extends ContactState {
 /**
  * What a write makes of a contact: `current` (none for a contact it creates, which then gets
  * `subscribedIfNew` unless the change sets `subscribed`) with `change` applied under the data rules
- * (`applyDataPatch`). The one rule of every contact write (contacts' ContactWriter), and what
- * /v1/send renders with before it writes anything, so the two cannot disagree. Never throws: a
- * result that breaks a data limit carries its `problem`.
+ * (`applyDataPatch`), the address normalised. The one rule of every contact write (contacts'
+ * `applyContactInput`), and what /v1/send renders with before it writes anything, so the two cannot
+ * disagree. Never throws: a result that breaks a data limit carries its `problem`.
  */
 export function upsertOutcome(
   current: ContactState | undefined,
@@ -36,12 +45,18 @@ export function upsertOutcome(
   subscribedIfNew: boolean,
 ): UpsertOutcome {
   const patch = applyDataPatch(current?.data ?? {}, change.data);
+  const email = change.email !== undefined ? normaliseEmail(change.email) : current?.email;
   const subscribed = change.subscribed ?? current?.subscribed ?? subscribedIfNew;
   const changedKeys = current
-    ? [...(subscribed !== current.subscribed ? ['subscribed'] : []), ...patch.changedKeys.map((k) => `data.${k}`)]
+    ? [
+        ...(change.email !== undefined && email !== current.email ? ['email'] : []),
+        ...(subscribed !== current.subscribed ? ['subscribed'] : []),
+        ...patch.changedKeys.map((k) => `data.${k}`),
+      ]
     : [];
   const problem = storedDataProblem(patch.data);
   return {
+    ...(email !== undefined ? { email } : {}),
     subscribed,
     data: patch.data,
     changedKeys,

@@ -4,18 +4,33 @@ import { keysetPage, type CursorPage } from '@herald/http';
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
 import { TrackedEvent } from '../events/tracked-event.entity.js';
 import type { ListContactsQueryDto, UpdateContactDto, UpsertContactDto } from './contact.dto.js';
 import { contactFromRow, contactView, type ContactView } from './contact-view.js';
 import { ContactSearchEntry } from './contact-search.entity.js';
 import { ContactUpdateKey } from './contact-update-key.entity.js';
-import { ContactWriter, type WriteContext } from './contact-writer.js';
+import {
+  ConcurrentCreate,
+  ContactWriter,
+  type ContactWrite,
+  type UpsertItem,
+  type WriteContext,
+} from './contact-writer.js';
 import { ContactErrors } from './contact.errors.js';
 import { Contact } from './contact.entity.js';
 import { CONTACT_COLUMNS } from '../fields/live-data.js';
 import type { ServiceUpsertContactDto, ServiceUpsertResult } from '../internal/internal-contacts.dto.js';
+
+/** What `upsertFor` answers for a write (`duplicate`: an earlier call with its key applied it). */
+const serviceResult = (write: ContactWrite, duplicate: boolean): ServiceUpsertResult => ({
+  contact: contactView(write.contact),
+  created: write.created,
+  changedKeys: write.changedKeys,
+  transient: write.transient,
+  duplicate,
+});
 
 export type UpsertedContact = ContactView & { _meta: { isNew: boolean; isUpdate: boolean } };
 
@@ -55,14 +70,8 @@ export class ContactsService {
     correlationId?: string,
   ): Promise<ServiceUpsertResult> {
     const write = await this.db.transaction(async (m) => {
-      if (dto.idempotencyKey !== undefined) {
-        const claimed: unknown[] = await m.query(
-          `INSERT INTO ${tableName(m, ContactUpdateKey)} (project_id, key) VALUES ($1, $2)
-           ON CONFLICT DO NOTHING RETURNING key`,
-          [projectId, dto.idempotencyKey],
-        );
-        if (claimed.length === 0) return null;
-      }
+      const [repeat] = await this.claimKeys(m, projectId, [dto]);
+      if (repeat) return null;
       return this.writer.upsert(
         m,
         { projectId, subscribedIfNew: dto.subscribedIfNew, reason: dto.reason, correlationId },
@@ -75,13 +84,70 @@ export class ContactsService {
       if (!contact) throw ContactErrors.notFound(normaliseEmail(dto.email));
       return { contact, created: false, changedKeys: [], transient: {}, duplicate: true };
     }
-    return {
-      contact: contactView(write.contact),
-      created: write.created,
-      changedKeys: write.changedKeys,
-      transient: write.transient,
-      duplicate: false,
-    };
+    return serviceResult(write, false);
+  }
+
+  /**
+   * `upsertFor` of several inputs (the recipients of a /v1/send) in one transaction and a constant
+   * number of statements: the idempotency keys claimed in one insert, the contacts locked in one
+   * SELECT … FOR UPDATE, every input applied in memory in order (`ContactWriter.upsertMany`), the new
+   * and changed contacts written in one statement, then the field registry and the outbox. One
+   * result per input, in input order, each what `upsertFor` answers for it called input after input
+   * (an address listed twice is created once, then changed; a key listed twice applies once), and
+   * the same events in the same order. The whole call commits or fails as one: a repeat whose
+   * contact does not exist fails it with CONTACT_NOT_FOUND, a data limit with its 422. When another
+   * writer creates one of the new contacts meanwhile, or a proposed id is taken, the inputs are
+   * written again one by one in a new transaction (`ContactWriter.upsertInTurn`), same results.
+   */
+  async upsertManyFor(
+    projectId: string,
+    dtos: ServiceUpsertContactDto[],
+    correlationId?: string,
+  ): Promise<ServiceUpsertResult[]> {
+    if (dtos.length === 0) return [];
+    const items = (repeats: boolean[]): UpsertItem[] =>
+      dtos.map((dto, i) => ({
+        input: { email: dto.email, subscribed: dto.subscribed, data: dto.data },
+        ctx: { projectId, subscribedIfNew: dto.subscribedIfNew, reason: dto.reason, correlationId },
+        ...(dto.idIfNew !== undefined ? { idIfNew: dto.idIfNew } : {}),
+        repeat: repeats[i]!,
+      }));
+    const write = (inTurn: boolean) =>
+      this.db.transaction(async (m) => {
+        const repeats = await this.claimKeys(m, projectId, dtos);
+        const writes = inTurn
+          ? await this.writer.upsertInTurn(m, projectId, items(repeats))
+          : await this.writer.upsertMany(m, projectId, items(repeats));
+        return writes.map((w, i) => serviceResult(w, repeats[i]!));
+      });
+    try {
+      return await write(false);
+    } catch (err) {
+      if (!(err instanceof ConcurrentCreate)) throw err;
+      return write(true);
+    }
+  }
+
+  /**
+   * Claims the idempotency keys of `dtos` in the caller's transaction (one insert, keys in order, so
+   * concurrent claims cannot deadlock): whether each input is a repeat, its key applied before or
+   * by an earlier input of the same call. A concurrent claim of the same key waits for its commit.
+   */
+  private async claimKeys(
+    m: EntityManager,
+    projectId: string,
+    dtos: Pick<ServiceUpsertContactDto, 'idempotencyKey'>[],
+  ): Promise<boolean[]> {
+    const keys = [...new Set(dtos.flatMap((d) => (d.idempotencyKey !== undefined ? [d.idempotencyKey] : [])))].sort();
+    if (keys.length === 0) return dtos.map(() => false);
+    const claimed: { key: string }[] = await m.query(
+      `INSERT INTO ${tableName(m, ContactUpdateKey)} (project_id, key)
+       SELECT $1, k FROM unnest($2::varchar[]) AS k ORDER BY k
+       ON CONFLICT DO NOTHING RETURNING key`,
+      [projectId, keys],
+    );
+    const fresh = new Set(claimed.map((r) => r.key));
+    return dtos.map((d) => d.idempotencyKey !== undefined && !fresh.delete(d.idempotencyKey));
   }
 
   /** Subscribe or unsubscribe one contact (links in emails, bounces, complaints). */
