@@ -17,8 +17,12 @@ import {
   WorkflowSegmentMember,
   WorkflowStepRun,
 } from './executions/execution.entity.js';
+import { ApplyContactEventsUseCase } from './executions/apply-contact-events.use-case.js';
+import { ContactFactsStore } from './executions/contact-facts.store.js';
 import { ExecutionStarter } from './executions/execution-starter.js';
 import { ExecutionsService } from './executions/executions.service.js';
+import { ExecutionsStore } from './executions/executions.store.js';
+import { SeenKeysStore } from './executions/seen-keys.store.js';
 import { StepScheduler } from './executions/step-scheduler.js';
 import { TriggerHandlers } from './executions/trigger.handlers.js';
 import { workflowsMigrations } from './migrations/index.js';
@@ -58,6 +62,9 @@ export const workflowsSchema = {
     SendingClient,
     SegmentsClient,
     WorkflowStore,
+    ExecutionsStore,
+    ContactFactsStore,
+    SeenKeysStore,
     WorkflowsService,
     StepsService,
     StepScheduler,
@@ -65,6 +72,7 @@ export const workflowsSchema = {
     StepEffects,
     StepRunner,
     ExecutionsService,
+    ApplyContactEventsUseCase,
     SimulateService,
   ],
 })

@@ -1,5 +1,6 @@
 import type { DomainError } from '@herald/core';
 import { newId } from '@herald/core';
+import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -45,7 +46,7 @@ export class StepsService {
         Number(
           (
             await m.query(
-              `SELECT coalesce(max(position) + 1, 0) AS p FROM workflows.workflow_steps WHERE workflow_id = $1`,
+              `SELECT coalesce(max(position) + 1, 0) AS p FROM ${tableName(m, WorkflowStep)} WHERE workflow_id = $1`,
               [workflowId],
             )
           )[0].p,

@@ -49,6 +49,24 @@ export class WorkflowStore {
     return w;
   }
 
+  /**
+   * The enabled workflows triggered by any of `triggers` (a project and an event name each), in one
+   * look-up, oldest first.
+   */
+  triggeredBy(m: EntityManager, triggers: { projectId: string; name: string }[]): Promise<Workflow[]> {
+    return m
+      .getRepository(Workflow)
+      .createQueryBuilder('w')
+      .where('w.enabled')
+      .andWhere(`(w.project_id, w.event_name) IN (SELECT p, n FROM unnest(:p::text[], :n::text[]) AS x(p, n))`, {
+        p: triggers.map((t) => t.projectId),
+        n: triggers.map((t) => t.name),
+      })
+      .orderBy('w.created_at')
+      .addOrderBy('w.id')
+      .getMany();
+  }
+
   async graphRows(
     m: EntityManager,
     workflowId: string,

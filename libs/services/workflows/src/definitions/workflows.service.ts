@@ -1,9 +1,10 @@
 import { newId } from '@herald/core';
+import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { WORKFLOWS } from '../consumer.js';
-import { ACTIVE_STATUSES, WorkflowEntry, WorkflowExecution } from '../executions/execution.entity.js';
+import { ACTIVE_STATUSES, WorkflowEntry, WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
 import type { CreateWorkflowDto, UpdateWorkflowDto } from './workflow.dto.js';
 import { Workflow, WorkflowStep, WorkflowTransition, WorkflowVersion } from './workflow.entity.js';
 import { WorkflowErrors } from './workflow.errors.js';
@@ -95,7 +96,7 @@ export class WorkflowsService {
         .getCount();
       if (active > 0) throw WorkflowErrors.active(active);
       await m.query(
-        `DELETE FROM workflows.workflow_step_runs r USING workflows.workflow_executions e WHERE r.execution_id = e.id AND e.workflow_id = $1`,
+        `DELETE FROM ${tableName(m, WorkflowStepRun)} r USING ${tableName(m, WorkflowExecution)} e WHERE r.execution_id = e.id AND e.workflow_id = $1`,
         [id],
       );
       for (const entity of [WorkflowExecution, WorkflowEntry, WorkflowVersion, WorkflowTransition, WorkflowStep])

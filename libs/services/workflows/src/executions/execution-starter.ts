@@ -1,10 +1,11 @@
 import { newId } from '@herald/core';
+import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { entryStep, type GraphStep } from '../definitions/graph.js';
 import type { Workflow } from '../definitions/workflow.entity.js';
 import { executionEvents } from './execution-events.js';
-import { WorkflowExecution } from './execution.entity.js';
+import { WorkflowEntry, WorkflowExecution } from './execution.entity.js';
 import { StepBatch } from './step-batch.js';
 import { StepScheduler, type RunnableVersion } from './step-scheduler.js';
 
@@ -75,7 +76,7 @@ export class ExecutionStarter {
     const active = new Set(
       (
         await m.query<{ w: string; c: string }[]>(
-          `SELECT DISTINCT e.workflow_id AS w, e.contact_id AS c FROM workflows.workflow_executions e
+          `SELECT DISTINCT e.workflow_id AS w, e.contact_id AS c FROM ${tableName(m, WorkflowExecution)} e
            JOIN unnest($1::text[], $2::text[]) AS x(w, c) ON e.workflow_id = x.w AND e.contact_id = x.c
            WHERE e.status IN ('RUNNING', 'WAITING')`,
           [starts.map((s) => s.w.id), starts.map((s) => s.req.contactId)],
@@ -115,7 +116,7 @@ export class ExecutionStarter {
     const entered = new Set(
       (
         await m.query<{ w: string; c: string }[]>(
-          `INSERT INTO workflows.workflow_entries (workflow_id, contact_id, project_id)
+          `INSERT INTO ${tableName(m, WorkflowEntry)} (workflow_id, contact_id, project_id)
            SELECT w, c, p FROM unnest($1::text[], $2::text[], $3::text[]) AS x(w, c, p)
            ON CONFLICT DO NOTHING RETURNING workflow_id AS w, contact_id AS c`,
           [
@@ -160,7 +161,7 @@ export class ExecutionStarter {
     }
     if (!fresh.length) return results as StartResult[];
     const rows = await m.query<{ id: string; started_at: Date }[]>(
-      `INSERT INTO workflows.workflow_executions
+      `INSERT INTO ${tableName(m, WorkflowExecution)}
          (id, project_id, workflow_id, graph_version, contact_id, email, status, trigger, trigger_event_id, event, context)
        SELECT id, p, w, v, c, em, s, t, te, ev::jsonb, cx::jsonb
        FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])

@@ -1,4 +1,5 @@
 import type { WorkflowExecutionStatus } from '@herald/contracts';
+import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -198,9 +199,10 @@ export class ExecutionsService {
   ): Promise<void> {
     if (!executions.length) return;
     const ids = executions.map((e) => e.id);
+    const runs = tableName(m, WorkflowStepRun);
     await m.query(
-      `UPDATE workflows.workflow_step_runs SET status = 'CANCELLED', finished_at = now()
-       WHERE id IN (SELECT id FROM workflows.workflow_step_runs WHERE execution_id = ANY($1) AND status = 'PENDING' FOR UPDATE SKIP LOCKED)`,
+      `UPDATE ${runs} SET status = 'CANCELLED', finished_at = now()
+       WHERE id IN (SELECT id FROM ${runs} WHERE execution_id = ANY($1) AND status = 'PENDING' FOR UPDATE SKIP LOCKED)`,
       [ids],
     );
     const names = new Map<string, string>();

@@ -1,10 +1,11 @@
 import type { EventEnvelope, WorkflowExecutionStatus } from '@herald/contracts';
 import { newId } from '@herald/core';
+import { tableName } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import type { GraphStep } from '../definitions/graph.js';
 import { delayMs, hasTimeout } from '../definitions/step-config.js';
 import { executionEvents } from './execution-events.js';
-import type { WorkflowExecution } from './execution.entity.js';
+import { WorkflowExecution, WorkflowStepRun } from './execution.entity.js';
 
 /**
  * How long a step keeps its run pending after it is entered: a DELAY's length, a WAIT_FOR_EVENT's
@@ -135,7 +136,7 @@ export class StepBatch {
     const f = this.finished;
     if (f.length)
       await m.query(
-        `UPDATE workflows.workflow_step_runs r SET status = x.status, outcome = x.outcome, error = x.error, detail = x.detail::jsonb,
+        `UPDATE ${tableName(m, WorkflowStepRun)} r SET status = x.status, outcome = x.outcome, error = x.error, detail = x.detail::jsonb,
            attempts = r.attempts + 1, finished_at = now()
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS x(id, status, outcome, error, detail) WHERE r.id = x.id`,
         [
@@ -149,7 +150,7 @@ export class StepBatch {
     const r = this.retried;
     if (r.length)
       await m.query(
-        `UPDATE workflows.workflow_step_runs s SET attempts = s.attempts + 1, error = x.error, detail = x.detail::jsonb,
+        `UPDATE ${tableName(m, WorkflowStepRun)} s SET attempts = s.attempts + 1, error = x.error, detail = x.detail::jsonb,
            due_at = now() + x.ms * interval '1 millisecond'
          FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS x(id, error, detail, ms) WHERE s.id = x.id`,
         [r.map((x) => x.id), r.map((x) => x.error), r.map((x) => x.detail), r.map((x) => x.ms)],
@@ -158,7 +159,7 @@ export class StepBatch {
     if (n.length) {
       // a null ms is a null due_at: never claimed (`due_at <= now()`) until the awaited event sets it
       const rows = await m.query<{ id: string; due_at: Date | null }[]>(
-        `INSERT INTO workflows.workflow_step_runs (id, project_id, execution_id, contact_id, step_id, step_type, status, due_at, wait_event)
+        `INSERT INTO ${tableName(m, WorkflowStepRun)} (id, project_id, execution_id, contact_id, step_id, step_type, status, due_at, wait_event)
          SELECT x.id, x.p, x.e, x.c, x.s, x.t, 'PENDING', now() + x.ms * interval '1 millisecond', x.w
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[]) AS x(id, p, e, c, s, t, ms, w)
          RETURNING id, due_at`,
@@ -191,7 +192,7 @@ export class StepBatch {
     const c = [...this.changes];
     if (c.length)
       await m.query(
-        `UPDATE workflows.workflow_executions e SET status = x.status, current_step_id = x.cur,
+        `UPDATE ${tableName(m, WorkflowExecution)} e SET status = x.status, current_step_id = x.cur,
            context = coalesce(x.ctx::jsonb, e.context), reason = coalesce(x.reason, e.reason),
            finished_at = CASE WHEN x.fin THEN now() ELSE e.finished_at END
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bool[]) AS x(id, status, cur, ctx, reason, fin) WHERE e.id = x.id`,

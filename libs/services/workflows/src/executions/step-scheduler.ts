@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@herald/contracts';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
+import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { WORKFLOWS } from '../consumer.js';
@@ -52,7 +53,7 @@ export class StepScheduler {
     ]);
     const graph = toGraph(steps, transitions);
     await m.query(
-      `INSERT INTO workflows.workflow_versions (workflow_id, graph_version, project_id, graph) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      `INSERT INTO ${tableName(m, WorkflowVersion)} (workflow_id, graph_version, project_id, graph) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
       [w.id, w.graphVersion, w.projectId, JSON.stringify(graph)],
     );
     return (await this.version(m, w.id, w.graphVersion))!;

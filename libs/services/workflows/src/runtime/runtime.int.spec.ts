@@ -1,12 +1,13 @@
 import type { HeraldRuntime } from '@herald/core';
-import { Outbox } from '@herald/messaging';
-import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
+import { Outbox, OutboxMessage } from '@herald/messaging';
+import { createServiceDataSource, migrateServiceSchema, tableName } from '@herald/persistence';
 import { createTemplateRenderPool } from '@herald/templating';
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import type { ContactsClient, IntakeItem, IntakeResult, SendingClient } from '../clients/internal-clients.js';
 import { WORKFLOWS } from '../consumer.js';
 import { Workflow, WorkflowStep, WorkflowTransition } from '../definitions/workflow.entity.js';
+import { WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
 import { ExecutionStarter } from '../executions/execution-starter.js';
 import { StepScheduler } from '../executions/step-scheduler.js';
 import { workflowsSchema } from '../workflows.module.js';
@@ -54,6 +55,10 @@ describe('workflows runtime (PostgreSQL)', () => {
   });
   let scheduler: StepScheduler;
   let starter: ExecutionStarter;
+  /** The tables the assertions read, as the service names them. */
+  let executions: string;
+  let stepRuns: string;
+  let outbox: string;
   const runners: StepRunner[] = [];
 
   const makeRunner = (source: DataSource) => {
@@ -77,6 +82,9 @@ describe('workflows runtime (PostgreSQL)', () => {
     ds2 = await createServiceDataSource(workflowsSchema, db.url, 4).initialize();
     scheduler = new StepScheduler(new Outbox(WORKFLOWS, ds));
     starter = new ExecutionStarter(scheduler);
+    executions = tableName(ds, WorkflowExecution);
+    stepRuns = tableName(ds, WorkflowStepRun);
+    outbox = tableName(ds, OutboxMessage);
   });
   afterEach(async () => {
     await Promise.all(runners.splice(0).map((r) => r.onApplicationShutdown()));
@@ -133,10 +141,7 @@ describe('workflows runtime (PostgreSQL)', () => {
   const statuses = async (w: Workflow) =>
     Object.fromEntries(
       (
-        await ds.query(
-          `SELECT status, count(*)::int AS n FROM workflows.workflow_executions WHERE workflow_id = $1 GROUP BY 1`,
-          [w.id],
-        )
+        await ds.query(`SELECT status, count(*)::int AS n FROM ${executions} WHERE workflow_id = $1 GROUP BY 1`, [w.id])
       ).map((r: { status: string; n: number }) => [r.status, r.n]),
     );
 
@@ -150,12 +155,12 @@ describe('workflows runtime (PostgreSQL)', () => {
   it('allowReentry false: once per contact; true: again, but not while one is active', async () => {
     const once = await emailDelayEmail(60, false);
     expect((await start(once, 'c2', 'e1')).started).toBe(true);
-    await ds.query(`UPDATE workflows.workflow_executions SET status = 'COMPLETED' WHERE workflow_id = $1`, [once.id]);
+    await ds.query(`UPDATE ${executions} SET status = 'COMPLETED' WHERE workflow_id = $1`, [once.id]);
     expect(await start(once, 'c2', 'e2')).toMatchObject({ started: false, reason: 'reentry' });
     const again = await emailDelayEmail(60, true);
     expect((await start(again, 'c2', 'e3')).started).toBe(true);
     expect(await start(again, 'c2', 'e4')).toMatchObject({ started: false, reason: 'active' });
-    await ds.query(`UPDATE workflows.workflow_executions SET status = 'COMPLETED' WHERE workflow_id = $1`, [again.id]);
+    await ds.query(`UPDATE ${executions} SET status = 'COMPLETED' WHERE workflow_id = $1`, [again.id]);
     expect((await start(again, 'c2', 'e5')).started).toBe(true);
   });
 
@@ -179,7 +184,7 @@ describe('workflows runtime (PostgreSQL)', () => {
     const once = await emailDelayEmail(60, false);
     const again = await emailDelayEmail(60, true);
     expect((await start(once, 'b0', 'be0')).started).toBe(true);
-    await ds.query(`UPDATE workflows.workflow_executions SET status = 'COMPLETED' WHERE workflow_id = $1`, [once.id]);
+    await ds.query(`UPDATE ${executions} SET status = 'COMPLETED' WHERE workflow_id = $1`, [once.id]);
     expect((await start(again, 'b1', 'be1')).started).toBe(true);
     const results = await startRun([
       { w: once, contact: 'b0', eventId: 'be2' }, // ran it before, no re-entry
@@ -202,8 +207,8 @@ describe('workflows runtime (PostgreSQL)', () => {
     expect(await statuses(again)).toEqual({ RUNNING: 2 });
     expect(await statuses(once)).toEqual({ COMPLETED: 1, RUNNING: 1 });
     const firstRuns = await ds.query(
-      `SELECT e.trigger_event_id AS t, r.step_type AS type, r.status FROM workflows.workflow_step_runs r
-       JOIN workflows.workflow_executions e ON e.id = r.execution_id
+      `SELECT e.trigger_event_id AS t, r.step_type AS type, r.status FROM ${stepRuns} r
+       JOIN ${executions} e ON e.id = r.execution_id
        WHERE e.trigger_event_id IN ('be4', 'be6') ORDER BY 1`,
     );
     expect(firstRuns).toEqual([
@@ -236,7 +241,7 @@ describe('workflows runtime (PostgreSQL)', () => {
       `SELECT count(*) FILTER (WHERE finished_at < started_at + interval '2 seconds')::int AS early,
               max(extract(epoch FROM finished_at - due_at))::float AS late_max,
               count(*) FILTER (WHERE attempts <> 1)::int AS repeated
-       FROM workflows.workflow_step_runs WHERE step_type = 'DELAY' AND execution_id IN (SELECT id FROM workflows.workflow_executions WHERE workflow_id = $1)`,
+       FROM ${stepRuns} WHERE step_type = 'DELAY' AND execution_id IN (SELECT id FROM ${executions} WHERE workflow_id = $1)`,
       [w.id],
     );
     expect(timing.early).toBe(0);
@@ -263,7 +268,7 @@ describe('workflows runtime (PostgreSQL)', () => {
     const keys = [...intake.queued.keys()].filter((k) => k.includes(':' + w.id + '_'));
     expect(new Set(keys).size).toBe(2 * n);
     const [runs] = await ds.query(
-      `SELECT count(*)::int AS n FROM workflows.workflow_step_runs r JOIN workflows.workflow_executions e ON e.id = r.execution_id WHERE e.workflow_id = $1 AND r.status = 'DONE'`,
+      `SELECT count(*)::int AS n FROM ${stepRuns} r JOIN ${executions} e ON e.id = r.execution_id WHERE e.workflow_id = $1 AND r.status = 'DONE'`,
       [w.id],
     );
     expect(runs.n).toBe(3 * n);
@@ -304,15 +309,11 @@ describe('workflows runtime (PostgreSQL)', () => {
     expect(started.started).toBe(true);
     const execution = started.started ? started.execution.id : '';
     const run = async () =>
-      (
-        await ds.query(`SELECT status, due_at, outcome FROM workflows.workflow_step_runs WHERE step_id = $1`, [
-          `${id}_w`,
-        ])
-      )[0];
+      (await ds.query(`SELECT status, due_at, outcome FROM ${stepRuns} WHERE step_id = $1`, [`${id}_w`]))[0];
     expect(await run()).toEqual({ status: 'PENDING', due_at: null, outcome: null });
     expect(await statuses(w)).toEqual({ WAITING: 1 });
     const [waiting] = await ds.query(
-      `SELECT envelope FROM workflows.outbox WHERE topic = 'workflow.waiting' AND envelope->'payload'->>'executionId' = $1`,
+      `SELECT envelope FROM ${outbox} WHERE topic = 'workflow.waiting' AND envelope->'payload'->>'executionId' = $1`,
       [execution],
     );
     expect(waiting.envelope.payload).toMatchObject({ stepId: `${id}_w`, stepType: 'WAIT_FOR_EVENT' });
@@ -321,11 +322,10 @@ describe('workflows runtime (PostgreSQL)', () => {
     const runner = makeRunner(ds);
     await runner.tick(1000);
     expect(await run()).toMatchObject({ status: 'PENDING', due_at: null });
-    // the awaited event moves due_at to now with its data (trigger.handlers.ts, resume)
-    await ds.query(
-      `UPDATE workflows.workflow_step_runs SET due_at = now(), resumed_with = '{"amount": 5}' WHERE step_id = $1`,
-      [`${id}_w`],
-    );
+    // the awaited event moves due_at to now with its data (ExecutionsStore.resume)
+    await ds.query(`UPDATE ${stepRuns} SET due_at = now(), resumed_with = '{"amount": 5}' WHERE step_id = $1`, [
+      `${id}_w`,
+    ]);
     await eventually(async () => {
       await runner.tick(1000);
       return (await statuses(w)).EXITED === 1;
@@ -339,12 +339,12 @@ describe('workflows runtime (PostgreSQL)', () => {
     makeRunner(ds).onApplicationBootstrap();
     await eventually(async () => (await statuses(w)).WAITING === 1);
     await ds.transaction(async (m) => {
-      await m.query(`SELECT id FROM workflows.workflow_executions WHERE workflow_id = $1 FOR UPDATE`, [w.id]);
-      await m.query(`UPDATE workflows.workflow_executions SET status = 'CANCELLED' WHERE workflow_id = $1`, [w.id]);
+      await m.query(`SELECT id FROM ${executions} WHERE workflow_id = $1 FOR UPDATE`, [w.id]);
+      await m.query(`UPDATE ${executions} SET status = 'CANCELLED' WHERE workflow_id = $1`, [w.id]);
     });
     await eventually(async () => {
       const [r] = await ds.query(
-        `SELECT status FROM workflows.workflow_step_runs WHERE step_type = 'DELAY' AND execution_id IN (SELECT id FROM workflows.workflow_executions WHERE workflow_id = $1)`,
+        `SELECT status FROM ${stepRuns} WHERE step_type = 'DELAY' AND execution_id IN (SELECT id FROM ${executions} WHERE workflow_id = $1)`,
         [w.id],
       );
       return r.status === 'CANCELLED';

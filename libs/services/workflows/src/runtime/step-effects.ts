@@ -13,6 +13,7 @@ import {
 import { evaluateConditionStep, parseConditionStep } from '../definitions/condition-step.js';
 import type { GraphStep } from '../definitions/graph.js';
 import { webhookBackoffMs } from '../definitions/step-config.js';
+import { ContactFactsStore } from '../executions/contact-facts.store.js';
 import type { WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
 import { WORKFLOWS_RENDER_POOL } from '../render-threads.provider.js';
 import { WORKFLOWS_SETTINGS, type WorkflowsSettings } from '../workflows.settings.js';
@@ -75,6 +76,8 @@ export class StepEffects {
   private readonly webhooks: WebhookCaller;
   private readonly webhookRetryBaseMs: number | undefined;
   private readonly templateTypes = new Map<string, { type: 'marketing' | 'transactional'; at: number }>();
+  /** Stateless; made here, not injected, so the constructor stays the one callers outside the service use. */
+  private readonly facts = new ContactFactsStore();
 
   constructor(
     private readonly contacts: ContactsClient,
@@ -140,14 +143,8 @@ export class StepEffects {
         return { kind: 'exit', reason: (c.reason as string | undefined) ?? null };
       case 'CONDITION': {
         const contact = await this.contacts.get(t.execution.projectId, t.execution.contactId);
-        const activity = await m.query<{ source: string; name: string; occurred_at: Date }[]>(
-          `SELECT source, name, occurred_at FROM workflows.workflow_contact_activity WHERE project_id = $1 AND contact_id = $2 ORDER BY id DESC LIMIT 5000`,
-          [t.execution.projectId, t.execution.contactId],
-        );
-        const segments = await m.query<{ segment_id: string }[]>(
-          `SELECT segment_id FROM workflows.workflow_segment_members WHERE project_id = $1 AND contact_id = $2`,
-          [t.execution.projectId, t.execution.contactId],
-        );
+        const activity = await this.facts.activityOf(m, t.execution.projectId, t.execution.contactId);
+        const segments = await this.facts.segmentsOf(m, t.execution.projectId, t.execution.contactId);
         const { branch, values, matched } = evaluateConditionStep(
           parseConditionStep(c),
           {
@@ -164,7 +161,7 @@ export class StepEffects {
               emails: activity
                 .filter((a) => a.source === 'email')
                 .map((a) => ({ kind: a.name, occurredAt: a.occurred_at })),
-              segmentIds: new Set(segments.map((s) => s.segment_id)),
+              segmentIds: new Set(segments),
             },
             event: t.execution.event,
             context: t.execution.context,

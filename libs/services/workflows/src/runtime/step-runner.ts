@@ -1,4 +1,5 @@
 import { createLogger } from '@herald/core';
+import { tableName } from '@herald/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -74,14 +75,15 @@ export class StepRunner implements OnApplicationBootstrap, OnApplicationShutdown
   /** Claims and runs one batch of due step runs; returns how many it claimed. */
   async tick(limit = this.settings.WORKFLOWS_BATCH): Promise<number> {
     return this.db.transaction(async (m) => {
+      const stepRuns = tableName(m, WorkflowStepRun);
       const runs = await m.query<Record<string, unknown>[]>(
-        `SELECT * FROM workflows.workflow_step_runs WHERE status = 'PENDING' AND due_at <= now()
+        `SELECT * FROM ${stepRuns} WHERE status = 'PENDING' AND due_at <= now()
          ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
       );
       if (runs.length === 0) return 0;
       const executions = await m.query<Record<string, unknown>[]>(
-        `SELECT * FROM workflows.workflow_executions WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+        `SELECT * FROM ${tableName(m, WorkflowExecution)} WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
         [runs.map((r) => r.execution_id)],
       );
       const byId = new Map(executions.map((e) => [e.id as string, executionOf(e)]));
@@ -99,10 +101,7 @@ export class StepRunner implements OnApplicationBootstrap, OnApplicationShutdown
         else tasks.push({ run, execution: e, step, workflowName: v.name });
       }
       if (stale.length)
-        await m.query(
-          `UPDATE workflows.workflow_step_runs SET status = 'CANCELLED', finished_at = now() WHERE id = ANY($1)`,
-          [stale],
-        );
+        await m.query(`UPDATE ${stepRuns} SET status = 'CANCELLED', finished_at = now() WHERE id = ANY($1)`, [stale]);
       const outcomes = await this.effects.runAll(tasks, m);
       const batch = new StepBatch();
       for (const t of tasks) await this.apply(m, t, outcomes.get(t.run.id)!, batch);

@@ -8,6 +8,7 @@ import { WORKFLOWS } from '../consumer.js';
 import type { SimulateDto } from '../definitions/workflow.dto.js';
 import { WorkflowErrors } from '../definitions/workflow.errors.js';
 import { WorkflowStore } from '../definitions/workflow-store.js';
+import { SeenKeysStore } from '../executions/seen-keys.store.js';
 import { WORKFLOWS_RENDER_POOL } from '../render-threads.provider.js';
 import { simulate, type SimContact, type SimulationResult } from './simulator.js';
 
@@ -24,6 +25,7 @@ export class SimulateService {
   constructor(
     @InjectDataSource(WORKFLOWS) private readonly db: DataSource,
     private readonly store: WorkflowStore,
+    private readonly seenKeys: SeenKeysStore,
     private readonly contacts: ContactsClient,
     private readonly sending: SendingClient,
     @Inject(WORKFLOWS_RENDER_POOL) private readonly renderer: TemplateRenderPool,
@@ -86,10 +88,7 @@ export class SimulateService {
   }
 
   async fields(projectId: string) {
-    const rows = await this.db.query<{ scope: string; key: string; type: string }[]>(
-      `SELECT scope, key, type FROM workflows.workflow_seen_keys WHERE project_id = $1 ORDER BY scope, key`,
-      [projectId],
-    );
+    const rows = await this.seenKeys.list(this.db.manager, projectId);
     const events: Record<string, { field: string; type: string }[]> = {};
     for (const r of rows.filter((r) => r.scope.startsWith('event:'))) {
       const name = r.scope.slice('event:'.length);
