@@ -1,5 +1,5 @@
 import type { HeraldRuntime } from '@herald/core';
-import { Outbox } from '@herald/messaging';
+import { CallHandlers, InternalCalls, Outbox } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import { createTemplateRenderPool } from '@herald/templating';
@@ -8,9 +8,9 @@ import {
   CONTACTS,
   ContactsService,
   contactsSchema,
+  ContactsCallHandlers,
   ContactWriter,
   FieldRegistry,
-  type ServiceUpsertContactDto,
 } from '@herald/service-contacts';
 import {
   ContactsClient,
@@ -25,8 +25,8 @@ import {
 /**
  * A workflow's UPDATE_CONTACT step is applied once per step run (issue 23: "a contact update is
  * applied once"): the step's effects (workflows' StepEffects and its contacts client) against the
- * contacts service's upsert on PostgreSQL, the internal HTTP hop replaced by a direct call with the
- * same body. A step run redelivered after the contact changed meanwhile must not write again.
+ * contacts service's upsert on PostgreSQL, through the call's contract in process (ContactsCalls, as
+ * in standalone mode). A step run redelivered after the contact changed meanwhile must not write again.
  */
 describe('UPDATE_CONTACT applied once per step run (workflows → contacts, PostgreSQL)', () => {
   let db: TestDatabase;
@@ -42,14 +42,9 @@ describe('UPDATE_CONTACT applied once per step run (workflows → contacts, Post
     await migrateServiceSchema(ds);
     contacts = new ContactsService(ds, new ContactWriter(new Outbox(CONTACTS, ds), new FieldRegistry(ds)));
     const runtime = { mode: 'standalone', internalJwtSecret: 'x'.repeat(32), selfUrl: 'http://127.0.0.1:9' };
-    const client = new ContactsClient({} as WorkflowsSettings, runtime as HeraldRuntime);
-    // the internal route's controller passes the body to upsertFor: so does this stand-in for the hop
-    (client as unknown as { client: unknown }).client = {
-      post: (projectId: string, path: string, body: ServiceUpsertContactDto, requestId?: string) => {
-        expect(path).toBe('/internal/contacts/upsert');
-        return contacts.upsertFor(projectId, body, requestId);
-      },
-    };
+    const handlers = new CallHandlers({ observe: async () => undefined });
+    new ContactsCallHandlers(handlers, contacts, {} as never).onModuleInit();
+    const client = new ContactsClient(new InternalCalls(runtime as HeraldRuntime, handlers));
     effects = new StepEffects(
       client,
       {} as SendingClient,

@@ -21,3 +21,5 @@ export * from './references/publish-references.js';
 export * from './kafka/consumer-progress.js';
 export * from './kafka/kafka-catch-up.js';
 export * from './read-your-writes/index.js';
+export * from './internal-calls/call-handlers.js';
+export * from './internal-calls/internal-calls.js';

@@ -27,6 +27,9 @@ import { PositionsEdge } from './read-your-writes/positions-edge.js';
 import { PositionsController } from './read-your-writes/positions.controller.js';
 import { ProducerPositionsClient } from './read-your-writes/producer-positions-client.js';
 import { ReadYourWrites } from './read-your-writes/read-your-writes.gate.js';
+import { CallHandlers } from './internal-calls/call-handlers.js';
+import { InternalCalls } from './internal-calls/internal-calls.js';
+import { InternalCallsController } from './internal-calls/internal-calls.controller.js';
 
 export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
 
@@ -53,7 +56,7 @@ export class MessagingModule {
     const kafkaLog = createLogger('kafka');
     return {
       module: MessagingModule,
-      controllers: [PositionsController],
+      controllers: [PositionsController, InternalCallsController],
       providers: [
         ConsumerRegistry,
         InProcessBus,
@@ -62,6 +65,8 @@ export class MessagingModule {
         PositionsEdge,
         ProducerPositionsClient,
         ReadYourWrites,
+        CallHandlers,
+        InternalCalls,
         { provide: READ_YOUR_WRITES_GATE, useExisting: ReadYourWrites },
         { provide: HOSTED_CONTROLLERS, useValue: hosted },
         {
@@ -109,6 +114,8 @@ export class MessagingModule {
         PositionsEdge,
         ReadYourWrites,
         READ_YOUR_WRITES_GATE,
+        CallHandlers,
+        InternalCalls,
       ],
     };
   }

@@ -28,7 +28,7 @@ import { FieldRegistry } from './fields/field-registry.js';
 import { FieldsController } from './fields/fields.controller.js';
 import { FieldsService } from './fields/fields.service.js';
 import { ContactImport } from './imports/contact-import.entity.js';
-import { InternalContactsController } from './internal/internal-contacts.controller.js';
+import { ContactsCallHandlers } from './internal/contacts.calls.js';
 import { ContactsExport } from './internal/contacts-export.js';
 import { DeliveryFeedbackHandler } from './internal/delivery-feedback.handler.js';
 import { ContactImportsController } from './imports/contact-imports.controller.js';
@@ -70,11 +70,11 @@ export const contactsSchema = {
     BulkController,
     ContactsController,
     EventsController,
-    InternalContactsController,
     DeliveryFeedbackHandler,
     TimelineHandler,
   ],
   providers: [
+    ContactsCallHandlers,
     ContactsExport,
     ContactWriter,
     FieldRegistry,

@@ -4,4 +4,4 @@ export * from './consumer.js';
 export { ContactsService } from './contacts/contacts.service.js';
 export { ContactWriter } from './contacts/contact-writer.js';
 export { FieldRegistry } from './fields/field-registry.js';
-export type { ServiceUpsertContactDto } from './internal/internal-contacts.dto.js';
+export { ContactsCallHandlers } from './internal/contacts.calls.js';

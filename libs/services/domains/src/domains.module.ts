@@ -16,7 +16,7 @@ import {
   DomainsSettings,
   resolveDkimEncryptionKey,
 } from './domains.settings.js';
-import { InternalDomainsController } from './internal/internal-domains.controller.js';
+import { DomainsCallHandlers } from './internal/domains.calls.js';
 import { DkimKeyGenerator } from './keys/dkim-key-generator.js';
 import { domainsMigrations } from './migrations/index.js';
 import { DomainsProjectCleanup } from './projects/domains-project-cleanup.js';
@@ -35,8 +35,9 @@ export const domainsSchema = {
     MessagingModule.forService({ service: DOMAINS }),
     JobsModule.forService(DOMAINS, { concurrency: 4 }),
   ],
-  controllers: [DomainsController, InternalDomainsController],
+  controllers: [DomainsController],
   providers: [
+    DomainsCallHandlers,
     { provide: DOMAINS_SETTINGS, useFactory: () => loadConfig(DomainsSettings) },
     {
       provide: DKIM_ENCRYPTION_KEY,

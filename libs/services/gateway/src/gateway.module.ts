@@ -25,7 +25,7 @@ import { BillingMeter } from './billing/billing-meter.js';
 import { BillingProjectData } from './billing/billing-project-data.js';
 import { BillingController } from './billing/billing.controller.js';
 import { BillingService } from './billing/billing.service.js';
-import { InternalBillingController } from './billing/internal-billing.controller.js';
+import { GatewayCallHandlers } from './billing/gateway.calls.js';
 import { MeteredEmailRetention } from './billing/metered-email-retention.js';
 import { MeteringHandlers } from './billing/metering.handlers.js';
 import { PAYMENT_PROVIDER, type PaymentProvider } from './billing/stripe/payment-provider.js';
@@ -137,13 +137,13 @@ class RedisLifecycle implements OnApplicationShutdown {
     ProjectTeamController,
     ContactCreatedHandler,
     BillingController,
-    InternalBillingController,
     SecurityController,
     MeteringHandlers,
     StripeBillingController,
     StripeWebhookController,
   ],
   providers: [
+    GatewayCallHandlers,
     { provide: GATEWAY_SETTINGS, useFactory: () => loadConfig(GatewaySettings) },
     {
       provide: REDIS,

@@ -4,7 +4,7 @@ import { messagingEntities, MessagingModule, ReferencesModule, ResourceReference
 import { PersistenceModule } from '@herald/persistence';
 import { Module } from '@nestjs/common';
 import { AudienceService } from './audience/audience.service.js';
-import { InternalAudienceController } from './audience/internal-audience.controller.js';
+import { SegmentsCallHandlers } from './audience/segments.calls.js';
 import { SEGMENTS } from './consumer.js';
 import { ContactsClient } from './members/contacts-client.js';
 import { MembersService } from './members/members.service.js';
@@ -23,7 +23,6 @@ import { InternalBackfillController } from './read-model/internal-backfill.contr
 import { ReadModelBackfill } from './read-model/read-model.backfill.js';
 import { ReadModelHandlers } from './read-model/read-model.handlers.js';
 import { ReadModelWriter } from './read-model/read-model.writer.js';
-import { InternalSegmentsController } from './segments/internal-segments.controller.js';
 import { SegmentDeletionChecks } from './segments/segment-deletion-checks.js';
 import { Segment, SegmentMembership, SweepState } from './segments/segment.entity.js';
 import { SegmentsController } from './segments/segments.controller.js';
@@ -46,14 +45,9 @@ export const segmentsSchema = {
     JobsModule.forService(SEGMENTS, { concurrency: 2 }),
     ReferencesModule.forOwner(SEGMENTS, { kinds: ['segment'] }),
   ],
-  controllers: [
-    SegmentsController,
-    ReadModelHandlers,
-    InternalAudienceController,
-    InternalBackfillController,
-    InternalSegmentsController,
-  ],
+  controllers: [SegmentsController, ReadModelHandlers, InternalBackfillController],
   providers: [
+    SegmentsCallHandlers,
     { provide: SEGMENTS_SETTINGS, useFactory: () => loadConfig(SegmentsSettings) },
     { provide: ReadModelWriter, useValue: new ReadModelWriter() },
     ContactsClient,

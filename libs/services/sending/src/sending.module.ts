@@ -17,7 +17,7 @@ import { LinkSigner } from './links/link-signer.js';
 import { LinkTracking } from './links/link-tracking.js';
 import { LinksController } from './links/links.controller.js';
 import { InternalEmailIntake } from './intake/internal-email-intake.js';
-import { InternalEmailsController } from './intake/internal-emails.controller.js';
+import { SendingCallHandlers } from './intake/sending.calls.js';
 import { EmailRenderer } from './render/email-renderer.js';
 import { RENDER_THREADS_PROVIDER } from './render/render-threads.provider.js';
 import { sendBodyLimit, sendRouteLimit } from './send/send-body-limit.js';
@@ -33,7 +33,6 @@ import { DomainsClient } from './senders/domains-client.js';
 import { SendAdmission } from './admission/send-admission.js';
 import { SenderDomains } from './senders/sender-domains.js';
 import { Template } from './templates/template.entity.js';
-import { InternalTemplatesController } from './templates/internal-templates.controller.js';
 import { TemplatesController } from './templates/templates.controller.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UploadsModule } from './uploads/uploads.module.js';
@@ -68,10 +67,8 @@ const schema = {
   ],
   controllers: [
     SendController,
-    InternalEmailsController,
     EmailsController,
     TemplatesController,
-    InternalTemplatesController,
     LinksController,
     SenderDomainHandler,
     ...WEBHOOK_CONTROLLERS,
@@ -86,6 +83,7 @@ const schema = {
       },
     },
     RENDER_THREADS_PROVIDER,
+    SendingCallHandlers,
     DomainsClient,
     SendAdmission,
     SenderDomains,

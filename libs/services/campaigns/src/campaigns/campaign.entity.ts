@@ -3,8 +3,10 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColum
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
-export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;
-export type AudienceType = (typeof AUDIENCE_TYPES)[number];
+// a campaign's audience is what segments reads (SegmentsCalls)
+import type { AudienceType } from '@herald/internal-contracts';
+
+export { AUDIENCE_TYPES, type AudienceType } from '@herald/internal-contracts';
 
 /** A campaign: content, audience, and where it is in its life (docs/campaigns.md). */
 @Entity({ name: 'campaigns' })

@@ -1,40 +1,34 @@
-import type { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, LATEST, type HeraldRuntime } from '@herald/core';
-import { Inject, Injectable } from '@nestjs/common';
-import { CAMPAIGNS_SETTINGS, type CampaignsSettings } from '../campaigns.settings.js';
-import type { AudienceType } from '../campaigns/campaign.entity.js';
-import { ownerClient } from './owner-client.js';
+import {
+  SegmentsCalls,
+  type AudiencePage,
+  type AudienceRequest,
+  type ContactSnapshot,
+} from '@herald/internal-contracts';
+import { LATEST } from '@herald/core';
+import { InternalCalls, type CallClient } from '@herald/messaging';
+import { Injectable } from '@nestjs/common';
+import { CAMPAIGNS } from '../consumer.js';
 
-export interface Audience {
-  audienceType: AudienceType;
-  segmentId?: string;
-  filter?: unknown;
-}
+/** A campaign's audience as segments reads it. */
+export type Audience = Omit<AudienceRequest, 'filter'> & { filter?: unknown };
 
 /** A contact of the audience, as segments' read model has it (the snapshot sending renders with). */
-export interface AudienceContact {
-  id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+export type AudienceContact = ContactSnapshot;
 
 /**
- * The segments service as campaigns needs it (internal HTTP `/internal/segments/audience`): checks an
- * audience (a 422 names `segmentId` or `audienceFilter.…`) and reads it, page by page, in contact id order.
+ * The segments service as campaigns needs it (SegmentsCalls): checks an audience (a 422 names
+ * `segmentId` or `audienceFilter.…`) and reads it, page by page, in contact id order.
  */
 @Injectable()
 export class SegmentsClient {
-  private readonly client: InternalClient;
+  private readonly segments: CallClient<typeof SegmentsCalls>;
 
-  constructor(@Inject(CAMPAIGNS_SETTINGS) s: CampaignsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    this.client = ownerClient(runtime, 'segments', s.SEGMENTS_URL, 'SEGMENTS_URL', 30_000);
+  constructor(calls: InternalCalls) {
+    this.segments = calls.client(SegmentsCalls, CAMPAIGNS);
   }
 
   check(projectId: string, audience: Audience, requestId?: string): Promise<{ estimatedRecipients: number }> {
-    return this.client.post(projectId, '/internal/segments/audience/check', audience, requestId);
+    return this.segments.checkAudience(projectId, audience as AudienceRequest, { requestId });
   }
 
   /**
@@ -42,17 +36,10 @@ export class SegmentsClient {
    * subscription) change committed until now (read-your-writes, `latest`): the audience of a send is
    * every contact written before it, that of a scheduled send every one written before its time.
    */
-  page(
-    projectId: string,
-    audience: Audience,
-    after: string | null,
-    limit: number,
-  ): Promise<{ contacts: AudienceContact[]; next: string | null }> {
-    return this.client.post(
+  page(projectId: string, audience: Audience, after: string | null, limit: number): Promise<AudiencePage> {
+    return this.segments.audiencePage(
       projectId,
-      '/internal/segments/audience',
-      { ...audience, ...(after ? { after } : {}), limit },
-      undefined,
+      { ...(audience as AudienceRequest), ...(after ? { after } : {}), limit },
       { observe: after ? {} : LATEST },
     );
   }

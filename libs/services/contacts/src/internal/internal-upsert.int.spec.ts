@@ -10,7 +10,7 @@ import { ContactWriter } from '../contacts/contact-writer.js';
 import { ContactsService } from '../contacts/contacts.service.js';
 import { contactsSchema } from '../contacts.module.js';
 import { FieldRegistry } from '../fields/field-registry.js';
-import { ServiceUpsertContactDto } from './internal-contacts.dto.js';
+import { UpsertContactRequest as ServiceUpsertContactDto } from '@herald/internal-contracts';
 
 /**
  * The internal upsert (`POST /internal/contacts/upsert`) with the id /v1/send proposes for a contact

@@ -17,9 +17,9 @@ import { Domain } from './domain.entity.js';
  * Whether the project may send from a domain, as `domain.verified` would tell it: with the DKIM
  * selector and the sealed key when verified.
  */
-export type SenderDomainAnswer =
-  | { verified: true; domainId: string; domain: string; dkimSelector: string; dkimPrivateKeySealed: string }
-  | { verified: false; domain: string };
+import type { SenderDomainAnswer } from '@herald/internal-contracts';
+
+export type { SenderDomainAnswer };
 
 const isUniqueViolation = (err: unknown): boolean =>
   err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === '23505';

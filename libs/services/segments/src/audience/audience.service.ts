@@ -1,3 +1,4 @@
+import type { AudiencePage, AudienceRequest } from '@herald/internal-contracts';
 import { invalidInput } from '@herald/core';
 import { checkFilter, compileFilter, parseFilter } from '@herald/filters';
 import { tableName } from '@herald/persistence';
@@ -10,28 +11,11 @@ import { SegmentContact } from '../read-model/read-model.entities.js';
 import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { SegmentMembership } from '../segments/segment.entity.js';
 import { SegmentErrorCode } from '../segments/segment.errors.js';
-import { memberView, type MemberView } from '../segments/segment-view.js';
+import { memberView } from '../segments/segment-view.js';
 
-export type AudienceType = 'ALL' | 'SEGMENT' | 'FILTERED';
-
+export type { AudiencePage, AudienceType } from '@herald/internal-contracts';
 /** A campaign's audience as campaigns describes it (docs/campaigns.md, "Audience"). */
-export interface AudienceQuery {
-  audienceType: AudienceType;
-  segmentId?: string;
-  /** The filter of a FILTERED audience, as sent (checked here: field names follow `audienceFilter`). */
-  filter?: unknown;
-}
-
-export interface AudiencePage {
-  /**
-   * The contacts the audience names, in contact id order, after `after`, with their subscription:
-   * campaigns delivers to the subscribed ones and records the others in its ledger as
-   * `skipped: unsubscribed`.
-   */
-  contacts: MemberView[];
-  /** The last id of this page when more may follow, null at the end. */
-  next: string | null;
-}
+export type AudienceQuery = Pick<AudienceRequest, 'audienceType' | 'segmentId'> & { filter?: unknown };
 
 /**
  * A campaign's audience at the moment of asking, from the read model: ALL (every contact), SEGMENT

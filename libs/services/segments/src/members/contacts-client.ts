@@ -1,46 +1,26 @@
-import { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, internalBaseUrl, type HeraldRuntime } from '@herald/core';
-import { Inject, Injectable } from '@nestjs/common';
+import { ContactsCalls, type ExportedContact, type UpsertContactAnswer } from '@herald/internal-contracts';
+import { InternalCalls, type CallClient } from '@herald/messaging';
+import { Injectable } from '@nestjs/common';
 import { SEGMENTS } from '../consumer.js';
-import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
 
-/** One contact of contacts' export (`POST /internal/contacts/export`), with its custom events. */
-export interface ExportedContact {
-  id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  events: { id: string; name: string; at: string }[];
-}
-
-export interface RemoteUpsert {
-  contact: { id: string; email: string };
-  created: boolean;
-}
+export type { ExportedContact } from '@herald/internal-contracts';
 
 /**
- * The contacts service as segments needs it, answered at once (internal HTTP): `createMissing` of
- * `POST /segments/:id/members` creates contacts under contacts' own rules (and events).
+ * The contacts service as segments needs it, answered at once (ContactsCalls): `createMissing` of
+ * `POST /segments/:id/members` creates contacts under contacts' own rules (and events); the read
+ * model's backfill pages through the project's contacts.
  */
 @Injectable()
 export class ContactsClient {
-  private readonly client: InternalClient;
+  private readonly contacts: CallClient<typeof ContactsCalls>;
 
-  constructor(@Inject(SEGMENTS_SETTINGS) settings: SegmentsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    const baseUrl = () => internalBaseUrl(runtime, settings.CONTACTS_URL, 'CONTACTS_URL');
-    this.client = new InternalClient(SEGMENTS, 'contacts', baseUrl, runtime.internalJwtSecret);
+  constructor(calls: InternalCalls) {
+    this.contacts = calls.client(ContactsCalls, SEGMENTS);
   }
 
   /** Creates the contact if the address has none; an existing contact is left as it is. */
-  upsert(projectId: string, email: string, subscribedIfNew: boolean, requestId?: string): Promise<RemoteUpsert> {
-    return this.client.post(
-      projectId,
-      '/internal/contacts/upsert',
-      { email, subscribedIfNew, reason: 'segment' },
-      requestId,
-    );
+  upsert(projectId: string, email: string, subscribedIfNew: boolean, requestId?: string): Promise<UpsertContactAnswer> {
+    return this.contacts.upsert(projectId, { email, subscribedIfNew, reason: 'segment' }, { requestId });
   }
 
   /** A page of the project's contacts in id order, after `after` (the read model's backfill). */
@@ -49,6 +29,6 @@ export class ContactsClient {
     after: string | null,
     limit: number,
   ): Promise<{ contacts: ExportedContact[]; next: string | null }> {
-    return this.client.post(projectId, '/internal/contacts/export', { ...(after ? { after } : {}), limit });
+    return this.contacts.export(projectId, { ...(after ? { after } : {}), limit });
   }
 }

@@ -1,5 +1,6 @@
 import type { ReadYourWrites } from '@herald/messaging';
-import type { HeraldRuntime } from '@herald/core';
+import { invalidInput, type HeraldRuntime } from '@herald/core';
+import { SendingCalls, type IntakeAnswer } from '@herald/internal-contracts';
 import type { ReferenceDirectory } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTemplateRenderPool } from '@herald/templating';
@@ -14,7 +15,7 @@ import { SendingSettings } from '../sending.settings.js';
 import type { DomainsClient } from '../senders/domains-client.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import { TemplatesService } from '../templates/templates.service.js';
-import { InternalEmailIntake, type IntakeAnswer } from './internal-email-intake.js';
+import { InternalEmailIntake } from './internal-email-intake.js';
 
 const runtime = { internalJwtSecret: 'x'.repeat(40) } as HeraldRuntime;
 const PROJECT = 'prj_intake';
@@ -119,6 +120,11 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   });
+  /** An intake call as it reaches the use case: checked by the contract's parser first (either end of the call). */
+  const execute = (body: unknown) => {
+    const parsed = SendingCalls.calls.intake.parse!(body);
+    return parsed.ok ? intake.execute(PROJECT, parsed.value) : Promise.reject(invalidInput(parsed.problems));
+  };
   const campaignItem = (key: string, to: string, extra: Record<string, unknown> = {}) => ({
     key,
     to,
@@ -133,9 +139,9 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
   });
 
   it('queues a new key and answers a key seen before as duplicate with the first email id, writing nothing new', async () => {
-    const first = await intake.execute(PROJECT, { items: [campaignItem('again:1', 'a@x.test')] });
+    const first = await execute({ items: [campaignItem('again:1', 'a@x.test')] });
     expect(first.results).toEqual([{ key: 'again:1', status: 'queued', emailId: expect.stringMatching(/^eml_/) }]);
-    const second = await intake.execute(PROJECT, {
+    const second = await execute({
       items: [campaignItem('again:1', 'a@x.test', { subject: 'Changed' }), campaignItem('again:2', 'b@x.test')],
     });
     expect(second.results).toEqual([
@@ -151,8 +157,8 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
 
   it('asks billing admission for the new keys of each category, and a refusal writes nothing', async () => {
     admitted.length = 0;
-    await intake.execute(PROJECT, { items: [campaignItem('admit:1', 'a1@x.test')] });
-    await intake.execute(PROJECT, {
+    await execute({ items: [campaignItem('admit:1', 'a1@x.test')] });
+    await execute({
       items: [
         campaignItem('admit:1', 'a1@x.test'),
         campaignItem('admit:2', 'a2@x.test'),
@@ -167,7 +173,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
     ]);
     refusal = new Error('BILLING_LIMIT_EXCEEDED');
     try {
-      await expect(intake.execute(PROJECT, { items: [campaignItem('admit:4', 'a4@x.test')] })).rejects.toBe(refusal);
+      await expect(execute({ items: [campaignItem('admit:4', 'a4@x.test')] })).rejects.toBe(refusal);
     } finally {
       refusal = undefined;
     }
@@ -175,7 +181,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
   });
 
   it('answers the second item of one call with the same key as a duplicate of the first', async () => {
-    const answer = await intake.execute(PROJECT, {
+    const answer = await execute({
       items: [campaignItem('twice:1', 'c@x.test'), campaignItem('twice:1', 'c@x.test')],
     });
     expect(answer.results[1]).toEqual({
@@ -197,8 +203,8 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
     let answers: IntakeAnswer[];
     try {
       answers = await Promise.all([
-        intake.execute(PROJECT, { items: [item, campaignItem('race:2', 'r2@x.test')] }),
-        intake.execute(PROJECT, { items: [item, campaignItem('race:2', 'r2@x.test')] }),
+        execute({ items: [item, campaignItem('race:2', 'r2@x.test')] }),
+        execute({ items: [item, campaignItem('race:2', 'r2@x.test')] }),
       ]);
     } finally {
       gate = undefined;
@@ -216,7 +222,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
   });
 
   it('refuses the whole call with a 422 naming items[i].templateId for an unknown template, writing nothing', async () => {
-    const call = intake.execute(PROJECT, {
+    const call = execute({
       items: [
         campaignItem('bad:1', 'd@x.test'),
         { ...campaignItem('bad:2', 'e@x.test'), subject: undefined, body: undefined, templateId: 'tpl_missing' },
@@ -231,15 +237,13 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
 
   it('refuses a from that is not on a verified domain of the project, naming items[i].from', async () => {
     await expect(
-      intake.execute(PROJECT, { items: [campaignItem('unverified:1', 'f@x.test', { from: 'me@elsewhere.test' })] }),
+      execute({ items: [campaignItem('unverified:1', 'f@x.test', { from: 'me@elsewhere.test' })] }),
     ).rejects.toMatchObject({ details: { errors: [expect.objectContaining({ field: 'items[0].from' })] } });
     expect(await rows('unverified:')).toEqual([]);
   });
 
   it('refuses an item missing its category or key with field errors, and a template that fails to render', async () => {
-    await expect(
-      intake.execute(PROJECT, { items: [{ ...campaignItem('', 'g@x.test'), category: 'promo' }] }),
-    ).rejects.toMatchObject({
+    await expect(execute({ items: [{ ...campaignItem('', 'g@x.test'), category: 'promo' }] })).rejects.toMatchObject({
       details: {
         errors: [
           expect.objectContaining({ field: 'items[0].key' }),
@@ -248,13 +252,13 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
       },
     });
     await expect(
-      intake.execute(PROJECT, { items: [campaignItem('render:1', 'g@x.test', { body: '{% if %}' })] }),
+      execute({ items: [campaignItem('render:1', 'g@x.test', { body: '{% if %}' })] }),
     ).rejects.toMatchObject({ details: { errors: [expect.objectContaining({ field: 'items[0].body' })] } });
   });
 
   it('skips suppressed addresses, unsubscribed contacts (marketing only) and invalid addresses, with reasons', async () => {
     directory.set('known@x.test', contact('known@x.test', false));
-    const answer = await intake.execute(PROJECT, {
+    const answer = await execute({
       items: [
         campaignItem('skip:1', 'bounced@x.test'),
         campaignItem('skip:2', 'u@x.test', { contact: contact('u@x.test', false) }),
@@ -290,7 +294,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
       'queued',
     ]);
     // a skipped key stays taken: asked again, it is a duplicate that says what the first answer was
-    const again = await intake.execute(PROJECT, { items: [campaignItem('skip:1', 'bounced@x.test')] });
+    const again = await execute({ items: [campaignItem('skip:1', 'bounced@x.test')] });
     expect(again.results).toEqual([
       { key: 'skip:1', status: 'duplicate', emailId: stored[0]!.id, firstStatus: 'skipped', reason: 'suppressed' },
     ]);
@@ -305,7 +309,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
       priority: 'normal',
       test: true,
     });
-    const answer = await intake.execute(PROJECT, {
+    const answer = await execute({
       items: [
         campaignItem('test:0', 'real@x.test'),
         test('test:1', 'left@x.test'),
@@ -332,7 +336,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
   });
 
   it('renders marketing mail per contact with one-click List-Unsubscribe and Precedence: bulk, in the bulk lane', async () => {
-    const answer = await intake.execute(PROJECT, {
+    const answer = await execute({
       items: [
         campaignItem('render:ok', 'h@x.test', {
           contact: contact('h@x.test', true, { name: 'Hana', plan: 'pro' }),
@@ -374,7 +378,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
       origin: 'workflow',
       ...extra,
     });
-    const answer = await intake.execute(PROJECT, {
+    const answer = await execute({
       items: [
         campaignItem('format:item', 'm@x.test', { format: 'markdown', body: '# Hi\n\n[Offer](https://brand.test/o)' }),
         workflowItem('format:template', { templateId: 'tpl_md' }),

@@ -16,33 +16,23 @@ import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
-import { parseIntakeRequest, INTAKE_LIMITS, type IntakeItem } from './intake-request.js';
-import { skipReasonOf, type SkipReason } from './skip-reason.js';
-
-export type { SkipReason } from './skip-reason.js';
-
-/** What became of one item, in the order of the call. */
-export interface IntakeResult {
-  key: string;
-  status: 'queued' | 'duplicate' | 'skipped';
-  emailId?: string;
-  /** `skipped` (and a `duplicate` whose first email was skipped): why no email is sent. */
-  reason?: SkipReason;
-  /** `duplicate`: what the first call with this key answered, so a caller recovering from a crash can finish its ledger. */
-  firstStatus?: 'queued' | 'skipped';
-}
-
-export interface IntakeAnswer {
-  results: IntakeResult[];
-}
+import {
+  INTAKE_LIMITS,
+  type IntakeAnswer,
+  type IntakeItem,
+  type IntakeRequest,
+  type IntakeResult,
+  type IntakeSkipReason,
+} from '@herald/internal-contracts';
+import { skipReasonOf } from './skip-reason.js';
 
 /** Stored `error` of an email that is never sent, and the reason it stands for. */
-const SKIPPED: Record<SkipReason, { status: EmailStatus; error: string }> = {
+const SKIPPED: Record<IntakeSkipReason, { status: EmailStatus; error: string }> = {
   unsubscribed: { status: 'skipped', error: 'The contact is unsubscribed from marketing mail' },
   suppressed: { status: 'suppressed', error: 'The address is on the suppression list' },
   invalid_address: { status: 'skipped', error: 'The recipient address is not a valid email address' },
 };
-const reasonOf = (status: string, error: string | null): SkipReason | undefined => {
+const reasonOf = (status: string, error: string | null): IntakeSkipReason | undefined => {
   if (status === 'suppressed') return 'suppressed';
   if (status !== 'skipped') return undefined;
   return error === SKIPPED.invalid_address.error ? 'invalid_address' : 'unsubscribed';
@@ -90,10 +80,9 @@ export class InternalEmailIntake {
     private readonly admission: SendAdmission,
   ) {}
 
-  async execute(projectId: string, body: unknown, requestId?: string): Promise<IntakeAnswer> {
-    const parsed = parseIntakeRequest(body);
-    if (!isItems(parsed)) throw invalidInput(parsed);
-    const items = parsed;
+  /** `request`: checked against the contract (`SendingCalls.intake`: its parser normalised the items). */
+  async execute(projectId: string, request: IntakeRequest, requestId?: string): Promise<IntakeAnswer> {
+    const { items } = request;
 
     const seen = await this.stored(
       this.db.manager,
@@ -263,7 +252,7 @@ export class InternalEmailIntake {
     content: Content,
     to: string | null,
     contact: RenderContact | undefined,
-    skip: SkipReason | undefined,
+    skip: IntakeSkipReason | undefined,
   ): Promise<Email> {
     const id = newId('eml');
     let subject = content.subject.slice(0, INTAKE_LIMITS.subject);
@@ -322,8 +311,6 @@ export class InternalEmailIntake {
     return new Set(rows.map((r) => r.email));
   }
 }
-
-const isItems = (v: IntakeItem[] | { field: string }[]): v is IntakeItem[] => v.length === 0 || 'key' in v[0]!;
 
 /** A caller's snapshot as the renderer takes it (its locale lives in data, like a stored contact's). */
 function snapshot(c: NonNullable<IntakeItem['contact']>): RenderContact {

@@ -1,6 +1,4 @@
-import type { IntakeItem } from './intake-request.js';
-
-export type SkipReason = 'unsubscribed' | 'suppressed' | 'invalid_address';
+import type { IntakeItem, IntakeSkipReason } from '@herald/internal-contracts';
 
 /**
  * Why an intake item is stored but never sent, or undefined when it is sent: an invalid address,
@@ -14,7 +12,7 @@ export function skipReasonOf(
   address: string | null,
   suppressed: boolean,
   contact: { subscribed: boolean } | undefined,
-): SkipReason | undefined {
+): IntakeSkipReason | undefined {
   if (!address) return 'invalid_address';
   if (suppressed) return 'suppressed';
   if (item.category === 'marketing' && !item.test && !contact?.subscribed) return 'unsubscribed';

@@ -1,51 +1,33 @@
-import { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, internalBaseUrl, type HeraldRuntime } from '@herald/core';
-import { Inject, Injectable } from '@nestjs/common';
+import { ContactsCalls, type ContactSnapshot, type UpsertContactAnswer } from '@herald/internal-contracts';
+import { InternalCalls, type CallClient } from '@herald/messaging';
+import { Injectable } from '@nestjs/common';
 import { SENDING } from '../consumer.js';
-import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 
-/** A contact as the contacts service answers it (its ContactView). */
-export interface RemoteContact {
-  id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface RemoteUpsert {
-  contact: RemoteContact;
-  created: boolean;
-  changedKeys: string[];
-  transient: Record<string, unknown>;
-}
+export type { ContactSnapshot as RemoteContact, UpsertContactAnswer as RemoteUpsert } from '@herald/internal-contracts';
 
 /**
- * The contacts service as the sending service needs it, answered at once (internal HTTP): the
- * recipient upsert of /v1/send under contacts' own data rules, and subscription changes from links.
+ * The contacts service as the sending service needs it, answered at once (ContactsCalls): the
+ * recipient upserts of /v1/send under contacts' own data rules, and subscription changes from links.
  */
 @Injectable()
 export class ContactsClient {
-  private readonly client: InternalClient;
+  private readonly contacts: CallClient<typeof ContactsCalls>;
 
-  constructor(@Inject(SENDING_SETTINGS) settings: SendingSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    const baseUrl = () => internalBaseUrl(runtime, settings.CONTACTS_URL, 'CONTACTS_URL');
-    this.client = new InternalClient(SENDING, 'contacts', baseUrl, runtime.internalJwtSecret);
+  constructor(calls: InternalCalls) {
+    this.contacts = calls.client(ContactsCalls, SENDING);
   }
 
-  /** `idIfNew`: the id the contact gets if this call creates it (ignored when the address has one). */
-  upsert(
+  /**
+   * Each recipient's contact upserted, in order, in one call (`idIfNew`: the id the contact gets if
+   * this call creates it, ignored when the address has one).
+   */
+  async upsertMany(
     projectId: string,
-    input: { email: string; subscribed?: boolean; data?: Record<string, unknown>; idIfNew?: string },
+    inputs: { email: string; subscribed?: boolean; data?: Record<string, unknown>; idIfNew?: string }[],
     requestId?: string,
-  ): Promise<RemoteUpsert> {
-    return this.client.post(
-      projectId,
-      '/internal/contacts/upsert',
-      { ...input, subscribedIfNew: false, reason: 'send' },
-      requestId,
-    );
+  ): Promise<UpsertContactAnswer[]> {
+    const contacts = inputs.map((input) => ({ ...input, subscribedIfNew: false, reason: 'send' as const }));
+    return (await this.contacts.upsertMany(projectId, { contacts }, { requestId })).results;
   }
 
   setSubscription(
@@ -54,19 +36,17 @@ export class ContactsClient {
     subscribed: boolean,
     reason: 'unsubscribe-link' | 'subscribe-link',
     via: { emailId?: string; campaignId?: string } = {},
-  ): Promise<{ contact: RemoteContact; changed: boolean }> {
-    return this.client.post(projectId, '/internal/contacts/subscription', { contactId, subscribed, reason, ...via });
+  ): Promise<{ contact: ContactSnapshot; changed: boolean }> {
+    return this.contacts.setSubscription(projectId, { contactId, subscribed, reason, ...via });
   }
 
   /** The existing contacts of these addresses (at most 500; none is created). */
-  async findByEmails(projectId: string, emails: string[], requestId?: string): Promise<RemoteContact[]> {
+  async findByEmails(projectId: string, emails: string[], requestId?: string): Promise<ContactSnapshot[]> {
     if (emails.length === 0) return [];
-    return (
-      await this.client.post<{ contacts: RemoteContact[] }>(projectId, '/internal/contacts/find', { emails }, requestId)
-    ).contacts;
+    return (await this.contacts.find(projectId, { emails }, { requestId })).contacts;
   }
 
-  get(projectId: string, contactId: string): Promise<RemoteContact> {
-    return this.client.post(projectId, '/internal/contacts/get', { contactId });
+  get(projectId: string, contactId: string): Promise<ContactSnapshot> {
+    return this.contacts.get(projectId, { contactId });
   }
 }

@@ -71,7 +71,13 @@ describe('SendEmailUseCase: a refused /v1/send writes nothing (PostgreSQL)', () 
       updatedAt: changed ? WRITTEN_AT : before.updatedAt,
     };
     directory.set(key(email), contact);
-    return { contact, created: !before, changedKeys: outcome.changedKeys, transient: outcome.transient };
+    return {
+      contact,
+      created: !before,
+      changedKeys: outcome.changedKeys,
+      transient: outcome.transient,
+      duplicate: false,
+    };
   };
 
   beforeAll(async () => {
@@ -101,13 +107,17 @@ describe('SendEmailUseCase: a refused /v1/send writes nothing (PostgreSQL)', () 
     const contacts = {
       findByEmails: async (_p: string, emails: string[]) =>
         emails.map((e) => directory.get(key(e))).filter((c): c is RemoteContact => c !== undefined),
-      upsert: async (
+      upsertMany: async (
         _p: string,
-        input: { email: string; subscribed?: boolean; data?: Record<string, unknown>; idIfNew?: string },
-      ): Promise<RemoteUpsert> => {
-        upserts.push({ email: input.email, ...(input.idIfNew ? { idIfNew: input.idIfNew } : {}) });
-        beforeUpsert?.(input.email);
-        return write(input.email, input, input.idIfNew);
+        inputs: { email: string; subscribed?: boolean; data?: Record<string, unknown>; idIfNew?: string }[],
+      ): Promise<RemoteUpsert[]> => {
+        const results: RemoteUpsert[] = [];
+        for (const input of inputs) {
+          upserts.push({ email: input.email, ...(input.idIfNew ? { idIfNew: input.idIfNew } : {}) });
+          beforeUpsert?.(input.email);
+          results.push(await write(input.email, input, input.idIfNew));
+        }
+        return results;
       },
     } as unknown as ContactsClient;
     const admission = {

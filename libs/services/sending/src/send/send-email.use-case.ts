@@ -56,8 +56,8 @@ export const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
  * each recipient's contact is planned as its upsert will make it (`planRecipients`: contacts' data
  * rules; a new contact unsubscribed unless `subscribed` says otherwise, with an id sending proposes)
  * and its email rendered and size-checked for it; any refusal is the request's 422 with nothing
- * written. Then billing admission, then the writes: each recipient's contact upserted in turn through
- * the contacts service (re-rendered if the contact written is not the one planned), and every email
+ * written. Then billing admission, then the writes: every recipient's contact upserted in one call to
+ * the contacts service, in order (each re-rendered if the contact written is not the one planned), and every email
  * stored in one transaction, queued for the delivery worker. Unsubscribed contacts get no marketing
  * mail; suppressed addresses get none (each item of the answer says `queued`, or `skipped` with the
  * reason).
@@ -162,20 +162,22 @@ export class SendEmailUseCase {
     // when over the cap; asked only for a request that will be sent, since a capped category reserves them
     await this.admission.admit(projectId, 'transactional', request.to.length, requestId);
 
+    // every recipient's contact upserted in one call, in order, in one transaction of contacts
+    const upserts = await this.contacts.upsertMany(
+      projectId,
+      drafts.map(({ plan }) => ({
+        email: plan.recipient.email,
+        subscribed: request.subscribed,
+        data: request.data,
+        ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
+      })),
+      requestId,
+    );
     const emails: Email[] = [];
     const answer: SentEmailItem[] = [];
-    for (const draft of drafts) {
+    for (const [i, draft] of drafts.entries()) {
       const { plan } = draft;
-      const upsert = await this.contacts.upsert(
-        projectId,
-        {
-          email: plan.recipient.email,
-          subscribed: request.subscribed,
-          data: request.data,
-          ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
-        },
-        requestId,
-      );
+      const upsert = upserts[i]!;
       const rendered = await this.renderWritten(projectId, request, content, draft, upsert);
       const email = this.email(projectId, request, content, draft.emailId, plan.recipient, upsert.contact, rendered, {
         suppressed: suppressed.has(upsert.contact.email),

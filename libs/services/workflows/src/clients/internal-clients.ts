@@ -1,82 +1,34 @@
-import { InternalClient } from '@herald/auth';
-import { HERALD_RUNTIME, internalBaseUrl, type HeraldRuntime } from '@herald/core';
-import { Inject, Injectable } from '@nestjs/common';
+import {
+  ContactsCalls,
+  SegmentsCalls,
+  SendingCalls,
+  type ContactSnapshot,
+  type IntakeItem,
+  type IntakeResult,
+  type TemplateSummary,
+} from '@herald/internal-contracts';
+import { InternalCalls, type CallClient } from '@herald/messaging';
+import { Injectable } from '@nestjs/common';
 import { WORKFLOWS } from '../consumer.js';
-import { WORKFLOWS_SETTINGS, type WorkflowsSettings } from '../workflows.settings.js';
 
-/** A contact as the contacts service answers it (the fields workflows use). */
-export interface RemoteContact {
-  id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+export type {
+  ContactSnapshot as RemoteContact,
+  IntakeItem,
+  IntakeResult,
+  TemplateSummary as RemoteTemplate,
+} from '@herald/internal-contracts';
 
-/** One item of sending's internal intake (docs: /work/briefs/internal-emails.md). */
-export interface IntakeItem {
-  key: string;
-  to: string;
-  /** The contact to render with and track the email under (sent when `to` is not the contact's address). */
-  contact?: {
-    id: string;
-    email: string;
-    subscribed: boolean;
-    data: Record<string, unknown>;
-    createdAt?: string;
-    updatedAt?: string;
-  };
-  from?: string;
-  fromName?: string;
-  replyTo?: string;
-  templateId: string;
-  data?: Record<string, unknown>;
-  category: 'marketing' | 'transactional';
-  origin: 'workflow';
-  workflowId: string;
-  executionId: string;
-  priority: 'normal';
-}
-
-export interface IntakeResult {
-  key: string;
-  status: 'queued' | 'duplicate' | 'skipped';
-  emailId?: string;
-  reason?: string;
-}
-
-export interface RemoteTemplate {
-  id: string;
-  name: string;
-  type: 'marketing' | 'transactional';
-  subject: string;
-}
-
-function client(
-  target: 'contacts' | 'sending' | 'segments',
-  runtime: HeraldRuntime,
-  url: () => string | undefined,
-): InternalClient {
-  return new InternalClient(
-    WORKFLOWS,
-    target,
-    () => internalBaseUrl(runtime, url(), `${target.toUpperCase()}_URL`),
-    runtime.internalJwtSecret,
-  );
-}
-
-/** The contacts service as workflows needs it, answered at once (internal HTTP). */
+/** The contacts service as workflows needs it, answered at once (ContactsCalls). */
 @Injectable()
 export class ContactsClient {
-  private readonly client: InternalClient;
+  private readonly contacts: CallClient<typeof ContactsCalls>;
 
-  constructor(@Inject(WORKFLOWS_SETTINGS) settings: WorkflowsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    this.client = client('contacts', runtime, () => settings.CONTACTS_URL);
+  constructor(calls: InternalCalls) {
+    this.contacts = calls.client(ContactsCalls, WORKFLOWS);
   }
 
-  get(projectId: string, contactId: string): Promise<RemoteContact> {
-    return this.client.post(projectId, '/internal/contacts/get', { contactId });
+  get(projectId: string, contactId: string): Promise<ContactSnapshot> {
+    return this.contacts.get(projectId, { contactId });
   }
 
   /**
@@ -88,47 +40,44 @@ export class ContactsClient {
     email: string,
     change: { data?: Record<string, unknown>; subscribed?: boolean },
     stepRunId: string,
-  ): Promise<{ contact: RemoteContact; changedKeys: string[]; duplicate: boolean }> {
-    return this.client.post(
+  ): Promise<{ contact: ContactSnapshot; changedKeys: string[]; duplicate: boolean }> {
+    return this.contacts.upsert(
       projectId,
-      '/internal/contacts/upsert',
       { email, ...change, subscribedIfNew: false, reason: 'workflow', idempotencyKey: `workflow-run:${stepRunId}` },
-      stepRunId,
+      { requestId: stepRunId },
     );
   }
 }
 
-/** Sending's internal intake (emails by idempotent key) and its template lookup. */
+/** Sending's intake (emails by idempotent key) and its template lookup (SendingCalls). */
 @Injectable()
 export class SendingClient {
-  private readonly client: InternalClient;
+  private readonly sending: CallClient<typeof SendingCalls>;
 
-  constructor(@Inject(WORKFLOWS_SETTINGS) settings: WorkflowsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    this.client = client('sending', runtime, () => settings.SENDING_URL);
+  constructor(calls: InternalCalls) {
+    this.sending = calls.client(SendingCalls, WORKFLOWS);
   }
 
   async send(projectId: string, items: IntakeItem[]): Promise<IntakeResult[]> {
-    const r = await this.client.post<{ results: IntakeResult[] }>(projectId, '/internal/emails', { items });
-    return r.results;
+    return (await this.sending.intake(projectId, { items })).results;
   }
 
-  template(projectId: string, id: string): Promise<RemoteTemplate> {
-    return this.client.post(projectId, '/internal/templates/get', { id });
+  template(projectId: string, id: string): Promise<TemplateSummary> {
+    return this.sending.template(projectId, { id });
   }
 }
 
-/** The segments service as workflows needs it when a CONDITION step is saved (internal HTTP). */
+/** The segments service as workflows needs it when a CONDITION step is saved (SegmentsCalls). */
 @Injectable()
 export class SegmentsClient {
-  private readonly client: InternalClient;
+  private readonly segments: CallClient<typeof SegmentsCalls>;
 
-  constructor(@Inject(WORKFLOWS_SETTINGS) settings: WorkflowsSettings, @Inject(HERALD_RUNTIME) runtime: HeraldRuntime) {
-    this.client = client('segments', runtime, () => settings.SEGMENTS_URL);
+  constructor(calls: InternalCalls) {
+    this.segments = calls.client(SegmentsCalls, WORKFLOWS);
   }
 
   /** Which of `ids` are segments of the project (another project's are not). */
   async known(projectId: string, ids: string[], requestId?: string): Promise<Set<string>> {
-    const r = await this.client.post<{ ids: string[] }>(projectId, '/internal/segments/known', { ids }, requestId);
-    return new Set(r.ids);
+    return new Set((await this.segments.known(projectId, { ids }, { requestId })).ids);
   }
 }

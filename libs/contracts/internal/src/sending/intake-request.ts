@@ -1,6 +1,6 @@
 import { isValidEmail, normaliseEmail } from '@herald/contact-data';
-import type { FieldProblem } from '@herald/core';
 import { BODY_FORMATS, type BodyFormat } from '@herald/templating';
+import type { CallProblem as FieldProblem } from '../call-contract.js';
 
 /** The contact snapshot a caller renders with (campaigns pass it: no lookup). */
 export interface IntakeContact {
@@ -50,7 +50,7 @@ export const INTAKE_LIMITS = { items: 500, key: 200, id: 60, subject: 998, name:
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * Validates a POST /internal/emails body, or answers every problem as field errors named
+ * Validates an intake call's body (`sending.intake`), or answers every problem as field errors named
  * `items[i].<field>` (422: nothing of the call is written). Campaign mail defaults to the bulk lane,
  * everything else to the normal one.
  */
@@ -196,4 +196,28 @@ function parseContact(raw: unknown, at: string, errors: FieldProblem[]): IntakeC
     ...(typeof raw.updatedAt === 'string' ? { updatedAt: raw.updatedAt } : {}),
     ...(typeof raw.locale === 'string' ? { locale: raw.locale } : {}),
   };
+}
+
+/** Why an item is stored but never sent. */
+export type IntakeSkipReason = 'unsubscribed' | 'suppressed' | 'invalid_address';
+
+/** What became of one item, in the order of the call. */
+export interface IntakeResult {
+  key: string;
+  status: 'queued' | 'duplicate' | 'skipped';
+  emailId?: string;
+  /** `skipped` (and a `duplicate` whose first email was skipped): why no email is sent. */
+  reason?: IntakeSkipReason;
+  /** `duplicate`: what the first call with this key answered, so a caller recovering from a crash can finish its ledger. */
+  firstStatus?: 'queued' | 'skipped';
+}
+
+export interface IntakeAnswer {
+  results: IntakeResult[];
+}
+
+/** The index of the item a field problem of an intake call names (`items[3].to` → 3), if any. */
+export function intakeItemIndex(problem: { field: string }): number | undefined {
+  const match = /^items\[(\d+)\]/.exec(problem.field);
+  return match ? Number(match[1]) : undefined;
 }

@@ -1,4 +1,3 @@
-import { emailEventPayload } from '../delivery/email-events.js';
 import { parseIntakeRequest, type IntakeItem } from './intake-request.js';
 
 const item = (extra: Record<string, unknown> = {}) => ({
@@ -75,23 +74,5 @@ describe('parseIntakeRequest: the body of POST /internal/emails', () => {
       items: [item({ contact: { id: 'ctc_1', email: 'a@b.test', subscribed: true, data: { a: 1 }, locale: 'fr' } })],
     }) as IntakeItem[];
     expect(ok!.contact).toEqual({ id: 'ctc_1', email: 'a@b.test', subscribed: true, data: { a: 1 }, locale: 'fr' });
-  });
-});
-
-describe('emailEventPayload', () => {
-  it('carries the origin, campaignId and workflowId of the email so the callers can follow it', () => {
-    const base = { id: 'eml_1', contactId: 'ctc_1', toEmail: 'a@b.test', subject: 'S', templateId: null };
-    expect(emailEventPayload({ ...base, origin: 'campaign', campaignId: 'cmp_1', workflowId: null })).toEqual({
-      emailId: 'eml_1',
-      contactId: 'ctc_1',
-      email: 'a@b.test',
-      subject: 'S',
-      origin: 'campaign',
-      campaignId: 'cmp_1',
-    });
-    expect(emailEventPayload({ ...base, origin: 'workflow', workflowId: 'wfl_1' })).toMatchObject({
-      origin: 'workflow',
-      workflowId: 'wfl_1',
-    });
   });
 });
