@@ -3,7 +3,6 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Email, emailFromRow } from '../emails/email.entity.js';
 import { Suppression } from '../emails/suppression.entity.js';
 import { IdempotencyKey } from '../send/idempotency-key.entity.js';
-import { LANE_FILTER, type Lane } from './delivery-lanes.js';
 
 /** Emails leaving a batch with the same new status, each with its detail (the email's `error`). */
 export interface StatusWrite {
@@ -22,6 +21,9 @@ export interface OutcomeWrites {
   /** Addresses that bounced: never sent to again in their project. */
   suppress: { projectId: string; email: string; detail: string }[];
 }
+
+/** The SQL condition on `priority` of each delivery lane's claim (delivery-lanes.ts). */
+const LANE_FILTER = { normal: 'priority <= 0', bulk: 'priority >= 1' } as const;
 
 /** The key of a (project, address) pair in `suppressedOf`'s answer. */
 export const suppressionKey = (projectId: string, address: string) => `${projectId}\u0000${address}`;
@@ -46,7 +48,7 @@ export class DeliveryStore {
    * Claims up to `limit` due emails of a lane (`FOR UPDATE SKIP LOCKED`: replicas never claim the
    * same one), leased for `leaseMs`, with one more attempt counted; lowest priority first.
    */
-  async claim(lane: Lane, limit: number, leaseMs: number): Promise<Email[]> {
+  async claim(lane: keyof typeof LANE_FILTER, limit: number, leaseMs: number): Promise<Email[]> {
     const table = this.emails;
     const [rows] = (await this.db.query(
       `UPDATE ${table} SET status = 'sending', attempts = attempts + 1, lease_until = now() + ($2 || ' milliseconds')::interval, handoff_at = NULL
