@@ -1,6 +1,5 @@
 import type { DomainError } from '@herald/core';
 import { newId } from '@herald/core';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -43,14 +42,7 @@ export class StepsService {
       const w = await this.store.find(m, projectId, workflowId, true);
       const position =
         (typeof body.position === 'number' ? body.position : undefined) ??
-        Number(
-          (
-            await m.query(
-              `SELECT coalesce(max(position) + 1, 0) AS p FROM ${tableName(m, WorkflowStep)} WHERE workflow_id = $1`,
-              [workflowId],
-            )
-          )[0].p,
-        );
+        (await this.store.nextPosition(m, workflowId));
       const step = await m.save(
         m.create(WorkflowStep, {
           id: newId('wfs'),

@@ -1,11 +1,12 @@
 import type { ResourceReference } from '@herald/contracts';
 import { InjectOutbox, publishReferences, type Outbox } from '@herald/messaging';
+import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { WORKFLOWS } from '../consumer.js';
 import { conditionStepReferences, parseConditionStep } from './condition-step.js';
 import type { Graph } from './graph.js';
-import { Workflow, WorkflowStep, WorkflowTransition } from './workflow.entity.js';
+import { Workflow, WorkflowStep, WorkflowTransition, WorkflowVersion } from './workflow.entity.js';
 import { WorkflowErrors } from './workflow.errors.js';
 import { toGraph } from './workflow-view.js';
 
@@ -35,7 +36,10 @@ export function referencesOfWorkflow(w: Workflow, graph: Graph): ResourceReferen
   return refs;
 }
 
-/** Loading and locking a workflow and its graph, and what every change of it does (version, references, live checks). */
+/**
+ * Loading and locking a workflow and its graph, what every change of it does (version, references,
+ * live checks), its frozen versions (the graphs executions run) and its deletion.
+ */
 @Injectable()
 export class WorkflowStore {
   constructor(@InjectOutbox(WORKFLOWS) private readonly outbox: Outbox) {}
@@ -81,6 +85,45 @@ export class WorkflowStore {
   async graph(m: EntityManager, workflowId: string): Promise<Graph> {
     const rows = await this.graphRows(m, workflowId);
     return toGraph(rows.steps, rows.transitions);
+  }
+
+  /** The order a step added without a position takes: after the workflow's last (0 for the first). */
+  async nextPosition(m: EntityManager, workflowId: string): Promise<number> {
+    return Number(
+      (
+        await m.query(
+          `SELECT coalesce(max(position) + 1, 0) AS p FROM ${tableName(m, WorkflowStep)} WHERE workflow_id = $1`,
+          [workflowId],
+        )
+      )[0].p,
+    );
+  }
+
+  /** Freezes `graph` as the workflow's current version; a version frozen before stays as it was. */
+  async freeze(m: EntityManager, w: Workflow, graph: Graph): Promise<void> {
+    await m.query(
+      `INSERT INTO ${tableName(m, WorkflowVersion)} (workflow_id, graph_version, project_id, graph) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      [w.id, w.graphVersion, w.projectId, JSON.stringify(graph)],
+    );
+  }
+
+  /** A frozen version's graph, with the workflow's name (its id once the workflow is gone); none if not frozen. */
+  async frozen(
+    m: EntityManager,
+    workflowId: string,
+    graphVersion: number,
+  ): Promise<{ name: string; graph: Graph } | undefined> {
+    const row = await m.findOneBy(WorkflowVersion, { workflowId, graphVersion });
+    const w = await m.findOneBy(Workflow, { id: workflowId });
+    if (!row) return undefined;
+    return { name: w?.name ?? workflowId, graph: row.graph as Graph };
+  }
+
+  /** Deletes the workflow, its versions and its graph (its executions are gone first: `WorkflowExecutionsPort.deleteOf`). */
+  async delete(m: EntityManager, id: string): Promise<void> {
+    for (const entity of [WorkflowVersion, WorkflowTransition, WorkflowStep])
+      await m.delete(entity, { workflowId: id });
+    await m.delete(Workflow, { id });
   }
 
   /**

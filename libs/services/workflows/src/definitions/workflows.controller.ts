@@ -1,16 +1,11 @@
 import { ProjectId } from '@herald/auth';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ExecutionsService } from '../executions/executions.service.js';
-import { SimulateService } from '../simulate/simulate.service.js';
 import {
   CreateStepDto,
   CreateTransitionDto,
   CreateWorkflowDto,
   DeleteStepQueryDto,
-  ListExecutionsQueryDto,
-  SimulateDto,
-  StartExecutionDto,
   UpdateStepDto,
   UpdateWorkflowDto,
 } from './workflow.dto.js';
@@ -19,23 +14,17 @@ import { WorkflowsService } from './workflows.service.js';
 
 const rid = (req: FastifyRequest) => String(req.id);
 
+/** Workflows, their steps and transitions (docs/workflows.md); executions and the dry run have their own controllers under the same path. */
 @Controller('workflows')
 export class WorkflowsController {
   constructor(
     private readonly workflows: WorkflowsService,
     private readonly steps: StepsService,
-    private readonly executions: ExecutionsService,
-    private readonly sim: SimulateService,
   ) {}
 
   @Get()
   list(@ProjectId() projectId: string) {
     return this.workflows.list(projectId);
-  }
-
-  @Get('fields')
-  fields(@ProjectId() projectId: string) {
-    return this.sim.fields(projectId);
   }
 
   @Post()
@@ -116,47 +105,5 @@ export class WorkflowsController {
   ) {
     await this.steps.removeTransition(projectId, id, transitionId, rid(req));
     return { success: true };
-  }
-
-  @Post(':id/simulate')
-  @HttpCode(200)
-  simulate(@ProjectId() projectId: string, @Param('id') id: string, @Body() body: SimulateDto) {
-    return this.sim.simulate(projectId, id, body);
-  }
-
-  @Post(':id/executions')
-  start(
-    @ProjectId() projectId: string,
-    @Param('id') id: string,
-    @Body() body: StartExecutionDto,
-    @Req() req: FastifyRequest,
-  ) {
-    return this.executions.start(projectId, id, body.contactId, body.context ?? {}, rid(req));
-  }
-
-  @Get(':id/executions')
-  executionsList(@ProjectId() projectId: string, @Param('id') id: string, @Query() q: ListExecutionsQueryDto) {
-    return this.executions.list(projectId, id, q);
-  }
-
-  @Post(':id/executions/cancel-all')
-  @HttpCode(200)
-  cancelAll(@ProjectId() projectId: string, @Param('id') id: string, @Req() req: FastifyRequest) {
-    return this.executions.cancelAll(projectId, id, rid(req));
-  }
-
-  @Get(':id/executions/:executionId')
-  execution(@ProjectId() projectId: string, @Param('id') id: string, @Param('executionId') executionId: string) {
-    return this.executions.get(projectId, id, executionId);
-  }
-
-  @Delete(':id/executions/:executionId')
-  cancel(
-    @ProjectId() projectId: string,
-    @Param('id') id: string,
-    @Param('executionId') executionId: string,
-    @Req() req: FastifyRequest,
-  ) {
-    return this.executions.cancel(projectId, id, executionId, rid(req));
   }
 }

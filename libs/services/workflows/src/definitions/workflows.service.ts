@@ -1,13 +1,12 @@
 import { newId } from '@herald/core';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { WORKFLOWS } from '../consumer.js';
-import { ACTIVE_STATUSES, WorkflowEntry, WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
 import type { CreateWorkflowDto, UpdateWorkflowDto } from './workflow.dto.js';
-import { Workflow, WorkflowStep, WorkflowTransition, WorkflowVersion } from './workflow.entity.js';
+import { Workflow } from './workflow.entity.js';
 import { WorkflowErrors } from './workflow.errors.js';
+import { WorkflowExecutionsPort } from './workflow-executions.port.js';
 import { WorkflowStore } from './workflow-store.js';
 import { workflowView, type WorkflowView } from './workflow-view.js';
 
@@ -33,6 +32,7 @@ export class WorkflowsService {
   constructor(
     @InjectDataSource(WORKFLOWS) private readonly db: DataSource,
     private readonly store: WorkflowStore,
+    private readonly executions: WorkflowExecutionsPort,
   ) {}
 
   async create(projectId: string, body: CreateWorkflowDto, requestId?: string): Promise<WorkflowView> {
@@ -90,18 +90,10 @@ export class WorkflowsService {
   async remove(projectId: string, id: string, requestId?: string): Promise<void> {
     await this.db.transaction(async (m) => {
       const w = await this.store.find(m, projectId, id, true);
-      const active = await m
-        .createQueryBuilder(WorkflowExecution, 'e')
-        .where('e.workflow_id = :id AND e.status IN (:...s)', { id, s: ACTIVE_STATUSES })
-        .getCount();
+      const active = await this.executions.activeCount(m, id);
       if (active > 0) throw WorkflowErrors.active(active);
-      await m.query(
-        `DELETE FROM ${tableName(m, WorkflowStepRun)} r USING ${tableName(m, WorkflowExecution)} e WHERE r.execution_id = e.id AND e.workflow_id = $1`,
-        [id],
-      );
-      for (const entity of [WorkflowExecution, WorkflowEntry, WorkflowVersion, WorkflowTransition, WorkflowStep])
-        await m.delete(entity, { workflowId: id });
-      await m.delete(Workflow, { id });
+      await this.executions.deleteOf(m, id);
+      await this.store.delete(m, id);
       await this.store.unpublish(m, w, requestId);
     });
   }

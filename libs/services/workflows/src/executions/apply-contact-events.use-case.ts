@@ -3,11 +3,11 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Workflow } from '../definitions/workflow.entity.js';
 import { WorkflowStore } from '../definitions/workflow-store.js';
-import { StepRunner } from '../runtime/step-runner.js';
 import { ContactFactsStore, type MembershipKey } from './contact-facts.store.js';
 import { ExecutionStarter, type StartRequest } from './execution-starter.js';
 import { ExecutionsService } from './executions.service.js';
 import { ExecutionsStore } from './executions.store.js';
+import { RunnerWake } from './runner-wake.js';
 import { SeenKeysStore, type SeenKey } from './seen-keys.store.js';
 
 /** An event of a contact under its timeline name: it may resume the contact's waiting executions and start workflows. */
@@ -108,7 +108,7 @@ export class ApplyContactEventsUseCase {
     private readonly seenKeys: SeenKeysStore,
     private readonly starter: ExecutionStarter,
     private readonly executionsService: ExecutionsService,
-    private readonly runner: StepRunner,
+    private readonly runner: RunnerWake,
   ) {}
 
   /** Tracked events: the activity and the keys seen with multi-row statements, then `apply`. */

@@ -1,11 +1,11 @@
 import { newId } from '@herald/core';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { entryStep, type GraphStep } from '../definitions/graph.js';
 import type { Workflow } from '../definitions/workflow.entity.js';
 import { executionEvents } from './execution-events.js';
-import { WorkflowEntry, WorkflowExecution } from './execution.entity.js';
+import { WorkflowExecution } from './execution.entity.js';
+import { ExecutionsStore } from './executions.store.js';
 import { StepBatch } from './step-batch.js';
 import { StepScheduler, type RunnableVersion } from './step-scheduler.js';
 
@@ -48,7 +48,10 @@ const pairKey = (workflowId: string, contactId: string) => `${workflowId}\u0000$
  */
 @Injectable()
 export class ExecutionStarter {
-  constructor(private readonly scheduler: StepScheduler) {}
+  constructor(
+    private readonly scheduler: StepScheduler,
+    private readonly executions: ExecutionsStore,
+  ) {}
 
   async start(m: EntityManager, w: Workflow, req: StartRequest): Promise<StartResult> {
     return (await this.startMany(m, [{ w, req }]))[0]!;
@@ -57,31 +60,17 @@ export class ExecutionStarter {
   async startMany(m: EntityManager, starts: StartOf[]): Promise<StartResult[]> {
     const results: (StartResult | undefined)[] = starts.map(() => undefined);
     if (!starts.length) return [];
-    const locks = [...new Set(starts.map((s) => `workflows:${s.w.id}:${s.req.contactId}`))].sort();
-    await m.query(`SELECT pg_advisory_xact_lock(hashtext(k)) FROM unnest($1::text[]) AS k ORDER BY k`, [locks]);
-
+    const pairs = starts.map((s) => ({ workflowId: s.w.id, contactId: s.req.contactId }));
+    await this.executions.lockPairs(m, pairs);
     const triggered = starts.filter((s) => s.req.triggerEventId);
     const dups = new Map<string, WorkflowExecution>();
-    if (triggered.length) {
-      const rows = await m
-        .getRepository(WorkflowExecution)
-        .createQueryBuilder('e')
-        .where(`(e.workflow_id, e.trigger_event_id) IN (SELECT w, t FROM unnest(:w::text[], :t::text[]) AS x(w, t))`, {
-          w: triggered.map((s) => s.w.id),
-          t: triggered.map((s) => s.req.triggerEventId),
-        })
-        .getMany();
-      for (const r of rows) dups.set(`${r.workflowId}\u0000${r.triggerEventId}`, r);
-    }
+    const rows = await this.executions.ofTriggerEvents(
+      m,
+      triggered.map((s) => ({ workflowId: s.w.id, triggerEventId: s.req.triggerEventId! })),
+    );
+    for (const r of rows) dups.set(`${r.workflowId}\u0000${r.triggerEventId}`, r);
     const active = new Set(
-      (
-        await m.query<{ w: string; c: string }[]>(
-          `SELECT DISTINCT e.workflow_id AS w, e.contact_id AS c FROM ${tableName(m, WorkflowExecution)} e
-           JOIN unnest($1::text[], $2::text[]) AS x(w, c) ON e.workflow_id = x.w AND e.contact_id = x.c
-           WHERE e.status IN ('RUNNING', 'WAITING')`,
-          [starts.map((s) => s.w.id), starts.map((s) => s.req.contactId)],
-        )
-      ).map((r) => pairKey(r.w, r.c)),
+      (await this.executions.activePairs(m, pairs)).map((p) => pairKey(p.workflowId, p.contactId)),
     );
 
     // in order, as one start after the other: the first start of a pair in the run makes it active
@@ -115,17 +104,15 @@ export class ExecutionStarter {
 
     const entered = new Set(
       (
-        await m.query<{ w: string; c: string }[]>(
-          `INSERT INTO ${tableName(m, WorkflowEntry)} (workflow_id, contact_id, project_id)
-           SELECT w, c, p FROM unnest($1::text[], $2::text[], $3::text[]) AS x(w, c, p)
-           ON CONFLICT DO NOTHING RETURNING workflow_id AS w, contact_id AS c`,
-          [
-            candidates.map((i) => starts[i]!.w.id),
-            candidates.map((i) => starts[i]!.req.contactId),
-            candidates.map((i) => starts[i]!.w.projectId),
-          ],
+        await this.executions.enter(
+          m,
+          candidates.map((i) => ({
+            workflowId: starts[i]!.w.id,
+            contactId: starts[i]!.req.contactId,
+            projectId: starts[i]!.w.projectId,
+          })),
         )
-      ).map((r) => pairKey(r.w, r.c)),
+      ).map((p) => pairKey(p.workflowId, p.contactId)),
     );
 
     const batch = new StepBatch();
@@ -160,28 +147,7 @@ export class ExecutionStarter {
       results[i] = { started: true, execution: e };
     }
     if (!fresh.length) return results as StartResult[];
-    const rows = await m.query<{ id: string; started_at: Date }[]>(
-      `INSERT INTO ${tableName(m, WorkflowExecution)}
-         (id, project_id, workflow_id, graph_version, contact_id, email, status, trigger, trigger_event_id, event, context)
-       SELECT id, p, w, v, c, em, s, t, te, ev::jsonb, cx::jsonb
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-         AS x(id, p, w, v, c, em, s, t, te, ev, cx)
-       RETURNING id, started_at`,
-      [
-        fresh.map((e) => e.id),
-        fresh.map((e) => e.projectId),
-        fresh.map((e) => e.workflowId),
-        fresh.map((e) => e.graphVersion),
-        fresh.map((e) => e.contactId),
-        fresh.map((e) => e.email),
-        fresh.map((e) => e.status),
-        fresh.map((e) => e.trigger),
-        fresh.map((e) => e.triggerEventId),
-        fresh.map((e) => JSON.stringify(e.event ?? {})),
-        fresh.map((e) => JSON.stringify(e.context ?? {})),
-      ],
-    );
-    const startedAt = new Map(rows.map((r) => [r.id, r.started_at]));
+    const startedAt = await this.executions.insert(m, fresh);
     for (const e of fresh) e.startedAt = startedAt.get(e.id)!;
     batch.events.unshift(...started);
     await this.scheduler.flush(m, batch);

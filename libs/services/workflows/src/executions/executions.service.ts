@@ -1,5 +1,4 @@
 import type { WorkflowExecutionStatus } from '@herald/contracts';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -8,10 +7,12 @@ import { WORKFLOWS } from '../consumer.js';
 import { Workflow } from '../definitions/workflow.entity.js';
 import { WorkflowErrors } from '../definitions/workflow.errors.js';
 import { WorkflowStore } from '../definitions/workflow-store.js';
-import { StepRunner } from '../runtime/step-runner.js';
 import { ExecutionStarter } from './execution-starter.js';
 import { ACTIVE_STATUSES, WorkflowExecution, WorkflowStepRun } from './execution.entity.js';
+import { ExecutionsStore } from './executions.store.js';
+import { RunnerWake } from './runner-wake.js';
 import { StepBatch } from './step-batch.js';
+import { StepRunsStore } from './step-runs.store.js';
 import { StepScheduler } from './step-scheduler.js';
 
 export interface ExecutionView {
@@ -69,7 +70,9 @@ export class ExecutionsService {
     private readonly starter: ExecutionStarter,
     private readonly scheduler: StepScheduler,
     private readonly contacts: ContactsClient,
-    private readonly runner: StepRunner,
+    private readonly runner: RunnerWake,
+    private readonly executions: ExecutionsStore,
+    private readonly runs: StepRunsStore,
   ) {}
 
   /** Starts one by hand (enabled or not), under the re-entry rules (409 when refused). */
@@ -170,18 +173,7 @@ export class ExecutionsService {
     let cancelled = 0;
     for (;;) {
       const n = await this.db.transaction(async (m) => {
-        const rows = await m
-          .getRepository(WorkflowExecution)
-          .createQueryBuilder('e')
-          .setLock('pessimistic_write')
-          .where('e.workflow_id = :workflowId AND e.project_id = :projectId AND e.status IN (:...s)', {
-            workflowId,
-            projectId,
-            s: ACTIVE_STATUSES,
-          })
-          .orderBy('e.id')
-          .take(500)
-          .getMany();
+        const rows = await this.executions.lockActiveOfWorkflow(m, projectId, workflowId, 500);
         await this.cancelLocked(m, rows, 'cancelled by cancel-all', requestId);
         return rows.length;
       });
@@ -198,12 +190,9 @@ export class ExecutionsService {
     requestId?: string,
   ): Promise<void> {
     if (!executions.length) return;
-    const ids = executions.map((e) => e.id);
-    const runs = tableName(m, WorkflowStepRun);
-    await m.query(
-      `UPDATE ${runs} SET status = 'CANCELLED', finished_at = now()
-       WHERE id IN (SELECT id FROM ${runs} WHERE execution_id = ANY($1) AND status = 'PENDING' FOR UPDATE SKIP LOCKED)`,
-      [ids],
+    await this.runs.cancelPendingOf(
+      m,
+      executions.map((e) => e.id),
     );
     const names = new Map<string, string>();
     const batch = new StepBatch();

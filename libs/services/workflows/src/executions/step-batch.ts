@@ -1,11 +1,12 @@
 import type { EventEnvelope, WorkflowExecutionStatus } from '@herald/contracts';
 import { newId } from '@herald/core';
-import { tableName } from '@herald/persistence';
 import type { EntityManager } from 'typeorm';
 import type { GraphStep } from '../definitions/graph.js';
 import { delayMs, hasTimeout } from '../definitions/step-config.js';
 import { executionEvents } from './execution-events.js';
-import { WorkflowExecution, WorkflowStepRun } from './execution.entity.js';
+import type { WorkflowExecution } from './execution.entity.js';
+import type { ExecutionChange, ExecutionsStore } from './executions.store.js';
+import type { EnteredRun, FinishedRun, RetriedRun, StepRunsStore } from './step-runs.store.js';
 
 /**
  * How long a step keeps its run pending after it is entered: a DELAY's length, a WAIT_FOR_EVENT's
@@ -25,25 +26,14 @@ export function waitOf(step: GraphStep): { ms: number | null; waitEvent: string 
 /** Whether entering the step makes the execution WAITING: a wait of some length, or none at all (no deadline). */
 const waits = (ms: number | null): boolean => ms === null || ms > 0;
 
-interface NewRun {
-  id: string;
-  projectId: string;
-  executionId: string;
-  contactId: string;
-  stepId: string;
-  stepType: string;
-  /** `null`: no due time (a WAIT_FOR_EVENT without a timeout). */
-  ms: number | null;
-  waitEvent: string | null;
+interface NewRun extends EnteredRun {
   waiting?: { e: WorkflowExecution; workflowName: string; step: GraphStep };
 }
 
-interface ExecutionChange {
-  status: WorkflowExecutionStatus;
-  currentStepId: string | null;
-  context: Record<string, unknown> | null;
-  reason: string | null;
-  finished: boolean;
+/** Where a batch's writes go: the stores of step runs and executions. */
+export interface BatchStores {
+  runs: StepRunsStore;
+  executions: ExecutionsStore;
 }
 
 /**
@@ -53,14 +43,8 @@ interface ExecutionChange {
  * events through the outbox.
  */
 export class StepBatch {
-  private readonly finished: {
-    id: string;
-    status: string;
-    outcome: string;
-    error: string | null;
-    detail: string | null;
-  }[] = [];
-  private readonly retried: { id: string; error: string; detail: string | null; ms: number }[] = [];
+  private readonly finished: FinishedRun[] = [];
+  private readonly retried: RetriedRun[] = [];
   private readonly runs: NewRun[] = [];
   private readonly changes = new Map<string, ExecutionChange>();
   readonly events: EventEnvelope[] = [];
@@ -124,6 +108,7 @@ export class StepBatch {
   private change(e: WorkflowExecution, finished: boolean, context = false): void {
     const prev = this.changes.get(e.id);
     this.changes.set(e.id, {
+      id: e.id,
       status: e.status,
       currentStepId: e.currentStepId,
       context: context || prev?.context ? e.context : null,
@@ -132,49 +117,17 @@ export class StepBatch {
     });
   }
 
-  async flush(m: EntityManager, publish: (m: EntityManager, events: EventEnvelope[]) => Promise<void>): Promise<void> {
-    const f = this.finished;
-    if (f.length)
-      await m.query(
-        `UPDATE ${tableName(m, WorkflowStepRun)} r SET status = x.status, outcome = x.outcome, error = x.error, detail = x.detail::jsonb,
-           attempts = r.attempts + 1, finished_at = now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS x(id, status, outcome, error, detail) WHERE r.id = x.id`,
-        [
-          f.map((x) => x.id),
-          f.map((x) => x.status),
-          f.map((x) => x.outcome),
-          f.map((x) => x.error),
-          f.map((x) => x.detail),
-        ],
-      );
-    const r = this.retried;
-    if (r.length)
-      await m.query(
-        `UPDATE ${tableName(m, WorkflowStepRun)} s SET attempts = s.attempts + 1, error = x.error, detail = x.detail::jsonb,
-           due_at = now() + x.ms * interval '1 millisecond'
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS x(id, error, detail, ms) WHERE s.id = x.id`,
-        [r.map((x) => x.id), r.map((x) => x.error), r.map((x) => x.detail), r.map((x) => x.ms)],
-      );
+  /** Applies the writes in the caller's transaction, one statement per kind, then publishes the events. */
+  async flush(
+    m: EntityManager,
+    stores: BatchStores,
+    publish: (m: EntityManager, events: EventEnvelope[]) => Promise<void>,
+  ): Promise<void> {
+    await stores.runs.finish(m, this.finished);
+    await stores.runs.retry(m, this.retried);
     const n = this.runs;
     if (n.length) {
-      // a null ms is a null due_at: never claimed (`due_at <= now()`) until the awaited event sets it
-      const rows = await m.query<{ id: string; due_at: Date | null }[]>(
-        `INSERT INTO ${tableName(m, WorkflowStepRun)} (id, project_id, execution_id, contact_id, step_id, step_type, status, due_at, wait_event)
-         SELECT x.id, x.p, x.e, x.c, x.s, x.t, 'PENDING', now() + x.ms * interval '1 millisecond', x.w
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[]) AS x(id, p, e, c, s, t, ms, w)
-         RETURNING id, due_at`,
-        [
-          n.map((x) => x.id),
-          n.map((x) => x.projectId),
-          n.map((x) => x.executionId),
-          n.map((x) => x.contactId),
-          n.map((x) => x.stepId),
-          n.map((x) => x.stepType),
-          n.map((x) => x.ms),
-          n.map((x) => x.waitEvent),
-        ],
-      );
-      const due = new Map(rows.map((x) => [x.id, x.due_at]));
+      const due = await stores.runs.enter(m, n);
       for (const x of n) {
         if (!x.waiting) continue;
         const dueAt = due.get(x.id);
@@ -189,22 +142,7 @@ export class StepBatch {
         );
       }
     }
-    const c = [...this.changes];
-    if (c.length)
-      await m.query(
-        `UPDATE ${tableName(m, WorkflowExecution)} e SET status = x.status, current_step_id = x.cur,
-           context = coalesce(x.ctx::jsonb, e.context), reason = coalesce(x.reason, e.reason),
-           finished_at = CASE WHEN x.fin THEN now() ELSE e.finished_at END
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bool[]) AS x(id, status, cur, ctx, reason, fin) WHERE e.id = x.id`,
-        [
-          c.map(([id]) => id),
-          c.map(([, x]) => x.status),
-          c.map(([, x]) => x.currentStepId),
-          c.map(([, x]) => (x.context ? JSON.stringify(x.context) : null)),
-          c.map(([, x]) => x.reason),
-          c.map(([, x]) => x.finished),
-        ],
-      );
+    await stores.executions.update(m, [...this.changes.values()]);
     if (this.events.length) await publish(m, this.events);
   }
 }

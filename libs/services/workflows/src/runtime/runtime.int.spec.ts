@@ -7,8 +7,11 @@ import type { DataSource } from 'typeorm';
 import type { ContactsClient, IntakeItem, IntakeResult, SendingClient } from '../clients/internal-clients.js';
 import { WORKFLOWS } from '../consumer.js';
 import { Workflow, WorkflowStep, WorkflowTransition } from '../definitions/workflow.entity.js';
+import { WorkflowStore } from '../definitions/workflow-store.js';
 import { WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
 import { ExecutionStarter } from '../executions/execution-starter.js';
+import { ExecutionsStore } from '../executions/executions.store.js';
+import { StepRunsStore } from '../executions/step-runs.store.js';
 import { StepScheduler } from '../executions/step-scheduler.js';
 import { workflowsSchema } from '../workflows.module.js';
 import { WorkflowsSettings } from '../workflows.settings.js';
@@ -61,8 +64,14 @@ describe('workflows runtime (PostgreSQL)', () => {
   let outbox: string;
   const runners: StepRunner[] = [];
 
+  /** The scheduler as the module wires it, on the outbox of `source`. */
+  const schedulerOf = (source: DataSource) => {
+    const outbox = new Outbox(WORKFLOWS, source);
+    return new StepScheduler(outbox, new WorkflowStore(outbox), new ExecutionsStore(), new StepRunsStore());
+  };
+
   const makeRunner = (source: DataSource) => {
-    const s = new StepScheduler(new Outbox(WORKFLOWS, source));
+    const s = schedulerOf(source);
     const effects = new StepEffects(
       {} as ContactsClient,
       intake as unknown as SendingClient,
@@ -70,7 +79,7 @@ describe('workflows runtime (PostgreSQL)', () => {
       runtime,
       createTemplateRenderPool(0),
     );
-    const r = new StepRunner(source, s, effects, settings);
+    const r = new StepRunner(source, s, effects, settings, new StepRunsStore(), new ExecutionsStore());
     runners.push(r);
     return r;
   };
@@ -80,8 +89,8 @@ describe('workflows runtime (PostgreSQL)', () => {
     ds = await createServiceDataSource(workflowsSchema, db.url, 6).initialize();
     await migrateServiceSchema(ds);
     ds2 = await createServiceDataSource(workflowsSchema, db.url, 4).initialize();
-    scheduler = new StepScheduler(new Outbox(WORKFLOWS, ds));
-    starter = new ExecutionStarter(scheduler);
+    scheduler = schedulerOf(ds);
+    starter = new ExecutionStarter(scheduler, new ExecutionsStore());
     executions = tableName(ds, WorkflowExecution);
     stepRuns = tableName(ds, WorkflowStepRun);
     outbox = tableName(ds, OutboxMessage);

@@ -1,13 +1,14 @@
 import { createLogger } from '@herald/core';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { WORKFLOWS } from '../consumer.js';
 import { nextStepId } from '../definitions/graph.js';
 import { executionEvents } from '../executions/execution-events.js';
-import { WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
+import { ExecutionsStore } from '../executions/executions.store.js';
+import { RunnerWake } from '../executions/runner-wake.js';
 import { StepBatch } from '../executions/step-batch.js';
+import { StepRunsStore } from '../executions/step-runs.store.js';
 import { StepScheduler } from '../executions/step-scheduler.js';
 import { WORKFLOWS_SETTINGS, type WorkflowsSettings } from '../workflows.settings.js';
 import { StepEffects, type StepOutcome, type StepTask } from './step-effects.js';
@@ -22,7 +23,7 @@ const log = createLogger('workflows.runner');
  * webhooks are called at least once with the run's id as `Idempotency-Key`.
  */
 @Injectable()
-export class StepRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+export class StepRunner implements RunnerWake, OnApplicationBootstrap, OnApplicationShutdown {
   private stopped = true;
   private loops: Promise<void>[] = [];
   private wakers: (() => void)[] = [];
@@ -32,6 +33,8 @@ export class StepRunner implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly scheduler: StepScheduler,
     private readonly effects: StepEffects,
     @Inject(WORKFLOWS_SETTINGS) private readonly settings: WorkflowsSettings,
+    private readonly runs: StepRunsStore,
+    private readonly executions: ExecutionsStore,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -75,22 +78,16 @@ export class StepRunner implements OnApplicationBootstrap, OnApplicationShutdown
   /** Claims and runs one batch of due step runs; returns how many it claimed. */
   async tick(limit = this.settings.WORKFLOWS_BATCH): Promise<number> {
     return this.db.transaction(async (m) => {
-      const stepRuns = tableName(m, WorkflowStepRun);
-      const runs = await m.query<Record<string, unknown>[]>(
-        `SELECT * FROM ${stepRuns} WHERE status = 'PENDING' AND due_at <= now()
-         ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [limit],
-      );
+      const runs = await this.runs.claimDue(m, limit);
       if (runs.length === 0) return 0;
-      const executions = await m.query<Record<string, unknown>[]>(
-        `SELECT * FROM ${tableName(m, WorkflowExecution)} WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-        [runs.map((r) => r.execution_id)],
+      const executions = await this.executions.lockByIds(
+        m,
+        runs.map((r) => r.executionId),
       );
-      const byId = new Map(executions.map((e) => [e.id as string, executionOf(e)]));
+      const byId = new Map(executions.map((e) => [e.id, e]));
       const tasks: StepTask[] = [];
       const stale: string[] = [];
-      for (const raw of runs) {
-        const run = runOf(raw);
+      for (const run of runs) {
         const e = byId.get(run.executionId);
         const v =
           e && (e.status === 'RUNNING' || e.status === 'WAITING')
@@ -100,8 +97,7 @@ export class StepRunner implements OnApplicationBootstrap, OnApplicationShutdown
         if (!e || !v || !step) stale.push(run.id);
         else tasks.push({ run, execution: e, step, workflowName: v.name });
       }
-      if (stale.length)
-        await m.query(`UPDATE ${stepRuns} SET status = 'CANCELLED', finished_at = now() WHERE id = ANY($1)`, [stale]);
+      await this.runs.cancel(m, stale);
       const outcomes = await this.effects.runAll(tasks, m);
       const batch = new StepBatch();
       for (const t of tasks) await this.apply(m, t, outcomes.get(t.run.id)!, batch);
@@ -135,37 +131,3 @@ export class StepRunner implements OnApplicationBootstrap, OnApplicationShutdown
     batch.enter(e, t.workflowName, nextStep);
   }
 }
-
-const executionOf = (r: Record<string, unknown>): WorkflowExecution =>
-  Object.assign(new WorkflowExecution(), {
-    id: r.id,
-    projectId: r.project_id,
-    workflowId: r.workflow_id,
-    graphVersion: r.graph_version,
-    contactId: r.contact_id,
-    email: r.email,
-    status: r.status,
-    trigger: r.trigger,
-    triggerEventId: r.trigger_event_id,
-    event: r.event,
-    context: r.context,
-    currentStepId: r.current_step_id,
-    reason: r.reason,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-  });
-
-const runOf = (r: Record<string, unknown>): WorkflowStepRun =>
-  Object.assign(new WorkflowStepRun(), {
-    id: r.id,
-    projectId: r.project_id,
-    executionId: r.execution_id,
-    contactId: r.contact_id,
-    stepId: r.step_id,
-    stepType: r.step_type,
-    status: r.status,
-    dueAt: r.due_at,
-    waitEvent: r.wait_event,
-    resumedWith: r.resumed_with,
-    attempts: r.attempts,
-  });
