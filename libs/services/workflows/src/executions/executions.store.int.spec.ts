@@ -3,10 +3,10 @@ import { createServiceDataSource, migrateServiceSchema, tableName } from '@heral
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import { workflowsSchema } from '../workflows.module.js';
-import { WorkflowExecution, WorkflowStepRun, type StepRunStatus } from './execution.entity.js';
+import { WorkflowEntry, WorkflowExecution, WorkflowStepRun, type StepRunStatus } from './execution.entity.js';
 import { ExecutionsStore } from './executions.store.js';
 
-/** The SQL of executions as contacts' events reach them, on PostgreSQL. */
+/** The SQL of executions on PostgreSQL: as contacts' events reach them, their starts, locks, changes and deletion. */
 describe('ExecutionsStore (PostgreSQL)', () => {
   let db: TestDatabase;
   let ds: DataSource;
@@ -23,11 +23,16 @@ describe('ExecutionsStore (PostgreSQL)', () => {
     await db.drop();
   });
 
-  const execution = (projectId: string, contactId: string, status: WorkflowExecutionStatus = 'WAITING') =>
+  const execution = (
+    projectId: string,
+    contactId: string,
+    status: WorkflowExecutionStatus = 'WAITING',
+    workflowId?: string,
+  ) =>
     ds.getRepository(WorkflowExecution).save({
       id: `wfx_${String(++seq).padStart(4, '0')}`,
       projectId,
-      workflowId: `wf_${seq}`,
+      workflowId: workflowId ?? `wf_${seq}`,
       graphVersion: 1,
       contactId,
       email: `${contactId}@example.com`,
@@ -130,5 +135,193 @@ describe('ExecutionsStore (PostgreSQL)', () => {
         ds.query(`SELECT id FROM ${tableName(ds, WorkflowExecution)} WHERE id = $1 FOR UPDATE NOWAIT`, [running.id]),
       ).rejects.toMatchObject({ code: '55P03' });
     });
+  });
+
+  it("holds each pair's advisory lock until the transaction ends, whatever the pairs' order or repeats", async () => {
+    const free = async (key: string): Promise<boolean> =>
+      (await ds.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS ok`, [key]))[0].ok;
+    await ds.transaction(async (m) => {
+      await store.lockPairs(m, [
+        { workflowId: 'wf_lk2', contactId: 'c1' },
+        { workflowId: 'wf_lk1', contactId: 'c1' },
+        { workflowId: 'wf_lk2', contactId: 'c1' },
+      ]);
+      expect(await free('workflows:wf_lk1:c1')).toBe(false);
+      expect(await free('workflows:wf_lk2:c1')).toBe(false);
+      expect(await free('workflows:wf_lk1:c2')).toBe(true);
+    });
+    expect(await free('workflows:wf_lk1:c1')).toBe(true);
+  });
+
+  it('answers the executions of each workflow and triggering event asked, matched as pairs', async () => {
+    const a = await execution('prj_te', 'c1', 'COMPLETED', 'wf_te1');
+    const b = await execution('prj_te', 'c2', 'RUNNING', 'wf_te2');
+    await execution('prj_te', 'c3', 'RUNNING', 'wf_te3');
+    const rows = await store.ofTriggerEvents(ds.manager, [
+      { workflowId: 'wf_te1', triggerEventId: a.triggerEventId! },
+      { workflowId: 'wf_te2', triggerEventId: b.triggerEventId! },
+      { workflowId: 'wf_te1', triggerEventId: b.triggerEventId! },
+      { workflowId: 'wf_te3', triggerEventId: 'evt_none' },
+    ]);
+    expect(rows.map((e) => e.id).sort()).toEqual([a.id, b.id]);
+    expect(await store.ofTriggerEvents(ds.manager, [])).toEqual([]);
+  });
+
+  it('answers which workflow and contact pairs have a RUNNING or WAITING execution, each once', async () => {
+    await execution('prj_ap', 'c1', 'RUNNING', 'wf_ap1');
+    await execution('prj_ap', 'c1', 'COMPLETED', 'wf_ap1');
+    await execution('prj_ap', 'c2', 'COMPLETED', 'wf_ap1');
+    await execution('prj_ap', 'c2', 'WAITING', 'wf_ap2');
+    // a run of starts may ask a pair more than once
+    const pairs = await store.activePairs(ds.manager, [
+      { workflowId: 'wf_ap1', contactId: 'c1' },
+      { workflowId: 'wf_ap1', contactId: 'c1' },
+      { workflowId: 'wf_ap1', contactId: 'c2' },
+      { workflowId: 'wf_ap2', contactId: 'c1' },
+    ]);
+    expect(pairs).toEqual([{ workflowId: 'wf_ap1', contactId: 'c1' }]);
+  });
+
+  it("records contacts' first entries: answers the pairs entered now, not those entered before", async () => {
+    const entry = (workflowId: string, contactId: string) => ({ workflowId, contactId, projectId: 'prj_en' });
+    expect(await ds.transaction((m) => store.enter(m, [entry('wf_en', 'c1')]))).toEqual([
+      { workflowId: 'wf_en', contactId: 'c1' },
+    ]);
+    const again = await ds.transaction((m) => store.enter(m, [entry('wf_en', 'c1'), entry('wf_en', 'c2')]));
+    expect(again).toEqual([{ workflowId: 'wf_en', contactId: 'c2' }]);
+    expect(await ds.getRepository(WorkflowEntry).countBy({ workflowId: 'wf_en' })).toBe(2);
+  });
+
+  it('inserts executions with one statement and answers their start times (database clock)', async () => {
+    const fresh = ['wfx_ins_1', 'wfx_ins_2'].map((id) =>
+      Object.assign(new WorkflowExecution(), {
+        id,
+        projectId: 'prj_in',
+        workflowId: 'wf_in',
+        graphVersion: 3,
+        contactId: id,
+        email: 'ada@example.com',
+        status: 'WAITING',
+        trigger: 'signup',
+        triggerEventId: id === 'wfx_ins_1' ? 'evt_in' : null,
+        event: { plan: 'pro' },
+        context: {},
+      }),
+    );
+    const [{ now }] = await ds.query(`SELECT now() AS now`);
+    const startedAt = await ds.transaction((m) => store.insert(m, fresh));
+    expect([...startedAt.keys()].sort()).toEqual(['wfx_ins_1', 'wfx_ins_2']);
+    expect(startedAt.get('wfx_ins_1')!.getTime()).toBeGreaterThanOrEqual((now as Date).getTime());
+    const row = await ds.getRepository(WorkflowExecution).findOneByOrFail({ id: 'wfx_ins_1' });
+    expect(row).toMatchObject({
+      graphVersion: 3,
+      status: 'WAITING',
+      triggerEventId: 'evt_in',
+      event: { plan: 'pro' },
+      context: {},
+      startedAt: startedAt.get('wfx_ins_1'),
+      finishedAt: null,
+    });
+  });
+
+  it('locks the executions asked for and answers them as entities', async () => {
+    const a = await execution('prj_li', 'c1', 'RUNNING');
+    const b = await execution('prj_li', 'c2', 'WAITING');
+    await ds.transaction(async (m) => {
+      const rows = await store.lockByIds(m, [b.id, a.id, b.id, 'wfx_none']);
+      expect(rows.map((e) => e.id)).toEqual([a.id, b.id]);
+      expect(rows[0]).toBeInstanceOf(WorkflowExecution);
+      expect(rows[0]).toMatchObject({ workflowId: a.workflowId, contactId: 'c1', status: 'RUNNING', context: {} });
+      await expect(
+        ds.query(`SELECT id FROM ${tableName(ds, WorkflowExecution)} WHERE id = $1 FOR UPDATE NOWAIT`, [a.id]),
+      ).rejects.toMatchObject({ code: '55P03' });
+    });
+  });
+
+  it('applies changes: a null context or reason keeps the current one; an ended execution is finished now', async () => {
+    const a = await execution('prj_up', 'c1', 'RUNNING');
+    const b = await execution('prj_up', 'c2', 'WAITING');
+    await ds.query(
+      `UPDATE ${tableName(ds, WorkflowExecution)} SET context = '{"kept":1}', reason = 'old' WHERE id = $1`,
+      [b.id],
+    );
+    await ds.transaction((m) =>
+      store.update(m, [
+        {
+          id: a.id,
+          status: 'WAITING',
+          currentStepId: 'wfs_2',
+          context: { plan: 'pro' },
+          reason: null,
+          finished: false,
+        },
+        { id: b.id, status: 'CANCELLED', currentStepId: null, context: null, reason: null, finished: true },
+      ]),
+    );
+    const read = (id: string) => ds.getRepository(WorkflowExecution).findOneByOrFail({ id });
+    expect(await read(a.id)).toMatchObject({
+      status: 'WAITING',
+      currentStepId: 'wfs_2',
+      context: { plan: 'pro' },
+      reason: null,
+      finishedAt: null,
+    });
+    expect(await read(b.id)).toMatchObject({
+      status: 'CANCELLED',
+      currentStepId: null,
+      context: { kept: 1 },
+      reason: 'old',
+      finishedAt: expect.any(Date),
+    });
+  });
+
+  it("locks up to a limit of the workflow's RUNNING and WAITING executions, in id order, and counts them", async () => {
+    const a = await execution('prj_wa', 'c1', 'RUNNING', 'wf_wa');
+    const b = await execution('prj_wa', 'c2', 'WAITING', 'wf_wa');
+    const c = await execution('prj_wa', 'c3', 'WAITING', 'wf_wa');
+    await execution('prj_wa', 'c4', 'COMPLETED', 'wf_wa');
+    await execution('prj_wa_other', 'c5', 'RUNNING', 'wf_wa');
+    await execution('prj_wa', 'c6', 'RUNNING', 'wf_wa_other');
+    const ids = (rows: WorkflowExecution[]) => rows.map((e) => e.id);
+    expect(ids(await ds.transaction((m) => store.lockActiveOfWorkflow(m, 'prj_wa', 'wf_wa', 2)))).toEqual([a.id, b.id]);
+    expect(ids(await ds.transaction((m) => store.lockActiveOfWorkflow(m, 'prj_wa', 'wf_wa', 500)))).toEqual([
+      a.id,
+      b.id,
+      c.id,
+    ]);
+    // the count is of the workflow, whatever the project (its id is unique)
+    expect(await store.activeCount(ds.manager, 'wf_wa')).toBe(4);
+    expect(await store.activeCount(ds.manager, 'wf_none')).toBe(0);
+  });
+
+  it("deletes a workflow's step runs, executions and entries, and nothing of another workflow", async () => {
+    const save = async (workflowId: string) => {
+      const e = await execution('prj_dl', 'c1', 'COMPLETED', workflowId);
+      await ds.getRepository(WorkflowStepRun).save({
+        id: `wfr_${++seq}`,
+        projectId: 'prj_dl',
+        executionId: e.id,
+        contactId: 'c1',
+        stepId: 'wfs_1',
+        stepType: 'DELAY' as const,
+        status: 'DONE' as const,
+        dueAt: null,
+        waitEvent: null,
+        resumedWith: null,
+      });
+      await store.enter(ds.manager, [{ workflowId, contactId: 'c1', projectId: 'prj_dl' }]);
+      return e;
+    };
+    const gone = await save('wf_dl');
+    const kept = await save('wf_dl_kept');
+    await ds.transaction((m) => store.deleteOf(m, 'wf_dl'));
+    const left = (workflowId: string, executionId: string) =>
+      Promise.all([
+        ds.getRepository(WorkflowExecution).countBy({ workflowId }),
+        ds.getRepository(WorkflowStepRun).countBy({ executionId }),
+        ds.getRepository(WorkflowEntry).countBy({ workflowId }),
+      ]);
+    expect(await left('wf_dl', gone.id)).toEqual([0, 0, 0]);
+    expect(await left('wf_dl_kept', kept.id)).toEqual([1, 1, 1]);
   });
 });
