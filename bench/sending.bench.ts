@@ -6,6 +6,8 @@
  * worker thread of this process: parsing each message, as the test sink does, would take CPU from
  * the processes measured); the same sink takes Herald's messages and the raw nodemailer runs.
  *
+ *  0. on that Herald (delivery off), /v1/send against /v1/track in the same run (send-vs-track.ts:
+ *     issue 38's target); BENCH_ONLY=capacity stops after it;
  *  1. accept BENCH_DELIVER (5 000) sends with the delivery worker off (Herald started without
  *     SMTP_URL): accepted requests/s and latency, nothing else running;
  *  2. raw nodemailer (pooled SMTP transport, SMTP_POOL_SIZE = 5 connections and maxMessages 1 000
@@ -49,6 +51,7 @@ import {
   summarise,
   type Summary,
 } from './support.js';
+import { measureSendAgainstTrack, printSendAgainstTrack } from './send-vs-track.js';
 
 const SINK_SLOTS = 5; // count, bytes, first arrival, last arrival (epoch ms), connections
 
@@ -290,6 +293,19 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`/v1/send answered ${res.status}: ${res.body.slice(0, 300)}`);
     };
     let client = httpClient(herald.url, CONCURRENCY);
+    const capacity = await measureSendAgainstTrack({
+      client,
+      headers,
+      nextSend,
+      run,
+      concurrency: CONCURRENCY,
+      durationMs: Number(process.env.BENCH_CAPACITY_MS ?? 10_000),
+      pgPids,
+    });
+    printSendAgainstTrack(capacity, CONCURRENCY);
+    if (process.env.BENCH_ONLY === 'capacity') return;
+    // the capacity runs queued emails of their own: step 2 delivers what step 1 queues
+    await admin.query(`DELETE FROM sending.emails WHERE status = 'queued'`);
     await countedLoop(200, CONCURRENCY, send(client)); // warm-up (delivered in step 2 too)
     const acceptOff = await measured(() => countedLoop(DELIVER - 200, CONCURRENCY, send(client)));
     client.close();
