@@ -1,15 +1,13 @@
 import type { AudiencePage, AudienceRequest } from '@herald/internal-contracts';
 import { invalidInput } from '@herald/core';
-import { checkFilter, compileFilter, parseFilter } from '@herald/filters';
-import { tableName } from '@herald/persistence';
+import { checkFilter, parseFilter } from '@herald/filters';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { filterSqlSchema, ProjectContext } from '../membership/project-context.js';
-import { SegmentContact } from '../read-model/read-model.entities.js';
-import { ReadModelWriter } from '../read-model/read-model.writer.js';
-import { SegmentMembership } from '../segments/segment.entity.js';
+import { EvaluationStore, type AudienceWhere } from '../membership/evaluation.store.js';
+import { ProjectContext } from '../membership/project-context.js';
+import { SegmentsStore } from '../membership/segments.store.js';
 import { SegmentErrorCode } from '../segments/segment.errors.js';
 import { memberView } from '../segments/segment-view.js';
 
@@ -26,64 +24,37 @@ export type AudienceQuery = Pick<AudienceRequest, 'audienceType' | 'segmentId'> 
  */
 @Injectable()
 export class AudienceService {
-  private readonly contacts: string;
-  private readonly memberships: string;
-
   constructor(
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
-    private readonly readModel: ReadModelWriter,
-  ) {
-    this.contacts = tableName(db, SegmentContact);
-    this.memberships = tableName(db, SegmentMembership);
-  }
+    private readonly segments: SegmentsStore,
+    private readonly evaluation: EvaluationStore,
+  ) {}
 
   /** Validates the audience (422 on `segmentId` or `audienceFilter.…`) and counts its subscribed contacts now. */
   async check(projectId: string, q: AudienceQuery): Promise<{ estimatedRecipients: number }> {
     return this.db.transaction('REPEATABLE READ', async (m) => {
-      const { where, params } = await this.where(m, projectId, q);
-      const [{ n }] = await m.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${this.contacts} c WHERE ${where} AND c.subscribed`,
-        params,
-      );
-      return { estimatedRecipients: n };
+      const audience = await this.audience(m, projectId, q);
+      return { estimatedRecipients: await this.evaluation.countSubscribed(m, audience) };
     });
   }
 
   /** One page of the audience after contact id `after`. */
   async page(projectId: string, q: AudienceQuery & { after?: string; limit: number }): Promise<AudiencePage> {
     return this.db.transaction('REPEATABLE READ', async (m) => {
-      const { where, params } = await this.where(m, projectId, q);
-      const all = [...params, q.after ?? ''];
-      const rows = await m.query<Record<string, unknown>[]>(
-        `SELECT c.* FROM ${this.contacts} c WHERE ${where} AND c.contact_id > $${all.length}
-          ORDER BY c.contact_id LIMIT ${Math.max(1, Math.min(q.limit, 2000))}`,
-        all,
-      );
-      const contacts = rows.map(memberView);
+      const audience = await this.audience(m, projectId, q);
+      const contacts = (await this.evaluation.audiencePage(m, audience, q.after, q.limit)).map(memberView);
       return { contacts, next: contacts.length === q.limit ? contacts[contacts.length - 1].id : null };
     });
   }
 
-  private async where(
-    m: EntityManager,
-    projectId: string,
-    q: AudienceQuery,
-  ): Promise<{ where: string; params: unknown[] }> {
-    if (q.audienceType === 'ALL') return { where: 'c.project_id = $1', params: [projectId] };
-    const ctx = await ProjectContext.load(m, projectId, this.readModel);
-    const compile = (filter: ReturnType<typeof parseFilter>) =>
-      compileFilter(filter, {
-        projectId,
-        now: new Date(),
-        fieldTypes: ctx.fieldTypes,
-        segments: ctx.resolver,
-        schema: filterSqlSchema(m),
-      });
+  /** Which contacts the audience is: all of the project's, a filter's, or a segment's (its filter, or its stored members). */
+  private async audience(m: EntityManager, projectId: string, q: AudienceQuery): Promise<AudienceWhere> {
+    if (q.audienceType === 'ALL') return { kind: 'all', projectId };
+    const ctx = await ProjectContext.load(m, projectId, this.segments);
     if (q.audienceType === 'FILTERED') {
       const filter = parseFilter(q.filter, 'audienceFilter');
       checkFilter(filter, { fieldTypes: ctx.fieldTypes, segments: ctx.resolver });
-      const f = compile(filter);
-      return { where: f.sql, params: f.params };
+      return { kind: 'filter', ctx, filter, now: new Date() };
     }
     const segment = q.segmentId ? ctx.segments.get(q.segmentId) : undefined;
     if (!segment)
@@ -92,14 +63,7 @@ export class AudienceService {
         'The segment does not exist',
       );
     const filter = ctx.filterOf(segment);
-    if (filter) {
-      const f = compile(filter);
-      return { where: f.sql, params: f.params };
-    }
-    return {
-      where: `c.project_id = $1 AND EXISTS (SELECT 1 FROM ${this.memberships} ms
-                WHERE ms.project_id = $1 AND ms.segment_id = $2 AND ms.contact_id = c.contact_id)`,
-      params: [projectId, segment.id],
-    };
+    if (filter) return { kind: 'filter', ctx, filter, now: new Date() };
+    return { kind: 'stored', projectId, segmentId: segment.id };
   }
 }

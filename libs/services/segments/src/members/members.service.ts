@@ -1,19 +1,18 @@
 import { isValidEmail, normaliseEmail } from '@herald/contact-data';
 import { invalidInput, type FieldProblem } from '@herald/core';
-import { compileFilter } from '@herald/filters';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { ContactsClient } from '../contacts/contacts-client.js';
+import { ReadModelStore } from '../contacts/read-model.store.js';
 import { SEGMENTS } from '../consumer.js';
-import { filterSqlSchema, ProjectContext } from '../membership/project-context.js';
-import { SegmentContact } from '../read-model/read-model.entities.js';
-import { ReadModelWriter } from '../read-model/read-model.writer.js';
+import { EvaluationStore } from '../membership/evaluation.store.js';
+import { ProjectContext } from '../membership/project-context.js';
+import { Segment } from '../membership/segment.entity.js';
+import { SegmentsStore } from '../membership/segments.store.js';
 import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
-import { Segment, SegmentMembership } from '../segments/segment.entity.js';
 import { SegmentErrors } from '../segments/segment.errors.js';
 import { memberView, type MemberView, type Page } from '../segments/segment-view.js';
-import { ContactsClient } from './contacts-client.js';
 
 export interface AddMembersResult {
   added: number;
@@ -42,18 +41,14 @@ function addresses(emails: string[]): string[] {
  */
 @Injectable()
 export class MembersService {
-  private readonly contacts: string;
-  private readonly memberships: string;
-
   constructor(
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
-    private readonly readModel: ReadModelWriter,
+    private readonly segments: SegmentsStore,
+    private readonly evaluation: EvaluationStore,
+    private readonly readModel: ReadModelStore,
     private readonly contactsClient: ContactsClient,
     @Inject(SEGMENTS_SETTINGS) private readonly settings: SegmentsSettings,
-  ) {
-    this.contacts = tableName(db, SegmentContact);
-    this.memberships = tableName(db, SegmentMembership);
-  }
+  ) {}
 
   /**
    * One page of members. A segment whose stored members answer (`ProjectContext.answersFromStored`:
@@ -65,7 +60,7 @@ export class MembersService {
    */
   async page(projectId: string, id: string, page: number, pageSize: number): Promise<Page<MemberView>> {
     return this.db.transaction('REPEATABLE READ', async (m) => {
-      const ctx = await ProjectContext.load(m, projectId, this.readModel);
+      const ctx = await ProjectContext.load(m, projectId, this.segments);
       const segment = ctx.segments.get(id);
       if (!segment) throw SegmentErrors.notFound(id);
       const filter = ctx.filterOf(segment);
@@ -75,31 +70,9 @@ export class MembersService {
       let rows: Record<string, unknown>[];
       if (!filter || ctx.answersFromStored(segment, now, this.settings.SEGMENTS_SWEEP_INTERVAL_MS)) {
         n = segment.memberCount;
-        rows = await m.query<Record<string, unknown>[]>(
-          `SELECT c.* FROM (SELECT ms.contact_id FROM ${this.memberships} ms
-                             WHERE ms.project_id = $1 AND ms.segment_id = $2
-                             ORDER BY ms.contact_id LIMIT ${pageSize} OFFSET ${offset}) p
-             JOIN ${this.contacts} c ON c.project_id = $1 AND c.contact_id = p.contact_id
-            ORDER BY c.contact_id`,
-          [projectId, id],
-        );
+        rows = await this.segments.storedMembersPage(m, projectId, id, pageSize, offset);
       } else {
-        const f = compileFilter(filter, {
-          projectId,
-          now,
-          fieldTypes: ctx.fieldTypes,
-          segments: ctx.resolver,
-          schema: filterSqlSchema(m),
-        });
-        [{ n }] = await m.query<{ n: number }[]>(
-          `SELECT count(*)::int AS n FROM ${this.contacts} c WHERE ${f.sql}`,
-          f.params,
-        );
-        rows = await m.query<Record<string, unknown>[]>(
-          `SELECT c.* FROM ${this.contacts} c WHERE ${f.sql} ORDER BY c.contact_id
-            LIMIT ${pageSize} OFFSET ${offset}`,
-          f.params,
-        );
+        ({ n, rows } = await this.evaluation.pageMatching(m, ctx, filter, now, pageSize, offset));
       }
       return { data: rows.map(memberView), total: n, page, pageSize, totalPages: Math.ceil(n / pageSize) };
     });
@@ -135,16 +108,8 @@ export class MembersService {
     return this.db.transaction(async (m) => {
       const segment = await m.findOne(Segment, { where: { projectId, id }, lock: { mode: 'pessimistic_write' } });
       if (!segment) throw SegmentErrors.notFound(id);
-      const rows: unknown[] = await m.query(
-        `INSERT INTO ${this.memberships} (project_id, segment_id, contact_id)
-         SELECT $1::varchar, $2::varchar, unnest($3::varchar[]) ON CONFLICT DO NOTHING RETURNING 1`,
-        [projectId, id, ids],
-      );
-      await m.query(`UPDATE ${tableName(m, Segment)} SET member_count = member_count + $2 WHERE id = $1`, [
-        id,
-        rows.length,
-      ]);
-      return { added: rows.length, alreadyMembers: ids.length - rows.length, created, notFound };
+      const added = await this.segments.addStaticMembers(m, projectId, id, ids);
+      return { added, alreadyMembers: ids.length - added, created, notFound };
     });
   }
 
@@ -156,15 +121,7 @@ export class MembersService {
     return this.db.transaction(async (m) => {
       const segment = await m.findOne(Segment, { where: { projectId, id }, lock: { mode: 'pessimistic_write' } });
       if (!segment) throw SegmentErrors.notFound(id);
-      const rows: unknown[] = await m.query(
-        `WITH d AS (DELETE FROM ${this.memberships} WHERE project_id = $1 AND segment_id = $2 AND contact_id = ANY($3::varchar[]) RETURNING 1) SELECT 1 FROM d`,
-        [projectId, id, ids],
-      );
-      await m.query(`UPDATE ${tableName(m, Segment)} SET member_count = GREATEST(member_count - $2, 0) WHERE id = $1`, [
-        id,
-        rows.length,
-      ]);
-      return { removed: rows.length };
+      return { removed: await this.segments.removeStaticMembers(m, projectId, id, ids) };
     });
   }
 
@@ -175,11 +132,7 @@ export class MembersService {
     return s;
   }
 
-  private async idsByEmail(projectId: string, emails: string[]): Promise<Map<string, string>> {
-    const rows = await this.db.query<{ email: string; contact_id: string }[]>(
-      `SELECT email, contact_id FROM ${this.contacts} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
-      [projectId, emails],
-    );
-    return new Map(rows.map((r) => [r.email, r.contact_id]));
+  private idsByEmail(projectId: string, emails: string[]): Promise<Map<string, string>> {
+    return this.readModel.idsByEmail(this.db.manager, projectId, emails);
   }
 }

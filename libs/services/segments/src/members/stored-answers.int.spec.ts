@@ -1,15 +1,12 @@
-import { Outbox } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
-import { SEGMENTS } from '../consumer.js';
-import { MembershipEngine } from '../membership/membership-engine.js';
-import { SegmentCompute } from '../membership/segment-compute.js';
-import { ReadModelWriter } from '../read-model/read-model.writer.js';
+import { membershipOn } from '../membership/membership.spec-support.js';
+import type { SegmentCompute } from '../membership/segment-compute.js';
+import { Segment } from '../membership/segment.entity.js';
 import { segmentsSchema } from '../segments.module.js';
 import type { SegmentsSettings } from '../segments.settings.js';
 import { saveDynamicSegment, saveReadModelContacts } from '../segments/segment-rows.spec-support.js';
-import { Segment } from '../segments/segment.entity.js';
 import { SegmentsService } from '../segments/segments.service.js';
 import { MembersService } from './members.service.js';
 
@@ -32,10 +29,10 @@ describe('the answers of a segment with a window (PostgreSQL)', () => {
     db = await createTestDatabase();
     ds = await createServiceDataSource(segmentsSchema, db.url, 4).initialize();
     await migrateServiceSchema(ds);
-    const writer = new ReadModelWriter();
-    compute = new SegmentCompute(ds, writer, new MembershipEngine(ds, new Outbox(SEGMENTS, ds), writer));
-    segments = new SegmentsService(ds, undefined as never, writer, compute, undefined as never, settings);
-    members = new MembersService(ds, writer, undefined as never, settings);
+    const parts = membershipOn(ds);
+    compute = parts.compute;
+    segments = new SegmentsService(ds, undefined as never, parts.segments, compute, undefined as never, settings);
+    members = new MembersService(ds, parts.segments, parts.evaluation, parts.readModel, undefined as never, settings);
   });
   afterAll(async () => {
     await ds.destroy();

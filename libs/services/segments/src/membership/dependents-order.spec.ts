@@ -1,4 +1,4 @@
-import type { Segment } from '../segments/segment.entity.js';
+import type { Segment } from './segment.entity.js';
 import { dependentsInOrder } from './segment-dependencies.js';
 import { ProjectContext } from './project-context.js';
 

@@ -1,5 +1,5 @@
 import { parseFilter } from '@herald/filters';
-import type { Segment } from '../segments/segment.entity.js';
+import type { Segment } from './segment.entity.js';
 import { ProjectContext } from './project-context.js';
 
 const segment = (id: string, filters: unknown, extra: Partial<Segment> = {}): Segment =>

@@ -1,23 +1,7 @@
-import type { FieldType } from '@herald/contact-data';
-import {
-  DEFAULT_FILTER_SQL_SCHEMA,
-  parseFilter,
-  type FieldTypes,
-  type Filter,
-  type FilterNode,
-  type FilterSqlSchema,
-  type SegmentResolver,
-} from '@herald/filters';
-import { tableName } from '@herald/persistence';
-import type { DataSource, EntityManager } from 'typeorm';
-import {
-  SegmentContact,
-  SegmentContactEmail,
-  SegmentContactEvent,
-  SegmentFieldType,
-} from '../read-model/read-model.entities.js';
-import type { ReadModelWriter } from '../read-model/read-model.writer.js';
-import { Segment, SegmentMembership } from '../segments/segment.entity.js';
+import { parseFilter, type FieldTypes, type Filter, type FilterNode, type SegmentResolver } from '@herald/filters';
+import type { EntityManager } from 'typeorm';
+import type { Segment } from './segment.entity.js';
+import type { SegmentsStore } from './segments.store.js';
 
 /**
  * Whether `segment_memberships` holds the members of `s`, complete (a static segment, or a dynamic one
@@ -39,26 +23,16 @@ export class ProjectContext {
   ) {}
 
   /**
-   * The project's segments and field types, in one statement (the field types ride on each segment's
-   * row; a project without segments reads them on their own): a read-model consumer loads a context
-   * per changed project in each round.
+   * The project's segments and field types, in one statement (`SegmentsStore.ofProject`): a
+   * read-model consumer loads a context per changed project in each round.
    */
-  static async load(m: EntityManager, projectId: string, readModel: ReadModelWriter): Promise<ProjectContext> {
-    const { entities, raw } = await m
-      .createQueryBuilder(Segment, 's')
-      .addSelect(
-        `(SELECT coalesce(json_object_agg(f.field, f.type), '{}') FROM ${tableName(m, SegmentFieldType)} f
-           WHERE f.project_id = :projectId)`,
-        'field_types',
-      )
-      .where('s.projectId = :projectId', { projectId })
-      .orderBy('s.id', 'ASC')
-      .getRawAndEntities<{ field_types: Record<string, FieldType> }>();
-    return new ProjectContext(
-      projectId,
-      new Map(entities.map((s) => [s.id, s])),
-      raw[0] ? new Map(Object.entries(raw[0].field_types)) : await readModel.fieldTypes(m, projectId),
-    );
+  static async load(
+    m: EntityManager,
+    projectId: string,
+    store: Pick<SegmentsStore, 'ofProject'>,
+  ): Promise<ProjectContext> {
+    const { segments, fieldTypes } = await store.ofProject(m, projectId);
+    return new ProjectContext(projectId, new Map(segments.map((s) => [s.id, s])), fieldTypes);
   }
 
   /** The segment's filter, parsed (it was validated when saved); undefined for a static segment. */
@@ -126,37 +100,4 @@ export class ProjectContext {
       }
     }
   }
-}
-
-/** The read model's tables under the service's schema, for `compileFilter`. */
-export function filterSqlSchema(db: DataSource | EntityManager): FilterSqlSchema {
-  const ds = 'connection' in db ? db.connection : db;
-  const name = (entity: object) => {
-    const meta = ds.getMetadata(entity as never);
-    return meta.schema ? `${meta.schema}.${meta.tableName}` : meta.tableName;
-  };
-  return {
-    contacts: { ...DEFAULT_FILTER_SQL_SCHEMA.contacts, table: name(SegmentContact) },
-    events: { ...DEFAULT_FILTER_SQL_SCHEMA.events, table: name(SegmentContactEvent) },
-    emails: { ...DEFAULT_FILTER_SQL_SCHEMA.emails, table: name(SegmentContactEmail) },
-    memberships: { ...DEFAULT_FILTER_SQL_SCHEMA.memberships, table: name(SegmentMembership) },
-  };
-}
-
-/** The tables membership statements name, qualified by the service's schema. */
-export interface SegmentTables {
-  /** The read model's tables, for `compileFilter`. */
-  sql: FilterSqlSchema;
-  contacts: string;
-  memberships: string;
-  segments: string;
-}
-
-export function segmentTables(db: DataSource): SegmentTables {
-  return {
-    sql: filterSqlSchema(db),
-    contacts: tableName(db, SegmentContact),
-    memberships: tableName(db, SegmentMembership),
-    segments: tableName(db, Segment),
-  };
 }

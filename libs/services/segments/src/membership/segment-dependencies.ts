@@ -1,5 +1,5 @@
 import { referencesOf, type Filter } from '@herald/filters';
-import type { Segment } from '../segments/segment.entity.js';
+import type { Segment } from './segment.entity.js';
 import { isStored, type ProjectContext } from './project-context.js';
 
 /*

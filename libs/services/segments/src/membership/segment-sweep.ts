@@ -1,15 +1,15 @@
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { ReadModelWriter } from '../read-model/read-model.writer.js';
 import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
-import { Segment, SweepState } from '../segments/segment.entity.js';
-import { SegmentCompute } from './segment-compute.js';
 import { ProjectContext } from './project-context.js';
+import { SegmentCompute } from './segment-compute.js';
+import { Segment } from './segment.entity.js';
+import { SegmentsStore } from './segments.store.js';
+import { SweepStateStore } from './sweep-state.store.js';
 
 export const SWEEP_QUEUE = 'segments.sweep';
 const MAX_ATTEMPTS = 100;
@@ -35,7 +35,8 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
     @InjectJobQueue(SEGMENTS) private readonly jobs: JobQueue,
     private readonly membership: SegmentCompute,
-    private readonly readModel: ReadModelWriter,
+    private readonly segments: SegmentsStore,
+    private readonly state: SweepStateStore,
     @Inject(SEGMENTS_SETTINGS) private readonly settings: SegmentsSettings,
   ) {}
 
@@ -47,7 +48,7 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
     const live = await this.jobs.liveValues(SWEEP_QUEUE, 'seq');
     if (live.size > 0) return;
     await this.db.transaction(async (m) => {
-      const seq = await this.advance(m);
+      const seq = await this.state.advance(m);
       await this.enqueue(m, seq, new Date(Date.now() + this.settings.SEGMENTS_SWEEP_INTERVAL_MS));
     });
     log.info('started the segments sweep chain');
@@ -55,15 +56,11 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
 
   async run({ job }: Pick<JobContext, 'job'>): Promise<void> {
     const seq = Number((job.payload as { seq: string }).seq);
-    const current = await this.db.getRepository(SweepState).findOneBy({ id: 1 });
-    if (current?.seq !== seq) return;
+    if ((await this.state.current(this.db.manager)) !== seq) return;
     await this.sweep();
     await this.db.transaction(async (m) => {
-      const [locked] = await m.query<{ seq: number }[]>(
-        `SELECT seq FROM ${tableName(m, SweepState)} WHERE id = 1 FOR UPDATE`,
-      );
-      if (locked?.seq !== seq) return;
-      const next = await this.advance(m);
+      if ((await this.state.lock(m)) !== seq) return;
+      const next = await this.state.advance(m);
       await this.enqueue(m, next, new Date(Date.now() + this.settings.SEGMENTS_SWEEP_INTERVAL_MS));
       await this.jobs.forget(m, [sweepJobId(seq - 1)]);
     });
@@ -90,7 +87,7 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
     for (const [projectId, segments] of byProject) {
       let ctx: ProjectContext;
       try {
-        ctx = await ProjectContext.load(this.db.manager, projectId, this.readModel);
+        ctx = await ProjectContext.load(this.db.manager, projectId, this.segments);
       } catch (err) {
         log.error('could not load a project to sweep', { projectId, err: String(err) });
         continue;
@@ -112,14 +109,6 @@ export class SegmentSweep implements OnModuleInit, OnApplicationBootstrap {
       }
     }
     return swept;
-  }
-
-  private async advance(m: EntityManager): Promise<number> {
-    const rows = await m.query<{ seq: number }[]>(
-      `WITH up AS (INSERT INTO ${tableName(m, SweepState)} AS s (id, seq) VALUES (1, 1)
-         ON CONFLICT (id) DO UPDATE SET seq = s.seq + 1 RETURNING seq) SELECT seq FROM up`,
-    );
-    return rows[0]!.seq;
   }
 
   private enqueue(m: EntityManager, seq: number, runAt: Date): Promise<string> {

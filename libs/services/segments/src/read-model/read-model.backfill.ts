@@ -1,15 +1,14 @@
 import { createLogger, newId } from '@herald/core';
-import { InjectJobQueue, Job, type JobContext, type JobQueue } from '@herald/jobs';
-import { tableName } from '@herald/persistence';
+import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { ContactsClient } from '../contacts/contacts-client.js';
+import { ReadModelStore } from '../contacts/read-model.store.js';
 import { SEGMENTS } from '../consumer.js';
-import { ContactsClient, type ExportedContact } from '../members/contacts-client.js';
 import { SegmentCompute } from '../membership/segment-compute.js';
-import { Segment } from '../segments/segment.entity.js';
-import { SegmentContact, SegmentContactEvent, SegmentDeletedContact } from './read-model.entities.js';
-import { ReadModelWriter } from './read-model.writer.js';
+import { Segment } from '../membership/segment.entity.js';
+import { BackfillJobsStore } from './backfill-jobs.store.js';
 
 export const BACKFILL_QUEUE = 'segments.backfill';
 /** Contacts per page of contacts' export, and per transaction of the backfill. */
@@ -42,7 +41,8 @@ export class ReadModelBackfill implements OnModuleInit {
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
     @InjectJobQueue(SEGMENTS) private readonly jobs: JobQueue,
     private readonly contacts: ContactsClient,
-    private readonly writer: ReadModelWriter,
+    private readonly readModel: ReadModelStore,
+    private readonly jobsStore: BackfillJobsStore,
     private readonly membership: SegmentCompute,
   ) {}
 
@@ -58,11 +58,7 @@ export class ReadModelBackfill implements OnModuleInit {
   }
 
   async status(projectId: string, jobId: string): Promise<BackfillStatus | undefined> {
-    const [row] = await this.db.query<{ state: BackfillStatus['state']; last_error: string | null }[]>(
-      `SELECT state, last_error FROM ${tableName(this.db, Job)}
-        WHERE id = $1 AND queue = $2 AND payload->>'projectId' = $3`,
-      [jobId, BACKFILL_QUEUE, projectId],
-    );
+    const row = await this.jobsStore.state(this.db.manager, BACKFILL_QUEUE, projectId, jobId);
     if (!row) return undefined;
     return { jobId, state: row.state, ...(row.state === 'failed' && row.last_error ? { error: row.last_error } : {}) };
   }
@@ -80,7 +76,8 @@ export class ReadModelBackfill implements OnModuleInit {
     let events = 0;
     for (;;) {
       const page = await this.contacts.exportPage(projectId, after, BACKFILL_PAGE);
-      if (page.contacts.length > 0) await this.db.transaction((m) => this.apply(m, projectId, page.contacts));
+      if (page.contacts.length > 0)
+        await this.db.transaction((m) => this.readModel.backfillPage(m, projectId, page.contacts));
       contacts += page.contacts.length;
       events += page.contacts.reduce((n, c) => n + c.events.length, 0);
       if (!page.next) break;
@@ -93,38 +90,5 @@ export class ReadModelBackfill implements OnModuleInit {
     });
     for (const { id } of dynamic) await this.membership.compute(projectId, id, { fire: false, reason: 'compute' });
     return { contacts, events, segments: dynamic.length };
-  }
-
-  private async apply(m: EntityManager, projectId: string, page: ExportedContact[]): Promise<void> {
-    const contacts = tableName(m, SegmentContact);
-    const eventsTable = tableName(m, SegmentContactEvent);
-    await m.query(
-      `INSERT INTO ${contacts} AS t (project_id, contact_id, email, subscribed, data, created_at, updated_at)
-       SELECT $1::varchar, x.id, x.email, x.subscribed, x.data, x."createdAt", x."updatedAt"
-         FROM jsonb_to_recordset($2::jsonb) AS x(id varchar, email varchar, subscribed boolean, data jsonb,
-                                                  "createdAt" timestamptz, "updatedAt" timestamptz)
-        WHERE NOT EXISTS (SELECT 1 FROM ${tableName(m, SegmentDeletedContact)} d WHERE d.project_id = $1::varchar AND d.contact_id = x.id)
-       ON CONFLICT (project_id, contact_id) DO UPDATE SET
-         email = EXCLUDED.email, subscribed = EXCLUDED.subscribed, data = EXCLUDED.data,
-         created_at = LEAST(t.created_at, EXCLUDED.created_at), updated_at = EXCLUDED.updated_at
-       WHERE t.updated_at < EXCLUDED.updated_at`,
-      [projectId, JSON.stringify(page.map(({ events: _events, ...c }) => c))],
-    );
-    const ids = page.map((c) => c.id);
-    await m.query(
-      `DELETE FROM ${eventsTable} WHERE project_id = $1 AND contact_id = ANY($2::varchar[]) AND event_record_id IS NULL`,
-      [projectId, ids],
-    );
-    const rows = page.flatMap((c) => c.events.map((e) => ({ contactId: c.id, id: e.id, name: e.name, at: e.at })));
-    if (rows.length > 0)
-      await m.query(
-        `INSERT INTO ${eventsTable} (project_id, contact_id, name, occurred_at, event_record_id)
-         SELECT $1::varchar, x."contactId", x.name, x.at, x.id
-           FROM jsonb_to_recordset($2::jsonb) AS x("contactId" varchar, id varchar, name varchar, at timestamptz)
-          WHERE EXISTS (SELECT 1 FROM ${contacts} c WHERE c.project_id = $1::varchar AND c.contact_id = x."contactId")
-         ON CONFLICT (project_id, event_record_id) WHERE event_record_id IS NOT NULL DO NOTHING`,
-        [projectId, JSON.stringify(rows)],
-      );
-    for (const c of page) await this.writer.registerFieldTypes(m, projectId, c.data);
   }
 }

@@ -11,9 +11,10 @@ import {
 import { EventBatchContext, EventContext, OnEvent, OnEventBatch } from '@herald/messaging';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
+import { ReadModelStore, type ContactKey } from '../contacts/read-model.store.js';
+import { rounds } from '../contacts/rounds.js';
 import { SEGMENTS } from '../consumer.js';
 import { MembershipEngine, type ChangedContact, type Trace } from '../membership/membership-engine.js';
-import { ReadModelWriter, rounds, type ContactKey } from './read-model.writer.js';
 
 const trace = (e: EventEnvelope): Trace => ({
   causationId: e.eventId,
@@ -33,7 +34,7 @@ const ENGAGEMENT: Record<string, string> = {
 /**
  * Feeds the read model from the contacts and sending events, through the idempotent inbox: each
  * handler takes every event of its topic in a delivered batch (`gather`: the read model does not
- * depend on the order of topics, see ReadModelWriter), writes them with a few multi-row statements
+ * depend on the order of topics, see ReadModelStore), writes them with a few multi-row statements
  * in `ctx.manager` (the transaction that records them as applied), then re-evaluates the changed
  * contacts against their project's tracked segments in the same transaction, so a membership change
  * commits (and its `segment.entered`/`segment.exited` is published) with the contact change that
@@ -42,7 +43,7 @@ const ENGAGEMENT: Record<string, string> = {
 @Controller()
 export class ReadModelHandlers {
   constructor(
-    private readonly writer: ReadModelWriter,
+    private readonly writer: ReadModelStore,
     private readonly membership: MembershipEngine,
   ) {}
 

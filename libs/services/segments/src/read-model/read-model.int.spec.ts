@@ -1,51 +1,44 @@
-import { Outbox } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import type { DataSource, EntityManager } from 'typeorm';
-import { SEGMENTS } from '../consumer.js';
-import { MembershipEngine } from '../membership/membership-engine.js';
+import type { ReadModelStore } from '../contacts/read-model.store.js';
+import type { EvaluationStore } from '../membership/evaluation.store.js';
+import type { MembershipEngine } from '../membership/membership-engine.js';
+import { membershipOn } from '../membership/membership.spec-support.js';
 import { SegmentCompute } from '../membership/segment-compute.js';
 import { SegmentSweep } from '../membership/segment-sweep.js';
+import type { SegmentsStore } from '../membership/segments.store.js';
+import { SweepStateStore } from '../membership/sweep-state.store.js';
 import { segmentsSchema } from '../segments.module.js';
 import { saveDynamicSegment, saveReadModelContacts } from '../segments/segment-rows.spec-support.js';
-import { ReadModelWriter } from './read-model.writer.js';
 
 /**
- * The read model on PostgreSQL: contact events applied out of order leave the newest state (a late
- * older update, an update after the deletion, a late creation), and a compute over more contacts
- * than one batch writes and publishes each entry once; two events of one contact applied at once
- * (each in its transaction, neither seeing the other's write) still end in the membership both imply,
- * and the one that waited holds the contact's row against a compute batch.
+ * The read model's consumers and membership on PostgreSQL: a compute over more contacts than one
+ * batch writes and publishes each entry once; two events of one contact applied at once (each in its
+ * transaction, neither seeing the other's write) still end in the membership both imply, and the one
+ * that waited holds the contact's row against a compute batch. The read model's own writes (out of
+ * order, deletions, field types): contacts/read-model.store.int.spec.ts.
  */
 describe('segments read model and membership (PostgreSQL)', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  let writer: ReadModelWriter;
+  let writer: ReadModelStore;
+  let segments: SegmentsStore;
+  let evaluation: EvaluationStore;
   let engine: MembershipEngine;
   let compute: SegmentCompute;
-  const project = 'prj_rm_int';
-  const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await createServiceDataSource(segmentsSchema, db.url, 4).initialize();
     await migrateServiceSchema(ds);
-    writer = new ReadModelWriter();
-    engine = new MembershipEngine(ds, new Outbox(SEGMENTS, ds), writer);
-    compute = new SegmentCompute(ds, writer, engine);
+    ({ readModel: writer, segments, evaluation, engine, compute } = membershipOn(ds));
   });
   afterAll(async () => {
     await ds.destroy();
     await db.drop();
   });
 
-  const row = async (contactId: string) =>
-    (
-      await ds.query(
-        `SELECT email, subscribed, data, created_at, updated_at FROM segments.segment_contacts WHERE project_id = $1 AND contact_id = $2`,
-        [project, contactId],
-      )
-    )[0] as { email: string; data: Record<string, unknown>; created_at: Date; updated_at: Date } | undefined;
   /**
    * Until one transaction of this spec's database waits for an advisory lock (a re-evaluation queued
    * behind another of its contact); pg_locks lists the whole server's, other workers' databases too.
@@ -61,51 +54,6 @@ describe('segments read model and membership (PostgreSQL)', () => {
         )[0]!.n === 1,
       { timeoutMs: 10_000, message },
     );
-  const apply = (contactId: string, data: Record<string, unknown>, at: Date, created = false) =>
-    ds.transaction((m) =>
-      writer.upsertContact(
-        m,
-        project,
-        { contactId, email: `${contactId}@example.com`, subscribed: true, data },
-        at,
-        created,
-      ),
-    );
-
-  it('keeps the newest state: an older update delivered late changes nothing', async () => {
-    expect(await apply('c1', { plan: 'a' }, t(1), true)).toBe(true);
-    expect(await apply('c1', { plan: 'c' }, t(3))).toBe(true);
-    expect(await apply('c1', { plan: 'b' }, t(2))).toBe(false);
-    expect((await row('c1'))!.data).toEqual({ plan: 'c' });
-  });
-
-  it('a late contact.created fixes the creation time and keeps the newer data', async () => {
-    await apply('c2', { plan: 'new' }, t(5));
-    await apply('c2', { plan: 'old' }, t(4), true);
-    const r = (await row('c2'))!;
-    expect([r.data, r.created_at.toISOString(), r.updated_at.toISOString()]).toEqual([
-      { plan: 'new' },
-      t(4).toISOString(),
-      t(5).toISOString(),
-    ]);
-  });
-
-  it('an update delivered after the deletion does not bring the contact back', async () => {
-    await apply('c3', { plan: 'a' }, t(1), true);
-    await ds.transaction((m) => writer.deleteContact(m, project, 'c3', t(3)));
-    expect(await apply('c3', { plan: 'b' }, t(2))).toBe(false);
-    expect(await row('c3')).toBeUndefined();
-  });
-
-  it('the first non-null value of a key fixes its type', async () => {
-    await apply('c4', { score: null, since: '2024-01-02', n: 1 }, t(1), true);
-    await apply('c5', { score: 'high', n: 'one' }, t(1), true);
-    expect(Object.fromEntries(await writer.fieldTypes(ds.manager, project))).toMatchObject({
-      'data.score': 'string',
-      'data.since': 'date',
-      'data.n': 'number',
-    });
-  });
 
   it('a compute over more contacts than one batch writes and publishes each entry once', async () => {
     const p = 'prj_compute_int';
@@ -161,7 +109,14 @@ describe('segments read model and membership (PostgreSQL)', () => {
              FROM segments.segments s WHERE s.id = 'seg_legacy'`,
         )
       )[0];
-    const sweep = new SegmentSweep(ds, undefined as never, compute, writer, undefined as never);
+    const sweep = new SegmentSweep(
+      ds,
+      undefined as never,
+      compute,
+      segments,
+      new SweepStateStore(),
+      undefined as never,
+    );
     await sweep.sweep();
     expect(await state()).toEqual({ materialized: true, member_count: 5, stored: 5, events: 0 });
 
@@ -170,7 +125,7 @@ describe('segments read model and membership (PostgreSQL)', () => {
     await ds.query(
       `DELETE FROM segments.segment_memberships WHERE segment_id = 'seg_legacy' AND contact_id = 'cnt_m2'`,
     );
-    const racing = new SegmentCompute(ds, writer, {
+    const racing = new SegmentCompute(ds, segments, evaluation, {
       reconcile: async (...args: Parameters<MembershipEngine['reconcile']>) => {
         await ds.query(`UPDATE segments.segments SET version = version + 1 WHERE id = 'seg_legacy'`);
         return engine.reconcile(...args);

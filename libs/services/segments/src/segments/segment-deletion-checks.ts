@@ -3,7 +3,7 @@ import { InjectReferences, type ReferenceDirectory } from '@herald/messaging';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { Segment } from './segment.entity.js';
+import { Segment } from '../membership/segment.entity.js';
 import { SegmentErrors } from './segment.errors.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { WireGroup } from '@herald/filters';
 import { tableName } from '@herald/persistence';
 import type { DataSource } from 'typeorm';
-import { SegmentContact } from '../read-model/read-model.entities.js';
-import { Segment } from './segment.entity.js';
+import { SegmentContact } from '../contacts/read-model.entities.js';
+import { Segment } from '../membership/segment.entity.js';
 
 /** What a test says about a dynamic segment; the rest takes the defaults of one just created. */
 export interface DynamicSegmentRow {

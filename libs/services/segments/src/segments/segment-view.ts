@@ -1,5 +1,5 @@
 import type { WireGroup } from '@herald/filters';
-import type { Segment, SegmentType } from './segment.entity.js';
+import type { Segment, SegmentType } from '../membership/segment.entity.js';
 
 /** A segment as the API shows it: `filters` (the spec's create name) and `condition` (the listing's) are the same filter. */
 export interface SegmentView {

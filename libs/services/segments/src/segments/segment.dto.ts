@@ -1,20 +1,4 @@
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 
 export const SEGMENT_TYPES = ['DYNAMIC', 'STATIC'] as const;
 
@@ -72,46 +56,4 @@ export class UpdateSegmentDto {
   @IsOptional()
   @IsBoolean()
   trackMembership?: boolean;
-}
-
-export class MembersPageQueryDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'page must be an integer' })
-  @Min(1, { message: 'page must be at least 1' })
-  page: number = 1;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'pageSize must be an integer' })
-  @Min(1, { message: 'pageSize must be between 1 and 100' })
-  @Max(100, { message: 'pageSize must be between 1 and 100' })
-  pageSize: number = 20;
-}
-
-export class AddMembersDto {
-  @IsArray()
-  @ArrayMinSize(1, { message: 'emails must list at least one address' })
-  @ArrayMaxSize(1000, { message: 'emails may list at most 1000 addresses' })
-  @IsString({ each: true })
-  @MaxLength(320, { each: true })
-  emails!: string[];
-
-  @IsOptional()
-  @IsBoolean()
-  createMissing?: boolean;
-
-  /** Subscription of the contacts createMissing creates (default true). */
-  @IsOptional()
-  @IsBoolean()
-  subscribed?: boolean;
-}
-
-export class RemoveMembersDto {
-  @IsArray()
-  @ArrayMinSize(1, { message: 'emails must list at least one address' })
-  @ArrayMaxSize(1000, { message: 'emails may list at most 1000 addresses' })
-  @IsString({ each: true })
-  @MaxLength(320, { each: true })
-  emails!: string[];
 }

@@ -1,23 +1,14 @@
 import { ProjectId } from '@herald/auth';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { MembersService, type AddMembersResult } from '../members/members.service.js';
-import {
-  AddMembersDto,
-  CreateSegmentDto,
-  MembersPageQueryDto,
-  RemoveMembersDto,
-  UpdateSegmentDto,
-} from './segment.dto.js';
-import type { MemberView, Page, SegmentView } from './segment-view.js';
+import { CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
+import type { SegmentView } from './segment-view.js';
 import { SegmentsService } from './segments.service.js';
 
+/** Segments: create, read, change, delete, compute and refresh (docs/segments.md, "Routes"); their members: SegmentMembersController. */
 @Controller('segments')
 export class SegmentsController {
-  constructor(
-    private readonly segments: SegmentsService,
-    private readonly members: MembersService,
-  ) {}
+  constructor(private readonly segments: SegmentsService) {}
 
   @Get()
   list(@ProjectId() projectId: string): Promise<SegmentView[]> {
@@ -52,35 +43,6 @@ export class SegmentsController {
   ): Promise<{ success: true }> {
     await this.segments.remove(projectId, id, String(req.id));
     return { success: true };
-  }
-
-  @Get(':id/contacts')
-  contacts(
-    @ProjectId() projectId: string,
-    @Param('id') id: string,
-    @Query() query: MembersPageQueryDto,
-  ): Promise<Page<MemberView>> {
-    return this.members.page(projectId, id, query.page, query.pageSize);
-  }
-
-  @Post(':id/members')
-  @HttpCode(200)
-  addMembers(
-    @ProjectId() projectId: string,
-    @Param('id') id: string,
-    @Body() body: AddMembersDto,
-    @Req() req: FastifyRequest,
-  ): Promise<AddMembersResult> {
-    return this.members.add(projectId, id, body, String(req.id));
-  }
-
-  @Delete(':id/members')
-  removeMembers(
-    @ProjectId() projectId: string,
-    @Param('id') id: string,
-    @Body() body: RemoveMembersDto,
-  ): Promise<{ removed: number }> {
-    return this.members.remove(projectId, id, body.emails);
   }
 
   @Post(':id/compute')

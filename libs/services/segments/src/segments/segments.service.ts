@@ -2,17 +2,16 @@ import type { ResourceReference } from '@herald/contracts';
 import { newId } from '@herald/core';
 import { checkFilter, parseFilter, referencesOf, toWire, type Filter } from '@herald/filters';
 import { InjectOutbox, publishReferences, type Outbox } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { SegmentCompute } from '../membership/segment-compute.js';
 import { ProjectContext } from '../membership/project-context.js';
-import { ReadModelWriter } from '../read-model/read-model.writer.js';
+import { Segment, SegmentMembership } from '../membership/segment.entity.js';
+import { SegmentsStore } from '../membership/segments.store.js';
 import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
 import type { CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
-import { Segment, SegmentMembership } from './segment.entity.js';
 import { SegmentErrors } from './segment.errors.js';
 import { segmentView, type SegmentView } from './segment-view.js';
 import { SegmentDeletionChecks } from './segment-deletion-checks.js';
@@ -42,7 +41,7 @@ export class SegmentsService {
   constructor(
     @InjectDataSource(SEGMENTS) private readonly db: DataSource,
     @InjectOutbox(SEGMENTS) private readonly outbox: Outbox,
-    private readonly readModel: ReadModelWriter,
+    private readonly store: SegmentsStore,
     private readonly membership: SegmentCompute,
     private readonly deletionChecks: SegmentDeletionChecks,
     @Inject(SEGMENTS_SETTINGS) private readonly settings: SegmentsSettings,
@@ -213,7 +212,7 @@ export class SegmentsService {
     // members are not stored yet: a stored one's count stays the count of its stored rows, which
     // the deltas keep (its sweep lags: the next one brings both up to date)
     const n = await this.db.transaction(async (m): Promise<{ cache: boolean; n: number }> => {
-      const ctx = await ProjectContext.load(m, s.projectId, this.readModel);
+      const ctx = await ProjectContext.load(m, s.projectId, this.store);
       const current = ctx.segments.get(s.id);
       if (!current) throw SegmentErrors.notFound(s.id);
       const now = new Date();
@@ -222,20 +221,15 @@ export class SegmentsService {
       }
       return { cache: !current.materialized, n: await this.membership.countLive(m, ctx, current, now) };
     });
-    // the cached count is not a change of the segment: its version and updatedAt stay (a Repository
-    // update would advance both, and a compute running meanwhile would take the segment as changed)
-    if (n.cache)
-      await this.db.query(
-        `UPDATE ${tableName(this.db, Segment)} SET member_count = $2, counted_at = now() WHERE id = $1`,
-        [s.id, n.n],
-      );
+    // the cached count is not a change of the segment (its version and updatedAt stay)
+    if (n.cache) await this.store.cacheCount(this.db.manager, s.id, n.n);
     s.memberCount = n.n;
     return s;
   }
 
   /** The checks that need the project: registered field types, segment references, cycles. */
   private async check(m: EntityManager, projectId: string, filter: Filter, selfId: string): Promise<void> {
-    const ctx = await ProjectContext.load(m, projectId, this.readModel);
+    const ctx = await ProjectContext.load(m, projectId, this.store);
     checkFilter(filter, { fieldTypes: ctx.fieldTypes, segments: ctx.checkResolver, selfId });
   }
 

@@ -1,5 +1,7 @@
 import { flattenLeaves, inferFieldType, normaliseEmail } from '@herald/contact-data';
+import type { ExportedContact } from '@herald/internal-contracts';
 import { tableName } from '@herald/persistence';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   SegmentContact,
@@ -8,6 +10,7 @@ import {
   SegmentDeletedContact,
   SegmentFieldType,
 } from './read-model.entities.js';
+import { rounds } from './rounds.js';
 
 export interface ContactState {
   contactId: string;
@@ -31,29 +34,14 @@ export interface ContactWrite {
 }
 
 /**
- * Splits changes into rounds where each contact appears at most once, keeping each contact's
- * changes in their order: applying the rounds one statement after another is applying the changes
- * one by one (one statement cannot change a row twice).
- */
-export function rounds<T>(items: T[], contactOf: (t: T) => string, projectOf: (t: T) => string): T[][] {
-  const out: T[][] = [];
-  const seen = new Map<string, number>();
-  for (const item of items) {
-    const key = `${projectOf(item)}\u0000${contactOf(item)}`;
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
-    (out[n] ??= []).push(item);
-  }
-  return out;
-}
-
-/**
- * The writes of the read model, each in the caller's transaction (the inbox's). Out of order
+ * The SQL of the read model (segments' copy of contacts, docs/segments.md "Read model"): its writes,
+ * each in the caller's transaction (the inbox's, or a backfill page's), and its lookups. Out of order
  * safety: a contact row keeps the `occurredAt` of the newest contact event applied as `updated_at`,
  * and an older event changes nothing; a deleted contact leaves a tombstone that later contact
  * events respect. Event and engagement rows are appended (the inbox applies each event once).
  */
-export class ReadModelWriter {
+@Injectable()
+export class ReadModelStore {
   /**
    * `contact.created` / `contact.updated`: the contact's whole state after the change. Returns
    * whether it was applied (false: an older state than the stored one, or a deleted contact).
@@ -291,5 +279,53 @@ export class ReadModelWriter {
       [projectId],
     );
     return new Map(rows.map((r) => [r.field, r.type]));
+  }
+
+  /**
+   * One page of contacts' export, rebuilt (the backfill, docs/segments.md "Backfill"): each contact
+   * upserted with its own times, the newest state winning and a tombstone respected; its events
+   * replace those without a contacts record id and are added once per record id; field types
+   * registered as the live path does.
+   */
+  async backfillPage(m: EntityManager, projectId: string, page: ExportedContact[]): Promise<void> {
+    const contacts = tableName(m, SegmentContact);
+    const eventsTable = tableName(m, SegmentContactEvent);
+    await m.query(
+      `INSERT INTO ${contacts} AS t (project_id, contact_id, email, subscribed, data, created_at, updated_at)
+       SELECT $1::varchar, x.id, x.email, x.subscribed, x.data, x."createdAt", x."updatedAt"
+         FROM jsonb_to_recordset($2::jsonb) AS x(id varchar, email varchar, subscribed boolean, data jsonb,
+                                                  "createdAt" timestamptz, "updatedAt" timestamptz)
+        WHERE NOT EXISTS (SELECT 1 FROM ${tableName(m, SegmentDeletedContact)} d WHERE d.project_id = $1::varchar AND d.contact_id = x.id)
+       ON CONFLICT (project_id, contact_id) DO UPDATE SET
+         email = EXCLUDED.email, subscribed = EXCLUDED.subscribed, data = EXCLUDED.data,
+         created_at = LEAST(t.created_at, EXCLUDED.created_at), updated_at = EXCLUDED.updated_at
+       WHERE t.updated_at < EXCLUDED.updated_at`,
+      [projectId, JSON.stringify(page.map(({ events: _events, ...c }) => c))],
+    );
+    const ids = page.map((c) => c.id);
+    await m.query(
+      `DELETE FROM ${eventsTable} WHERE project_id = $1 AND contact_id = ANY($2::varchar[]) AND event_record_id IS NULL`,
+      [projectId, ids],
+    );
+    const rows = page.flatMap((c) => c.events.map((e) => ({ contactId: c.id, id: e.id, name: e.name, at: e.at })));
+    if (rows.length > 0)
+      await m.query(
+        `INSERT INTO ${eventsTable} (project_id, contact_id, name, occurred_at, event_record_id)
+         SELECT $1::varchar, x."contactId", x.name, x.at, x.id
+           FROM jsonb_to_recordset($2::jsonb) AS x("contactId" varchar, id varchar, name varchar, at timestamptz)
+          WHERE EXISTS (SELECT 1 FROM ${contacts} c WHERE c.project_id = $1::varchar AND c.contact_id = x."contactId")
+         ON CONFLICT (project_id, event_record_id) WHERE event_record_id IS NOT NULL DO NOTHING`,
+        [projectId, JSON.stringify(rows)],
+      );
+    for (const c of page) await this.registerFieldTypes(m, projectId, c.data);
+  }
+
+  /** The contacts of these (normalised) addresses: address → contact id; an address without one is left out. */
+  async idsByEmail(m: EntityManager, projectId: string, emails: string[]): Promise<Map<string, string>> {
+    const rows = await m.query<{ email: string; contact_id: string }[]>(
+      `SELECT email, contact_id FROM ${tableName(m, SegmentContact)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
+      [projectId, emails],
+    );
+    return new Map(rows.map((r) => [r.email, r.contact_id]));
   }
 }

@@ -1,4 +1,4 @@
-import { rounds } from './read-model.writer.js';
+import { rounds } from './rounds.js';
 
 describe('rounds (a batch of changes applied as if one at a time)', () => {
   const change = (projectId: string, contactId: string, n: number) => ({ projectId, contactId, n });
