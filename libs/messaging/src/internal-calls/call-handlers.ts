@@ -42,12 +42,15 @@ export class CallHandlers {
 
   /** Registers `owner`'s answers to every call of its group. */
   serve<G extends CallGroup>(group: G, handlers: HandlersOf<G>): void {
-    for (const [short, contract] of Object.entries(group.calls) as [string, CallContract<object, unknown>][]) {
-      const handler = (handlers as Record<string, CallHandler<object, unknown> | undefined>)[short];
-      if (!handler) throw new Error(`${contract.name} has no handler`);
-      if (this.handlers.has(contract.name)) throw new Error(`${contract.name} is answered twice`);
-      this.handlers.set(contract.name, { contract, handler });
-    }
+    const entries = (Object.entries(group.calls) as [string, CallContract<object, unknown>][]).map(
+      ([short, contract]) => {
+        const handler = (handlers as Record<string, CallHandler<object, unknown> | undefined>)[short];
+        if (!handler) throw new Error(`${contract.name} has no handler`);
+        if (this.handlers.has(contract.name)) throw new Error(`${contract.name} is answered twice`);
+        return { contract, handler };
+      },
+    );
+    for (const entry of entries) this.handlers.set(entry.contract.name, entry);
   }
 
   answers(name: string): boolean {
