@@ -1,15 +1,14 @@
 import { newId } from '@herald/core';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
-import { tableName } from '@herald/persistence';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, MaxLength } from 'class-validator';
 import type { DataSource } from 'typeorm';
 import { ContactWriter } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
-import { TrackedEvent } from '../events/tracked-event.entity.js';
-import { BulkJob, type BulkAction, type BulkStatus } from './bulk-job.entity.js';
+import type { BulkAction, BulkStatus } from './bulk-job.entity.js';
 import { BulkErrors } from './bulk.errors.js';
+import { BulkStore } from './bulk.store.js';
 
 export class BulkContactsDto {
   @IsArray()
@@ -35,13 +34,14 @@ export interface BulkJobView {
 
 export const BULK_QUEUE = 'contacts.bulk';
 
-/** Bulk subscribe, unsubscribe and delete: queued, then applied contact by contact through the write path. */
+/** Bulk subscribe, unsubscribe and delete: queued, then applied contact by contact through the write path; the jobs' SQL is the BulkStore's. */
 @Injectable()
 export class BulkService implements OnModuleInit {
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     @InjectJobQueue(CONTACTS) private readonly jobs: JobQueue,
     private readonly writer: ContactWriter,
+    private readonly store: BulkStore,
   ) {}
 
   onModuleInit(): void {
@@ -55,21 +55,14 @@ export class BulkService implements OnModuleInit {
   ): Promise<{ jobId: string; status: 'queued' }> {
     const id = newId('blk');
     await this.db.transaction(async (m) => {
-      await m.insert(BulkJob, {
-        id,
-        projectId,
-        action,
-        contactIds: [...new Set(contactIds)],
-        status: 'queued',
-        errors: [],
-      });
+      await this.store.create(m, id, projectId, action, contactIds);
       await this.jobs.enqueue(m, BULK_QUEUE, { bulkId: id }, { id, maxAttempts: 3 });
     });
     return { jobId: id, status: 'queued' };
   }
 
   async get(projectId: string, jobId: string): Promise<BulkJobView> {
-    const job = await this.db.getRepository(BulkJob).findOneBy({ projectId, id: jobId });
+    const job = await this.store.find(this.db, projectId, jobId);
     if (!job) throw BulkErrors.jobNotFound(jobId);
     return {
       jobId: job.id,
@@ -87,7 +80,7 @@ export class BulkService implements OnModuleInit {
 
   /** One transaction: the whole bulk applies or (on a retry) applies again from the start. */
   private async run({ job }: JobContext): Promise<void> {
-    const bulk = await this.db.getRepository(BulkJob).findOneBy({ id: (job.payload as { bulkId: string }).bulkId });
+    const bulk = await this.store.get(this.db, (job.payload as { bulkId: string }).bulkId);
     if (!bulk || bulk.status !== 'queued') return;
     await this.db.transaction(async (m) => {
       const ctx = { projectId: bulk.projectId, subscribedIfNew: true, reason: 'bulk' as const };
@@ -97,10 +90,7 @@ export class BulkService implements OnModuleInit {
       for (const contactId of bulk.contactIds) {
         // a contact deleted since the job was queued is an expected outcome, reported per contact (not an exception)
         if (bulk.action === 'delete') {
-          await m.query(`DELETE FROM ${tableName(m, TrackedEvent)} WHERE project_id = $1 AND contact_id = $2`, [
-            bulk.projectId,
-            contactId,
-          ]);
+          // the contact and its timeline
           if (await this.writer.delete(m, ctx, contactId)) succeeded++;
           else errors.push({ contactId, reason: 'not_found' });
         } else {
@@ -112,11 +102,7 @@ export class BulkService implements OnModuleInit {
           else unchanged++;
         }
       }
-      await m.update(
-        BulkJob,
-        { id: bulk.id },
-        { status: 'completed', succeeded, unchanged, failed: errors.length, errors, completedAt: new Date() },
-      );
+      await this.store.complete(m, bulk.id, { succeeded, unchanged, errors });
     });
   }
 }

@@ -1,12 +1,10 @@
 import { normaliseEmail } from '@herald/contact-data';
 import { ContactDeleted, type EventEnvelope } from '@herald/contracts';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { queryPrepared, SingleStatementWrite, SqlParams, tableName } from '@herald/persistence';
+import type { SingleStatementWrite } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
-import { FieldRegistry } from '../fields/field-registry.js';
-import { CONTACT_COLUMNS, deletionsSeenSql } from '../fields/live-data.js';
 import {
   applyContactInput,
   contactEventsOf,
@@ -15,10 +13,10 @@ import {
   type ContactWrite,
   type WriteContext,
 } from './contact-change.js';
-import { insertContactsSql, updateContactsSql, WRITE_GUARD } from './contact-sql.js';
-import { contactFromRow } from './contact-view.js';
 import { ContactErrors } from './contact.errors.js';
-import { Contact } from './contact.entity.js';
+import type { Contact } from './contact.entity.js';
+import { ContactStore } from './contacts.store.js';
+import { FieldTypeRecorder } from './field-type-recorder.js';
 import { emailsOf, planUpserts, withWriteTime, type UpsertItem } from './upsert-plan.js';
 
 export type { ContactInput, ContactWrite, WriteContext } from './contact-change.js';
@@ -35,13 +33,15 @@ export class ConcurrentCreate extends Error {
  * The one write path of contacts: every change (API, /v1/track, import, bulk jobs, /v1/send and
  * workflow UPDATE_CONTACT steps) goes through here and applies the one rule, `applyContactInput`,
  * so the data rules, the field registry and the contact.* events are the same for all. Runs inside
- * the caller's transaction.
+ * the caller's transaction. Its SQL is the ContactStore's; the field types go to the registry
+ * through a port (`FieldTypeRecorder`).
  */
 @Injectable()
 export class ContactWriter {
   constructor(
     @InjectOutbox(CONTACTS) private readonly outbox: Outbox,
-    private readonly fields: FieldRegistry,
+    private readonly fields: FieldTypeRecorder,
+    private readonly store: ContactStore = new ContactStore(),
   ) {}
 
   /**
@@ -51,25 +51,18 @@ export class ContactWriter {
    */
   async upsert(m: EntityManager, ctx: WriteContext, input: ContactInput, idIfNew?: string): Promise<ContactWrite> {
     const email = normaliseEmail(input.email);
-    const table = tableName(m, Contact);
-    let existing = await this.lockByEmail(m, table, ctx.projectId, email);
+    let existing = await this.store.lockByEmail(m, ctx.projectId, email);
     if (!existing) {
       const planned = applyContactInput(null, input, { ...ctx, idIfNew, now: new Date() });
-      const { id, subscribed, data } = planned.contact;
-      // no conflict target: a taken email (created concurrently) and a taken proposed id both insert nothing
-      const inserted: Record<string, unknown>[] = await m.query(
-        `INSERT INTO ${table} (id, project_id, email, subscribed, data, deletions_applied)
-         VALUES ($1, $2, $3, $4, $5::jsonb, ${deletionsSeenSql('$2')})
-         ON CONFLICT DO NOTHING RETURNING ${CONTACT_COLUMNS}`,
-        [id, ctx.projectId, email, subscribed, JSON.stringify(data)],
-      );
-      if (inserted[0]) {
-        const write = { ...planned, contact: contactFromRow(inserted[0]) };
-        await this.fields.register(m, ctx.projectId, data);
+      // a taken email (created concurrently) and a taken proposed id both insert nothing
+      const inserted = await this.store.insert(m, planned.contact);
+      if (inserted) {
+        const write = { ...planned, contact: inserted };
+        await this.fields.register(m, ctx.projectId, planned.contact.data);
         await this.outbox.add(m, ...contactEventsOf(write, ctx));
         return write;
       }
-      existing = await this.lockByEmail(m, table, ctx.projectId, email); // created concurrently: update it instead
+      existing = await this.store.lockByEmail(m, ctx.projectId, email); // created concurrently: update it instead
       if (!existing) return this.upsert(m, ctx, input); // the proposed id was another contact's
     }
     return this.applyChanges(m, ctx, existing, input);
@@ -94,19 +87,13 @@ export class ContactWriter {
     contactId: string,
     input: Partial<ContactInput>,
   ): Promise<ContactWrite | null> {
-    const rows: Record<string, unknown>[] = await m.query(
-      `SELECT ${CONTACT_COLUMNS} FROM ${tableName(m, Contact)} WHERE project_id = $1 AND id = $2 FOR UPDATE`,
-      [ctx.projectId, contactId],
-    );
-    return rows[0] ? this.applyChanges(m, ctx, contactFromRow(rows[0]), input) : null;
+    const current = await this.store.lockById(m, ctx.projectId, contactId);
+    return current ? this.applyChanges(m, ctx, current, input) : null;
   }
 
+  /** Deletes the contact and its timeline, and publishes contact.deleted; false when the project has no such contact. */
   async delete(m: EntityManager, ctx: WriteContext, contactId: string): Promise<boolean> {
-    const [rows] = (await m.query(
-      `DELETE FROM ${tableName(m, Contact)} WHERE project_id = $1 AND id = $2 RETURNING id, email`,
-      [ctx.projectId, contactId],
-    )) as [{ id: string; email: string }[], number];
-    const row = rows[0];
+    const row = await this.store.delete(m, ctx.projectId, contactId);
     if (!row) return false;
     await this.outbox.add(
       m,
@@ -133,27 +120,15 @@ export class ContactWriter {
     items: UpsertItem[],
     alsoPublish?: (writes: ContactWrite[]) => EventEnvelope[],
   ): Promise<ContactWrite[]> {
-    const table = tableName(m, Contact);
-    const rows: Record<string, unknown>[] = await m.query(
-      `SELECT ${CONTACT_COLUMNS} FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[]) ORDER BY email FOR UPDATE`,
-      [projectId, emailsOf(items)],
-    );
-    const found = rows.map(contactFromRow);
+    const found = await this.store.lockByEmails(m, projectId, emailsOf(items));
     const plan = planUpserts(projectId, items, found, new Date());
     const { inserts, updates } = plan;
     let results = plan.results;
     if (inserts.length > 0 || updates.length > 0) {
-      // new and changed contacts in one statement (they are different rows); the rows are locked, so no version check
-      const { param, values } = new SqlParams();
-      const project = param(projectId, 'varchar');
-      const [counts] = (await m.query(
-        `WITH ins AS (${insertContactsSql(table, project, param, inserts)}),
-              upd AS (${updateContactsSql(table, project, param, updates)})
-         SELECT (SELECT count(*) FROM ins)::int AS inserted, now() AS at`,
-        values,
-      )) as { inserted: number; at: Date }[];
-      if (counts!.inserted < inserts.length) throw new ConcurrentCreate();
-      results = withWriteTime(plan, found, counts!.at);
+      // new and changed contacts in one statement; the rows are locked, so no version check
+      const { inserted, at } = await this.store.writeLocked(m, projectId, plan);
+      if (inserted < inserts.length) throw new ConcurrentCreate();
+      results = withWriteTime(plan, found, at);
     }
     await this.fields.registerMany(
       m,
@@ -176,7 +151,7 @@ export class ContactWriter {
         continue;
       }
       const email = normaliseEmail(input.email);
-      const contact = await this.lockByEmail(m, tableName(m, Contact), projectId, email);
+      const contact = await this.store.lockByEmail(m, projectId, email);
       if (!contact) throw ContactErrors.notFound(email);
       writes.push({ contact, created: false, changedKeys: [], transient: {} });
     }
@@ -198,38 +173,10 @@ export class ContactWriter {
     items: UpsertItem[],
     alsoWrite?: (writes: ContactWrite[], write: SingleStatementWrite) => EventEnvelope[],
   ): Promise<ContactWrite[]> {
-    const table = tableName(db, Contact);
-    // named columns, not *: a prepared statement whose result columns change under it (a migration adding one) fails until reconnect
-    const rows = await queryPrepared(
-      db,
-      `SELECT ${CONTACT_COLUMNS}, xmin::text AS row_version FROM ${table} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
-      [projectId, emailsOf(items)],
-    );
-    const versions = new Map(rows.map((r) => [r.id as string, r.row_version as string]));
-    const plan = planUpserts(projectId, items, rows.map(contactFromRow), new Date());
-    const write = new SingleStatementWrite(WRITE_GUARD);
-    const { param } = write;
-    const project = param(projectId, 'varchar');
-    const { inserts, updates, unchanged } = plan;
-    if (inserts.length > 0) {
-      const created = write.with('created', insertContactsSql(table, project, param, inserts));
-      write.guard(`(SELECT count(*) FROM ${created}) = ${param(inserts.length, 'int')}`);
-    }
-    if (updates.length > 0) {
-      const changed = write.with('changed', updateContactsSql(table, project, param, updates, versions));
-      write.guard(`(SELECT count(*) FROM ${changed}) = ${param(updates.length, 'int')}`);
-    }
-    if (unchanged.length > 0) {
-      // still there when the statement commits (a delete waits for this lock, or happened before and the guard fails)
-      const kept = write.with(
-        'kept',
-        `SELECT 1 FROM ${table} WHERE project_id = ${project} AND id = ANY(${param(
-          unchanged.map((c) => c.id),
-          'varchar[]',
-        )}) FOR KEY SHARE`,
-      );
-      write.guard(`(SELECT count(*) FROM ${kept}) = ${param(unchanged.length, 'int')}`);
-    }
+    const { found, versions } = await this.store.readUnlocked(db, projectId, emailsOf(items));
+    const plan = planUpserts(projectId, items, found, new Date());
+    const { inserts, updates } = plan;
+    const write = this.store.guardedWrite(db, projectId, plan, versions);
     this.fields.registerIn(
       write,
       projectId,
@@ -268,35 +215,10 @@ export class ContactWriter {
   ): Promise<ContactWrite> {
     const planned = applyContactInput(current, input, { ...ctx, now: new Date() });
     if (planned.changedKeys.length === 0) return planned;
-    const { email, subscribed, data } = planned.contact;
-    let rows: Record<string, unknown>[];
-    try {
-      [rows] = (await m.query(
-        `UPDATE ${tableName(m, Contact)} SET email = $3, subscribed = $4, data = $5::jsonb, deletions_applied = $6, updated_at = now()
-          WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
-        [ctx.projectId, current.id, email, subscribed, JSON.stringify(data), current.deletionsApplied],
-      )) as [Record<string, unknown>[], number];
-    } catch (err) {
-      if ((err as { driverError?: { code?: string } }).driverError?.code === '23505')
-        throw ContactErrors.emailTaken(email);
-      throw err;
-    }
-    const write = { ...planned, contact: contactFromRow(rows[0]!) };
-    if (planned.changedKeys.some((k) => k.startsWith('data.'))) await this.fields.register(m, ctx.projectId, data);
+    const write = { ...planned, contact: await this.store.update(m, ctx.projectId, planned.contact) };
+    if (planned.changedKeys.some((k) => k.startsWith('data.')))
+      await this.fields.register(m, ctx.projectId, planned.contact.data);
     await this.outbox.add(m, ...contactEventsOf(write, ctx));
     return write;
-  }
-
-  private async lockByEmail(
-    m: EntityManager,
-    table: string,
-    projectId: string,
-    email: string,
-  ): Promise<Contact | undefined> {
-    const rows: Record<string, unknown>[] = await m.query(
-      `SELECT ${CONTACT_COLUMNS} FROM ${table} WHERE project_id = $1 AND email = $2 FOR UPDATE`,
-      [projectId, email],
-    );
-    return rows[0] ? contactFromRow(rows[0]) : undefined;
   }
 }

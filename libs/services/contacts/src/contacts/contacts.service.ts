@@ -1,16 +1,16 @@
 import { normaliseEmail } from '@herald/contact-data';
 import type { SubscriptionChangeReason } from '@herald/contracts';
-import { keysetPage, type CursorPage } from '@herald/http';
-import { tableName } from '@herald/persistence';
+import type { CursorPage } from '@herald/http';
+import type {
+  UpsertContactAnswer as ServiceUpsertResult,
+  UpsertContactRequest as ServiceUpsertContactDto,
+} from '@herald/internal-contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
-import { TrackedEvent } from '../events/tracked-event.entity.js';
 import type { ListContactsQueryDto, UpdateContactDto, UpsertContactDto } from './contact.dto.js';
-import { contactFromRow, contactView, type ContactView } from './contact-view.js';
-import { ContactSearchEntry } from './contact-search.entity.js';
-import { ContactUpdateKey } from './contact-update-key.entity.js';
+import { contactView, type ContactView } from './contact-view.js';
 import {
   ConcurrentCreate,
   ContactWriter,
@@ -19,9 +19,7 @@ import {
   type WriteContext,
 } from './contact-writer.js';
 import { ContactErrors } from './contact.errors.js';
-import { Contact } from './contact.entity.js';
-import { CONTACT_COLUMNS } from '../fields/live-data.js';
-import type { ServiceUpsertContactDto, ServiceUpsertResult } from '../internal/internal-contacts.dto.js';
+import { ContactStore } from './contacts.store.js';
 
 /** What `upsertFor` answers for a write (`duplicate`: an earlier call with its key applied it). */
 const serviceResult = (write: ContactWrite, duplicate: boolean): ServiceUpsertResult => ({
@@ -34,17 +32,13 @@ const serviceResult = (write: ContactWrite, duplicate: boolean): ServiceUpsertRe
 
 export type UpsertedContact = ContactView & { _meta: { isNew: boolean; isUpdate: boolean } };
 
-/** See ContactsService.countContacts. */
-const COUNT_PROBE = 1000;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Contacts API use cases: upsert, read, patch, delete, list with search, bulk lookup. */
+/** Contacts API use cases: upsert, read, patch, delete, list with search, bulk lookup; their SQL is the ContactStore's. */
 @Injectable()
 export class ContactsService {
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     private readonly writer: ContactWriter,
+    private readonly store: ContactStore = new ContactStore(),
   ) {}
 
   async upsert(projectId: string, dto: UpsertContactDto, correlationId?: string): Promise<UpsertedContact> {
@@ -140,13 +134,7 @@ export class ContactsService {
   ): Promise<boolean[]> {
     const keys = [...new Set(dtos.flatMap((d) => (d.idempotencyKey !== undefined ? [d.idempotencyKey] : [])))].sort();
     if (keys.length === 0) return dtos.map(() => false);
-    const claimed: { key: string }[] = await m.query(
-      `INSERT INTO ${tableName(m, ContactUpdateKey)} (project_id, key)
-       SELECT $1, k FROM unnest($2::varchar[]) AS k ORDER BY k
-       ON CONFLICT DO NOTHING RETURNING key`,
-      [projectId, keys],
-    );
-    const fresh = new Set(claimed.map((r) => r.key));
+    const fresh = new Set(await this.store.claimKeys(m, projectId, keys));
     return dtos.map((d) => d.idempotencyKey !== undefined && !fresh.delete(d.idempotencyKey));
   }
 
@@ -167,12 +155,9 @@ export class ContactsService {
 
   /** One contact as it is now (a deleted field is gone even while its job still runs). */
   async get(projectId: string, id: string): Promise<ContactView> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT ${CONTACT_COLUMNS} FROM ${tableName(this.db, Contact)} WHERE project_id = $1 AND id = $2`,
-      [projectId, id],
-    );
-    if (!rows[0]) throw ContactErrors.notFound(id);
-    return contactView(contactFromRow(rows[0]));
+    const contact = await this.store.get(this.db, projectId, id);
+    if (!contact) throw ContactErrors.notFound(id);
+    return contactView(contact);
   }
 
   async update(projectId: string, id: string, dto: UpdateContactDto, correlationId?: string): Promise<ContactView> {
@@ -182,70 +167,24 @@ export class ContactsService {
     return contactView(write.contact);
   }
 
-  /** Deletes the contact and its tracked events. */
+  /** Deletes the contact and its timeline (tracked and system events). */
   async delete(projectId: string, id: string, correlationId?: string): Promise<void> {
     await this.db.transaction(async (m) => {
-      await m.query(`DELETE FROM ${tableName(m, TrackedEvent)} WHERE project_id = $1 AND contact_id = $2`, [
-        projectId,
-        id,
-      ]);
       if (!(await this.writer.delete(m, { projectId, subscribedIfNew: true, reason: 'api', correlationId }, id)))
         throw ContactErrors.notFound(id);
     });
   }
 
-  /** Newest first, keyset-paginated; `search` uses the trigram index on email. */
+  /** Newest first, keyset-paginated; `search` uses the trigram index on email; `total` exact (ContactStore.list). */
   async list(projectId: string, q: ListContactsQueryDto): Promise<CursorPage<ContactView>> {
-    const filters = ['project_id = $1'];
-    const params: unknown[] = [projectId];
-    if (q.search) {
-      params.push(`%${escapeLike(q.search.trim().toLowerCase())}%`);
-      filters.push(`email LIKE $${params.length}`);
-    }
-    if (q.subscribed !== undefined) {
-      params.push(q.subscribed);
-      filters.push(`subscribed = $${params.length}`);
-    }
-    const table = tableName(this.db, Contact);
-    const page = await keysetPage(this.db, q, {
-      table,
-      columns: CONTACT_COLUMNS,
-      filters,
-      params,
-      total: () => this.countContacts(table, filters, params),
-    });
-    return { ...page, data: page.data.map((r) => contactView(contactFromRow(r))) };
-  }
-
-  /**
-   * The `total` of a contact list, exact, in at most two statements. Up to COUNT_PROBE matches are
-   * counted in `contacts`, where the trigram index finds a rare substring at once; a list that
-   * reaches COUNT_PROBE is counted in full in `contact_search` (same columns, same filters), whose
-   * sequential scan reads a third of the bytes of one over `contacts`. Unbounded counts never run
-   * on `contacts`.
-   */
-  private async countContacts(table: string, filters: string[], params: unknown[]): Promise<number> {
-    const where = filters.join(' AND ');
-    const [probe] = await this.db.query(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where} LIMIT ${COUNT_PROBE}) m`,
-      params,
-    );
-    if (Number(probe.n) < COUNT_PROBE) return Number(probe.n);
-    const [all] = await this.db.query(
-      `SELECT count(*) AS n FROM ${tableName(this.db, ContactSearchEntry)} WHERE ${where}`,
-      params,
-    );
-    return Number(all.n);
+    const page = await this.store.list(this.db, projectId, q);
+    return { ...page, data: page.data.map(contactView) };
   }
 
   /** The contacts of up to 500 addresses as they are now (sending's internal intake renders with them). */
   async getByEmails(projectId: string, emails: string[]): Promise<ContactView[]> {
     const wanted = [...new Set(emails.map(normaliseEmail))];
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT ${CONTACT_COLUMNS} FROM ${tableName(this.db, Contact)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
-      [projectId, wanted],
-    );
-    return rows.map((r) => contactView(contactFromRow(r)));
+    return (await this.store.getByEmails(this.db, projectId, wanted)).map(contactView);
   }
 
   /** Which of up to 500 emails are contacts of the project. */
@@ -254,10 +193,7 @@ export class ContactsService {
     emails: string[],
   ): Promise<{ found: { id: string; email: string; subscribed: boolean }[]; notFound: string[] }> {
     const wanted = [...new Set(emails.map(normaliseEmail))];
-    const rows: { id: string; email: string; subscribed: boolean }[] = await this.db.query(
-      `SELECT id, email, subscribed FROM ${tableName(this.db, Contact)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
-      [projectId, wanted],
-    );
+    const rows = await this.store.lookup(this.db, projectId, wanted);
     const found = new Set(rows.map((r) => r.email));
     return { found: rows, notFound: wanted.filter((e) => !found.has(e)) };
   }

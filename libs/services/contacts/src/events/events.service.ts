@@ -1,24 +1,15 @@
 import { isReservedEventName } from '@herald/contact-data';
 import { DomainError, notFoundError } from '@herald/core';
-import { keysetPage, type CursorPage, type CursorQueryDto } from '@herald/http';
+import type { CursorPage, CursorQueryDto } from '@herald/http';
 import { InjectReferences, type ReferenceDirectory, type Usage } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { Contact } from '../contacts/contact.entity.js';
+import { ContactStore } from '../contacts/contacts.store.js';
 import { CONTACTS } from '../consumer.js';
-import { TrackedEvent } from './tracked-event.entity.js';
+import { TrackedEventsStore, type TrackedEventView } from './tracked-events.store.js';
 
-export interface TrackedEventView {
-  id: string;
-  name: string;
-  contactId: string;
-  data: Record<string, unknown>;
-  /** Recorded by Herald (email.*, contact.subscribed, contact.unsubscribed), not through /v1/track. */
-  system: boolean;
-  createdAt: string;
-}
+export type { TrackedEventView } from './tracked-events.store.js';
 
 export interface EventStats {
   total: number;
@@ -32,26 +23,22 @@ export class EventsService {
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     @InjectReferences(CONTACTS) private readonly references: ReferenceDirectory,
+    private readonly events: TrackedEventsStore,
+    private readonly contacts: ContactStore,
   ) {}
 
   list(projectId: string, q: CursorQueryDto): Promise<CursorPage<TrackedEventView>> {
-    return this.page(projectId, q, []);
+    return this.events.page(this.db, projectId, q);
   }
 
   async forContact(projectId: string, contactId: string, q: CursorQueryDto): Promise<CursorPage<TrackedEventView>> {
-    if (!(await this.db.getRepository(Contact).existsBy({ projectId, id: contactId })))
-      throw notFoundError('Contact', contactId);
-    return this.page(projectId, q, [['contact_id', contactId]]);
+    if (!(await this.contacts.exists(this.db, projectId, contactId))) throw notFoundError('Contact', contactId);
+    return this.events.page(this.db, projectId, q, contactId);
   }
 
   /** Custom events only: system events are Herald's record, not the project's events. */
   async stats(projectId: string): Promise<EventStats> {
-    const table = tableName(this.db, TrackedEvent);
-    const rows: { name: string; count: string; last: Date; recent: string }[] = await this.db.query(
-      `SELECT name, count(*) AS count, max(created_at) AS last, count(*) FILTER (WHERE created_at > now() - interval '24 hours') AS recent
-         FROM ${table} WHERE project_id = $1 AND NOT system GROUP BY name ORDER BY count(*) DESC, name`,
-      [projectId],
-    );
+    const rows = await this.events.counts(this.db, projectId);
     const events = rows.map((r) => ({
       name: r.name,
       count: Number(r.count),
@@ -66,11 +53,7 @@ export class EventsService {
 
   /** Names of custom events (system event names are a fixed list: docs/contacts.md). */
   async names(projectId: string): Promise<{ names: string[] }> {
-    const rows: { name: string }[] = await this.db.query(
-      `SELECT DISTINCT name FROM ${tableName(this.db, TrackedEvent)} WHERE project_id = $1 AND NOT system ORDER BY name`,
-      [projectId],
-    );
-    return { names: rows.map((r) => r.name) };
+    return { names: await this.events.names(this.db, projectId) };
   }
 
   usageOf(projectId: string, eventName: string): Promise<Usage> {
@@ -89,34 +72,6 @@ export class EventsService {
           suggestion: 'Only custom events (tracked through /v1/track) can be deleted by name.',
         },
       );
-    const [, count] = (await this.db.query(
-      `DELETE FROM ${tableName(this.db, TrackedEvent)} WHERE project_id = $1 AND name = $2 AND NOT system`,
-      [projectId, name],
-    )) as [unknown, number];
-    return { deleted: count };
-  }
-
-  private async page(
-    projectId: string,
-    q: CursorQueryDto,
-    extra: [string, string][],
-  ): Promise<CursorPage<TrackedEventView>> {
-    const page = await keysetPage(this.db, q, {
-      table: tableName(this.db, TrackedEvent),
-      columns: 'id, name, contact_id, data, system, created_at',
-      filters: ['project_id = $1', ...extra.map(([col], i) => `${col} = $${i + 2}`)],
-      params: [projectId, ...extra.map(([, v]) => v)],
-    });
-    return {
-      ...page,
-      data: page.data.map((r) => ({
-        id: r.id as string,
-        name: r.name as string,
-        contactId: r.contact_id as string,
-        data: r.data as Record<string, unknown>,
-        system: r.system as boolean,
-        createdAt: new Date(r.created_at as Date).toISOString(),
-      })),
-    };
+    return { deleted: await this.events.deleteByName(this.db, projectId, name) };
   }
 }

@@ -22,12 +22,13 @@ import { contactsSchema } from '../contacts.module.js';
 import { SYSTEM_EVENT_NAMES } from './system-events.js';
 import { TimelineHandler } from './timeline.handler.js';
 import { TimelineProjection } from './timeline.projection.js';
+import { TrackedEventsStore } from './tracked-events.store.js';
 
 /** The projection of Herald's own topics into contacts' timelines, on real PostgreSQL. */
 describe('TimelineProjection (PostgreSQL)', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  const timeline = new TimelineProjection();
+  const timeline = new TimelineProjection(new TrackedEventsStore());
   const projectId = 'prj_timeline_int';
   const contactId = 'cnt_timeline_ada';
   const email = { emailId: 'eml_1', contactId, email: 'ada@example.com', subject: 'Welcome', origin: 'api' as const };

@@ -8,6 +8,7 @@ import { CONTACTS } from '../consumer.js';
 import { FieldRegistry } from '../fields/field-registry.js';
 import { TrackEventUseCase } from './track-event.use-case.js';
 import { trackMetrics } from './track-metrics.js';
+import { TrackedEventsStore } from './tracked-events.store.js';
 
 /**
  * /v1/track writes a batch optimistically: contacts read without locks, then one guarded
@@ -27,7 +28,12 @@ describe('TrackEventUseCase against concurrent writers (PostgreSQL)', () => {
     ds = await createServiceDataSource(contactsSchema, db.url, 4).initialize();
     await migrateServiceSchema(ds);
     const outbox = new Outbox(CONTACTS, ds);
-    track = new TrackEventUseCase(ds, outbox, new ContactWriter(outbox, new FieldRegistry(ds)));
+    track = new TrackEventUseCase(
+      ds,
+      outbox,
+      new ContactWriter(outbox, new FieldRegistry(ds)),
+      new TrackedEventsStore(),
+    );
   });
   beforeEach(async () => {
     other = ds.createQueryRunner();

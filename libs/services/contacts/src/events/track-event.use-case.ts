@@ -2,16 +2,15 @@ import { isReservedEventName, RESERVED_DATA_KEYS } from '@herald/contact-data';
 import { EventTracked, type EventEnvelope } from '@herald/contracts';
 import { invalidInput, MicroBatcher, newId, settle } from '@herald/core';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
+import { WriteConflict } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { jsonParam, SqlParams, tableName, WriteConflict, type SqlParam } from '@herald/persistence';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { ContactWriter, type ContactInput, type ContactWrite, type WriteContext } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
 import type { TrackEventDto } from './track-event.dto.js';
 import { countTrackBatch, type TrackWritePath } from './track-metrics.js';
-import { TrackedEvent } from './tracked-event.entity.js';
+import { TrackedEventsStore, type TrackedRow } from './tracked-events.store.js';
 
 export interface TrackEventResult {
   contact: string;
@@ -37,14 +36,6 @@ interface PendingTrack {
   correlationId?: string;
 }
 
-/** A tracked event about to be written, with the contact it belongs to. */
-interface EventRow {
-  id: string;
-  contactId: string;
-  name: string;
-  data: Record<string, unknown>;
-}
-
 /**
  * Records a named event for a contact: the contact is upserted through the one write path (data
  * rules, field registry, contact.* events), the event is stored, and `event.tracked` (with the
@@ -57,7 +48,7 @@ interface EventRow {
  * (`ContactWriter.upsertManyAtomically`). When another writer got there first, the batch is
  * written again in a transaction that locks its contacts; when that fails too (one request's data
  * too large, a contact created concurrently) it is written request by request, so one bad request
- * never fails another.
+ * never fails another. The events' SQL is the TrackedEventsStore's.
  */
 @Injectable()
 export class TrackEventUseCase {
@@ -70,6 +61,7 @@ export class TrackEventUseCase {
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     @InjectOutbox(CONTACTS) private readonly outbox: Outbox,
     private readonly writer: ContactWriter,
+    private readonly events: TrackedEventsStore,
   ) {}
 
   execute(projectId: string, dto: TrackEventDto, correlationId?: string): Promise<TrackEventResult> {
@@ -132,10 +124,10 @@ export class TrackEventUseCase {
   /** The batch as one guarded statement (contacts, events, outbox); throws `WriteConflict` when its contacts changed meanwhile. */
   private async writeAtomically(projectId: string, batch: PendingTrack[]): Promise<TrackEventResult[]> {
     const now = new Date();
-    let rows: EventRow[] = [];
+    let rows: TrackedRow[] = [];
     await this.writer.upsertManyAtomically(this.db, projectId, this.itemsOf(projectId, batch), (writes, write) => {
       rows = this.eventRowsOf(batch, writes);
-      write.with('tracked', this.insertEventsSql(write.param, projectId, rows, now));
+      write.with('tracked', this.events.insertTrackedSql(this.db, write.param, projectId, rows, now));
       return this.eventTrackedOf(projectId, batch, writes, rows, now);
     });
     return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
@@ -144,20 +136,13 @@ export class TrackEventUseCase {
   /** The batch in a transaction that locks its contacts. */
   private async writeLocked(m: EntityManager, projectId: string, batch: PendingTrack[]): Promise<TrackEventResult[]> {
     const now = new Date();
-    let rows: EventRow[] = [];
+    let rows: TrackedRow[] = [];
     await this.writer.upsertMany(m, projectId, this.itemsOf(projectId, batch), (writes) => {
       rows = this.eventRowsOf(batch, writes);
       return this.eventTrackedOf(projectId, batch, writes, rows, now);
     });
-    const { param, values } = new SqlParams();
-    await m.query(this.insertEventsSql(param, projectId, rows, now), values);
+    await this.events.insertTracked(m, projectId, rows, now);
     return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
-  }
-
-  private insertEventsSql(param: SqlParam, projectId: string, rows: EventRow[], now: Date): string {
-    return `INSERT INTO ${tableName(this.db, TrackedEvent)} (id, project_id, contact_id, name, data, created_at)
-      SELECT id, ${param(projectId, 'varchar')}, "contactId", name, data, ${param(now, 'timestamptz')}
-        FROM jsonb_to_recordset(${jsonParam(param, rows)}) AS x(id varchar, "contactId" varchar, name varchar, data jsonb)`;
   }
 
   private itemsOf(projectId: string, batch: PendingTrack[]): { input: ContactInput; ctx: WriteContext }[] {
@@ -167,7 +152,7 @@ export class TrackEventUseCase {
     }));
   }
 
-  private eventRowsOf(batch: PendingTrack[], writes: ContactWrite[]): EventRow[] {
+  private eventRowsOf(batch: PendingTrack[], writes: ContactWrite[]): TrackedRow[] {
     return batch.map(({ dto }, k) => ({
       id: newId('evt'),
       contactId: writes[k]!.contact.id,
@@ -181,7 +166,7 @@ export class TrackEventUseCase {
     projectId: string,
     batch: PendingTrack[],
     writes: ContactWrite[],
-    rows: EventRow[],
+    rows: TrackedRow[],
     now: Date,
   ): EventEnvelope[] {
     return batch.map(({ correlationId }, k) =>
@@ -212,12 +197,12 @@ export class TrackEventUseCase {
       );
       const id = newId('evt');
       const now = new Date();
-      await m.insert(TrackedEvent, {
+      await this.events.insertOne(m, {
         id,
         projectId,
         contactId: write.contact.id,
         name: dto.event,
-        data: eventData as never,
+        data: eventData,
         createdAt: now,
       });
       await this.outbox.add(

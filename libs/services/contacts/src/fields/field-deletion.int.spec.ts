@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { ContactWriter } from '../contacts/contact-writer.js';
 import { ListContactsQueryDto } from '../contacts/contact.dto.js';
 import { ContactsService } from '../contacts/contacts.service.js';
+import { ContactStore } from '../contacts/contacts.store.js';
 import { contactsSchema } from '../contacts.module.js';
 import { CONTACTS } from '../consumer.js';
 import { ContactsExport } from '../internal/contacts-export.js';
@@ -14,6 +15,7 @@ import type { ServiceUpsertContactDto } from '../internal/internal-contacts.dto.
 import { DeleteFieldProcessor } from './delete-field.processor.js';
 import { FieldRegistry } from './field-registry.js';
 import { DELETE_FIELD_QUEUE, FieldsService } from './fields.service.js';
+import { FieldsStore } from './fields.store.js';
 import type { ReferenceDirectory } from '@herald/messaging';
 
 /**
@@ -70,9 +72,9 @@ describe('deleting a field, with its job held back (PostgreSQL)', () => {
     const registry = new FieldRegistry(ds);
     writer = new ContactWriter(new Outbox(CONTACTS, ds), registry);
     contacts = new ContactsService(ds, writer);
-    exporter = new ContactsExport(ds);
-    fields = new FieldsService(ds, heldBack, registry, {} as ReferenceDirectory);
-    new DeleteFieldProcessor(ds, heldBack, new Outbox(CONTACTS, ds)).onModuleInit();
+    exporter = new ContactsExport(ds, new ContactStore());
+    fields = new FieldsService(ds, heldBack, registry, {} as ReferenceDirectory, new FieldsStore());
+    new DeleteFieldProcessor(ds, heldBack, new Outbox(CONTACTS, ds), new FieldsStore()).onModuleInit();
   });
   beforeEach(() => {
     project = `prj_field_del_${++n}`;

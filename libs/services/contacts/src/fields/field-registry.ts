@@ -1,10 +1,11 @@
 import { flattenLeaves, inferFieldType } from '@herald/contact-data';
-import { SqlParams, tableName, type SingleStatementWrite, type SqlParam } from '@herald/persistence';
+import type { SingleStatementWrite } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { FieldTypeRecorder } from '../contacts/field-type-recorder.js';
 import { CONTACTS } from '../consumer.js';
-import { ContactField } from './contact-field.entity.js';
+import { FieldsStore } from './fields.store.js';
 
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX = 50_000;
@@ -12,16 +13,17 @@ const CACHE_MAX = 50_000;
 /**
  * Records the type of each custom field the first time a non-null value is seen in a project.
  * Types never change afterwards, so paths already known are remembered for a minute to keep the
- * hot write paths to one statement.
+ * hot write paths to one statement. The contact write path reaches it as its FieldTypeRecorder;
+ * the SQL is the FieldsStore's.
  */
 @Injectable()
-export class FieldRegistry {
+export class FieldRegistry implements FieldTypeRecorder {
   private readonly known = new Map<string, number>();
-  private readonly table: string;
 
-  constructor(@InjectDataSource(CONTACTS) db: DataSource) {
-    this.table = tableName(db, ContactField);
-  }
+  constructor(
+    @InjectDataSource(CONTACTS) private readonly db: DataSource,
+    private readonly store: FieldsStore = new FieldsStore(),
+  ) {}
 
   async register(manager: EntityManager, projectId: string, data: Record<string, unknown>): Promise<void> {
     await this.registerMany(manager, projectId, [data]);
@@ -30,8 +32,7 @@ export class FieldRegistry {
   async registerMany(manager: EntityManager, projectId: string, datas: Record<string, unknown>[]): Promise<void> {
     const fresh = this.unknownPaths(projectId, datas);
     if (fresh.size === 0) return;
-    const params = new SqlParams();
-    await manager.query(this.insertSql(projectId, fresh, params.param), params.values);
+    await this.store.register(manager, projectId, fresh);
     this.remember(projectId, fresh);
   }
 
@@ -39,7 +40,7 @@ export class FieldRegistry {
   registerIn(write: SingleStatementWrite, projectId: string, datas: Record<string, unknown>[]): void {
     const fresh = this.unknownPaths(projectId, datas);
     if (fresh.size === 0) return;
-    write.with('fields', this.insertSql(projectId, fresh, write.param));
+    write.with('fields', this.store.registerSql(this.db, projectId, fresh, write.param));
     write.onCommit(() => this.remember(projectId, fresh));
   }
 
@@ -57,12 +58,6 @@ export class FieldRegistry {
       }
     }
     return fresh;
-  }
-
-  private insertSql(projectId: string, fresh: Map<string, string>, param: SqlParam): string {
-    return `INSERT INTO ${this.table} (project_id, path, type)
-      SELECT ${param(projectId, 'varchar')}, p, t FROM unnest(${param([...fresh.keys()], 'varchar[]')}, ${param([...fresh.values()], 'varchar[]')}) AS x(p, t)
-      ON CONFLICT (project_id, path) DO NOTHING`;
   }
 
   private remember(projectId: string, fresh: Map<string, string>): void {

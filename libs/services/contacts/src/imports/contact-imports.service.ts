@@ -4,9 +4,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
-import { ContactImport, type ImportRowError, type ImportStatus } from './contact-import.entity.js';
+import type { ImportRowError, ImportStatus } from './contact-import.entity.js';
 import { csvRows, decodeUtf8 } from './csv.js';
 import { ImportErrors } from './import.errors.js';
+import { ImportsStore } from './imports.store.js';
 
 export const MAX_CSV_BYTES = 5 * 1024 * 1024;
 export const IMPORT_QUEUE = 'contacts.import-csv';
@@ -31,6 +32,7 @@ export class ContactImportsService {
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     @InjectJobQueue(CONTACTS) private readonly jobs: JobQueue,
+    private readonly store: ImportsStore,
   ) {}
 
   async start(
@@ -57,37 +59,14 @@ export class ContactImportsService {
 
     const id = newId('imp');
     await this.db.transaction(async (m) => {
-      await m.insert(ContactImport, {
-        id,
-        projectId,
-        status: 'queued',
-        file,
-        fileName: fileName ?? null,
-        totalRows,
-        errors: [],
-      });
+      await this.store.create(m, { id, projectId, file, fileName: fileName ?? null, totalRows });
       await this.jobs.enqueue(m, IMPORT_QUEUE, { importId: id }, { id, maxAttempts: 3 });
     });
     return { jobId: id, status: 'queued' };
   }
 
   async get(projectId: string, jobId: string): Promise<ImportView> {
-    const job = await this.db.getRepository(ContactImport).findOne({
-      where: { projectId, id: jobId },
-      select: {
-        id: true,
-        status: true,
-        totalRows: true,
-        processedRows: true,
-        imported: true,
-        updated: true,
-        skipped: true,
-        errors: true,
-        createdAt: true,
-        completedAt: true,
-        failure: true,
-      },
-    });
+    const job = await this.store.report(this.db, projectId, jobId);
     if (!job) throw ImportErrors.jobNotFound(jobId);
     return {
       jobId: job.id,

@@ -2,18 +2,17 @@ import { dataObjectProblem, isValidEmail, mapCsvRow } from '@herald/contact-data
 import { isUnstorableText } from '@herald/core';
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
-import { tableName } from '@herald/persistence';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ContactWriter } from '../contacts/contact-writer.js';
 import { CONTACTS } from '../consumer.js';
-import { ContactImport, type ImportRowError } from './contact-import.entity.js';
+import type { ContactImport, ImportRowError } from './contact-import.entity.js';
 import { IMPORT_QUEUE } from './contact-imports.service.js';
 import { csvRows } from './csv.js';
+import { ImportsStore } from './imports.store.js';
 
 const BATCH_ROWS = 1000;
-const MAX_STORED_ERRORS = 1000;
 const log = createLogger('contacts.import');
 
 interface ParsedRow {
@@ -27,7 +26,7 @@ interface ParsedRow {
  * Runs a CSV import as a durable job: streams the stored file with fast-csv, applies rows in
  * batches of 1000 through the contact write path, and commits each batch together with the
  * counts and the checkpoint. After a crash the job is claimed again and resumes after the last
- * committed batch; rows are upserts by email, so nothing is duplicated.
+ * committed batch; rows are upserts by email, so nothing is duplicated. The SQL is the ImportsStore's.
  */
 @Injectable()
 export class CsvImportProcessor implements OnModuleInit {
@@ -35,6 +34,7 @@ export class CsvImportProcessor implements OnModuleInit {
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     @InjectJobQueue(CONTACTS) private readonly jobs: JobQueue,
     private readonly writer: ContactWriter,
+    private readonly store: ImportsStore,
   ) {}
 
   onModuleInit(): void {
@@ -43,22 +43,14 @@ export class CsvImportProcessor implements OnModuleInit {
 
   private async run({ job, signal }: JobContext): Promise<void> {
     const importId = (job.payload as { importId: string }).importId;
-    const imp = await this.db.getRepository(ContactImport).findOneBy({ id: importId });
+    const imp = await this.store.get(this.db, importId);
     if (!imp || imp.status !== 'queued' || !imp.file) return;
     try {
       await this.process(imp, signal);
     } catch (err) {
       if (err instanceof Superseded) return; // another run of the job (its lease expired here) carries on
       if (!signal.aborted && job.attempts >= job.maxAttempts) {
-        await this.db.getRepository(ContactImport).update(
-          { id: imp.id },
-          {
-            status: 'failed',
-            failure: err instanceof Error ? err.message : String(err),
-            completedAt: new Date(),
-            file: null,
-          },
-        );
+        await this.store.fail(this.db, imp.id, err instanceof Error ? err.message : String(err));
       }
       throw err;
     }
@@ -86,10 +78,7 @@ export class CsvImportProcessor implements OnModuleInit {
       }
     }
     if (batch.length > 0) await this.apply(imp, batch);
-    await this.db.query(
-      `UPDATE ${tableName(this.db, ContactImport)} SET status = 'completed', file = NULL, completed_at = now() WHERE id = $1`,
-      [imp.id],
-    );
+    await this.store.complete(this.db, imp.id);
     log.info('import completed', {
       importId: imp.id,
       projectId: imp.projectId,
@@ -122,11 +111,7 @@ export class CsvImportProcessor implements OnModuleInit {
       // the run that claimed the job again must not both apply this batch. The second to get here
       // sees the checkpoint moved and stops, its writes rolled back.
       const before = batch[0]!.row - 2; // rows of the file applied before this batch
-      const [checkpoint] = (await m.query(
-        `SELECT processed_rows FROM ${tableName(m, ContactImport)} WHERE id = $1 FOR UPDATE`,
-        [imp.id],
-      )) as { processed_rows: number }[];
-      if (checkpoint?.processed_rows !== before) throw new Superseded();
+      if ((await this.store.lockCheckpoint(m, imp.id)) !== before) throw new Superseded();
       const { created, updated } =
         valid.length > 0
           ? await this.writer.upsertBatch(
@@ -135,13 +120,7 @@ export class CsvImportProcessor implements OnModuleInit {
               valid,
             )
           : { created: 0, updated: 0 };
-      await m.query(
-        `UPDATE ${tableName(m, ContactImport)}
-            SET processed_rows = processed_rows + $2, imported = imported + $3, updated = updated + $4, skipped = skipped + $5,
-                errors = CASE WHEN jsonb_array_length(errors) >= ${MAX_STORED_ERRORS} THEN errors ELSE errors || $6::jsonb END
-          WHERE id = $1`,
-        [imp.id, batch.length, created, updated, errors.length, JSON.stringify(errors)],
-      );
+      await this.store.recordBatch(m, imp.id, { rows: batch.length, created, updated, errors });
     });
   }
 }

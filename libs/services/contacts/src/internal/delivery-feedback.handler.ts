@@ -1,11 +1,10 @@
 import { normaliseEmail } from '@herald/contact-data';
 import { Topics, type EmailLifecycleV1, type EventEnvelope, type SubscriptionChangeReason } from '@herald/contracts';
 import { EventContext, OnEvent } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { ContactWriter } from '../contacts/contact-writer.js';
-import { Contact } from '../contacts/contact.entity.js';
+import { ContactStore } from '../contacts/contacts.store.js';
 import { CONTACTS } from '../consumer.js';
 
 /**
@@ -14,7 +13,10 @@ import { CONTACTS } from '../consumer.js';
  */
 @Controller()
 export class DeliveryFeedbackHandler {
-  constructor(private readonly writer: ContactWriter) {}
+  constructor(
+    private readonly writer: ContactWriter,
+    private readonly contacts: ContactStore,
+  ) {}
 
   @OnEvent(CONTACTS, Topics.EmailBounced)
   async onBounced(@Payload() event: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext): Promise<void> {
@@ -32,15 +34,17 @@ export class DeliveryFeedbackHandler {
     ctx: EventContext,
     reason: SubscriptionChangeReason,
   ): Promise<void> {
-    const rows: { id: string }[] = await ctx.manager.query(
-      `SELECT id FROM ${tableName(ctx.manager, Contact)} WHERE project_id = $1 AND (id = $2 OR email = $3) LIMIT 1`,
-      [event.projectId, event.payload.contactId ?? '', normaliseEmail(event.payload.email)],
+    const id = await this.contacts.idOf(
+      ctx.manager,
+      event.projectId,
+      event.payload.contactId ?? '',
+      normaliseEmail(event.payload.email),
     );
-    if (!rows[0]) return;
+    if (!id) return;
     await this.writer.update(
       ctx.manager,
       { projectId: event.projectId, subscribedIfNew: false, reason, correlationId: event.eventId },
-      rows[0].id,
+      id,
       { subscribed: false },
     );
   }

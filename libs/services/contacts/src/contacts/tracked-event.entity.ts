@@ -4,6 +4,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
  * One entry of a contact's timeline: an event tracked through `POST /v1/track` (`system` false),
  * or a system event projected from Herald's own topics (`system` true: `email.*`,
  * `contact.subscribed`, `contact.unsubscribed`), which keeps the id of the event it came from.
+ * The timeline is the contact's: deleting the contact deletes it (`ContactStore.delete`); the events
+ * feature tracks, projects and reads it (`TrackedEventsStore`).
  */
 @Entity({ name: 'tracked_events' })
 @Index('tracked_events_project_created_idx', ['projectId', 'createdAt', 'id'])
