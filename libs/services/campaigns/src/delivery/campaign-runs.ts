@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
 import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -11,6 +10,7 @@ import { publishCampaignReferences, publishLifecycle } from '../campaigns/campai
 import { assertCancellable, parseScheduledFor, sendTarget } from '../campaigns/campaign-state.js';
 import { campaignView, type CampaignView } from '../campaigns/campaign-view.js';
 import { CampaignsService } from '../campaigns/campaigns.service.js';
+import { CampaignsStore } from '../campaigns/campaigns.store.js';
 import { SegmentsClient } from '../clients/segments-client.js';
 import { SendingClient } from '../clients/sending-client.js';
 import { CAMPAIGNS } from '../consumer.js';
@@ -50,6 +50,7 @@ export class CampaignRuns implements OnModuleInit, OnApplicationBootstrap {
     private readonly segments: SegmentsClient,
     private readonly sending: SendingClient,
     private readonly sender: CampaignSender,
+    private readonly store: CampaignsStore,
   ) {}
 
   onModuleInit(): void {
@@ -152,14 +153,7 @@ export class CampaignRuns implements OnModuleInit, OnApplicationBootstrap {
 
   /** SCHEDULED → SENDING, only for this run and only once `scheduled_at` has passed by the database's clock. */
   private async fire(id: string, seq: number): Promise<boolean> {
-    return this.db.transaction(async (m) => {
-      const [rows] = (await m.query(
-        `UPDATE ${tableName(m, Campaign)} SET status = 'SENDING', started_at = now(), version = version + 1, updated_at = now()
-          WHERE id = $1 AND send_seq = $2 AND status = 'SCHEDULED' AND scheduled_at <= now() RETURNING id`,
-        [id, seq],
-      )) as [unknown[], number];
-      return rows.length > 0;
-    });
+    return this.db.transaction((m) => this.store.fireScheduled(m, id, seq));
   }
 
   /**

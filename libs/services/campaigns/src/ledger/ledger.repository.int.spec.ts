@@ -171,4 +171,31 @@ describe('the delivery ledger (PostgreSQL)', () => {
     expect(c).toMatchObject({ recipients: 4, sent: 2, failed: 1, duplicate: 1, queued: 0 });
     expect(addsUp(c)).toBe(true);
   });
+
+  it('reads the rows a filter wants after a position, in ledger order, up to a limit; counts them', async () => {
+    const id = campaign();
+    await L.addPage(ds.manager, 'prj', id, [
+      contact('c1'),
+      contact('c2', 'c2@example.com', false),
+      contact('c3'),
+      contact('c4', 'c1@example.com'),
+      contact('c5'),
+    ]);
+    await L.addPage(ds.manager, 'prj', campaign(), [contact('c6')]);
+    const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.contact_id);
+    const all = await L.rowsAfter(ds.manager, id, {}, 0, 10);
+    expect(ids(all)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(all[0]).toMatchObject({ campaign_id: id, email: 'c1@example.com', status: 'pending' });
+    expect(ids(await L.rowsAfter(ds.manager, id, {}, 0, 2))).toEqual(['c1', 'c2']);
+    // a position as the cursor or the CSV export hands it, a number or its text
+    expect(ids(await L.rowsAfter(ds.manager, id, {}, String(all[1]!.seq), 2))).toEqual(['c3', 'c4']);
+    expect(ids(await L.rowsAfter(ds.manager, id, { status: 'pending' }, all[0]!.seq as number, 10))).toEqual([
+      'c3',
+      'c5',
+    ]);
+    expect(ids(await L.rowsAfter(ds.manager, id, { status: 'skipped', reason: 'duplicate' }, 0, 10))).toEqual(['c4']);
+    expect(await L.countOf(ds.manager, id, {})).toBe(5);
+    expect(await L.countOf(ds.manager, id, { status: 'skipped' })).toBe(2);
+    expect(await L.countOf(ds.manager, id, { reason: 'unsubscribed' })).toBe(1);
+  });
 });

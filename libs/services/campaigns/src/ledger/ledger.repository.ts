@@ -11,6 +11,21 @@ export interface PendingRow {
   contact: AudienceContact;
 }
 
+/** Which of a campaign's rows a read of the ledger wants: a status, a skip reason, or all. */
+export interface LedgerFilter {
+  status?: string;
+  reason?: string;
+}
+
+/** The WHERE of a filtered read of the campaign's rows, with its parameters (the campaign's id first). */
+function whereOf(campaignId: string, q: LedgerFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [campaignId];
+  const parts = ['campaign_id = $1'];
+  if (q.status) parts.push(`status = $${params.push(q.status)}`);
+  if (q.reason) parts.push(`reason = $${params.push(q.reason)}`);
+  return { where: parts.join(' AND '), params };
+}
+
 /** Rows that can still become sent/failed: pending, queued, and a cancelled skip (its email may be out already). */
 const OPEN = `(status IN ('pending', 'queued') OR (status = 'skipped' AND reason = 'cancelled'))`;
 
@@ -76,6 +91,34 @@ export class LedgerRepository {
       [campaignId, limit],
     );
     return rows.map((r) => ({ contactId: r.contact_id, email: r.email, contact: r.contact }));
+  }
+
+  /**
+   * Up to `limit` of the campaign's rows the filter wants after position `after` (a row's `seq`), in
+   * ledger order, as their columns: a page of recipients, a batch of the CSV export.
+   */
+  static async rowsAfter(
+    m: EntityManager,
+    campaignId: string,
+    filter: LedgerFilter,
+    after: number | string,
+    limit: number,
+  ): Promise<Record<string, unknown>[]> {
+    const { where, params } = whereOf(campaignId, filter);
+    return m.query<Record<string, unknown>[]>(
+      `SELECT * FROM ${this.table(m)} WHERE ${where} AND seq > $${params.length + 1} ORDER BY seq LIMIT ${limit}`,
+      [...params, after],
+    );
+  }
+
+  /** How many of the campaign's rows the filter wants. */
+  static async countOf(m: EntityManager, campaignId: string, filter: LedgerFilter): Promise<number> {
+    const { where, params } = whereOf(campaignId, filter);
+    const [{ n }] = await m.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM ${this.table(m)} WHERE ${where}`,
+      params,
+    );
+    return n;
   }
 
   /** Rows handed over and not final yet: what is in flight at sending. */

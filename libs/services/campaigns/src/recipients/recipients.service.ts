@@ -101,22 +101,10 @@ export class RecipientsService {
       throw invalidInput([
         { field: 'cursor', code: 'invalid_string', message: 'cursor must be a value returned by a previous page' },
       ]);
-    const { where, params } = this.where(c.id, q);
-    const t = LedgerRepository.table(this.db.manager);
-    const rows = await this.db.query<Record<string, unknown>[]>(
-      `SELECT * FROM ${t} WHERE ${where} AND seq > $${params.length + 1} ORDER BY seq LIMIT ${q.limit + 1}`,
-      [...params, after],
-    );
+    const rows = await LedgerRepository.rowsAfter(this.db.manager, c.id, q, after, q.limit + 1);
     const hasMore = rows.length > q.limit;
     const data = rows.slice(0, q.limit);
-    let total = 0;
-    if (q.cursor === undefined) {
-      const [{ n }] = await this.db.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${t} WHERE ${where}`,
-        params,
-      );
-      total = n;
-    }
+    const total = q.cursor === undefined ? await LedgerRepository.countOf(this.db.manager, c.id, q) : 0;
     return {
       data: data.map(view),
       cursor: hasMore ? String(data[data.length - 1]!.seq) : null,
@@ -129,14 +117,9 @@ export class RecipientsService {
   async *csv(projectId: string, id: string, q: Omit<RecipientsQuery, 'limit' | 'cursor'>): AsyncGenerator<string> {
     const c = await this.campaigns.find(this.db.manager, projectId, id);
     yield `${CSV_COLUMNS.join(',')}\r\n`;
-    const { where, params } = this.where(c.id, q);
-    const t = LedgerRepository.table(this.db.manager);
     let after = '0';
     for (;;) {
-      const rows = await this.db.query<Record<string, unknown>[]>(
-        `SELECT * FROM ${t} WHERE ${where} AND seq > $${params.length + 1} ORDER BY seq LIMIT 1000`,
-        [...params, after],
-      );
+      const rows = await LedgerRepository.rowsAfter(this.db.manager, c.id, q, after, 1000);
       if (rows.length === 0) return;
       yield rows
         .map(view)
@@ -144,13 +127,5 @@ export class RecipientsService {
         .join('');
       after = String(rows[rows.length - 1]!.seq);
     }
-  }
-
-  private where(campaignId: string, q: { status?: string; reason?: string }) {
-    const params: unknown[] = [campaignId];
-    const parts = ['campaign_id = $1'];
-    if (q.status) parts.push(`status = $${params.push(q.status)}`);
-    if (q.reason) parts.push(`reason = $${params.push(q.reason)}`);
-    return { where: parts.join(' AND '), params };
   }
 }
