@@ -3,12 +3,13 @@ import { Job, JobsModule } from '@herald/jobs';
 import { messagingEntities, MessagingModule } from '@herald/messaging';
 import { PersistenceModule } from '@herald/persistence';
 import { Module } from '@nestjs/common';
-import { DomainChecks } from './checks/domain-checks.js';
 import { DOMAINS } from './consumer.js';
+import { DomainChecks } from './domains/domain-checks.js';
 import { DomainVerifier } from './domains/domain-verifier.js';
 import { Domain } from './domains/domain.entity.js';
 import { DomainsController } from './domains/domains.controller.js';
 import { DomainsService } from './domains/domains.service.js';
+import { DomainsStore } from './domains/domains.store.js';
 import {
   DKIM_ENCRYPTION_KEY,
   DOMAINS_SETTINGS,
@@ -52,6 +53,7 @@ export const domainsSchema = {
     DnsRecordChecker,
     DkimKeyGenerator,
     DomainVerifier,
+    DomainsStore,
     DomainChecks,
     DomainsService,
     DomainsProjectCleanup,

@@ -7,7 +7,7 @@ import {
   type ProjectDataTopic,
 } from '@herald/messaging';
 import { Injectable } from '@nestjs/common';
-import { DomainChecks } from '../checks/domain-checks.js';
+import { DomainChecks } from '../domains/domain-checks.js';
 import { DOMAINS } from '../consumer.js';
 import { domainUnverified } from '../domains/domain-events.js';
 import { Domain } from '../domains/domain.entity.js';

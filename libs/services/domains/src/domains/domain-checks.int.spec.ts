@@ -6,15 +6,16 @@ import { createServiceDataSource, migrateServiceSchema } from '@herald/persisten
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import { DOMAINS } from '../consumer.js';
-import { Domain } from '../domains/domain.entity.js';
-import { DomainVerifier } from '../domains/domain-verifier.js';
-import { DomainsService } from '../domains/domains.service.js';
 import { domainsSchema, domainsService } from '../domains.module.js';
 import { DomainsSettings, resolveDkimEncryptionKey } from '../domains.settings.js';
 import { DkimKeyGenerator } from '../keys/dkim-key-generator.js';
 import { DomainsProjectCleanup } from '../projects/domains-project-cleanup.js';
 import { DnsRecordChecker, type TxtResolver } from '../records/dns-record-checker.js';
 import { CHECK_QUEUE, checkJobId, DomainChecks } from './domain-checks.js';
+import { Domain } from './domain.entity.js';
+import { DomainVerifier } from './domain-verifier.js';
+import { DomainsService } from './domains.service.js';
+import { DomainsStore } from './domains.store.js';
 
 /**
  * The background check chain and the state machine against real PostgreSQL, with DNS answered from
@@ -54,7 +55,7 @@ describe('domain checks (PostgreSQL)', () => {
     outbox = new Outbox(DOMAINS, ds);
     queue = new JobQueue(DOMAINS, db.url, ds, { leaseMs: 30_000, pollIntervalMs: 1000, concurrency: 1 });
     verifier = new DomainVerifier(new DnsRecordChecker(resolver), outbox, settings);
-    checks = new DomainChecks(ds, queue, verifier, settings);
+    checks = new DomainChecks(ds, queue, verifier, settings, new DomainsStore());
     const runtime = { mode: 'distributed', internalJwtSecret: 'x'.repeat(32) } as HeraldRuntime;
     domains = new DomainsService(
       ds,
@@ -200,7 +201,7 @@ describe('domain checks (PostgreSQL)', () => {
   it('a chain whose last link failed for good is restarted at boot; two replicas restarting it at once leave one live chain', async () => {
     const { view, publish } = await newDomain();
     await ds.getRepository(Job).update({ id: checkJobId(view.id, 0) }, { state: 'failed' });
-    const replicaB = new DomainChecks(ds, queue, verifier, settings);
+    const replicaB = new DomainChecks(ds, queue, verifier, settings, new DomainsStore());
     await Promise.all([checks.restartBrokenChains(), replicaB.restartBrokenChains()]);
     const restarted = await queuedLinks(view.id);
     expect(restarted.length).toBeGreaterThanOrEqual(1);

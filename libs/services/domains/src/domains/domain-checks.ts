@@ -1,13 +1,13 @@
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DOMAINS } from '../consumer.js';
 import { DOMAINS_SETTINGS, type DomainsSettings } from '../domains.settings.js';
-import { Domain, type DomainStatus } from '../domains/domain.entity.js';
-import { DomainVerifier } from '../domains/domain-verifier.js';
+import { Domain, type DomainStatus } from './domain.entity.js';
+import { DomainVerifier } from './domain-verifier.js';
+import { DomainsStore } from './domains.store.js';
 
 export const CHECK_QUEUE = 'domains.check';
 /** Enough retries to ride out a long database outage (backoff tops out at a minute). */
@@ -40,6 +40,7 @@ export class DomainChecks implements OnModuleInit, OnApplicationBootstrap {
     @InjectJobQueue(DOMAINS) private readonly jobs: JobQueue,
     private readonly verifier: DomainVerifier,
     @Inject(DOMAINS_SETTINGS) private readonly settings: DomainsSettings,
+    private readonly store: DomainsStore,
   ) {}
 
   onModuleInit(): void {
@@ -86,11 +87,7 @@ export class DomainChecks implements OnModuleInit, OnApplicationBootstrap {
       try {
         await this.db.transaction(async (m) => {
           // advancing the number retires whatever link may still exist for the old one
-          const [updated] = (await m.query(
-            `UPDATE ${tableName(m, Domain)} SET check_seq = check_seq + 1 WHERE id = $1 RETURNING check_seq`,
-            [id],
-          )) as [{ check_seq: number }[], number];
-          const seq = updated[0]?.check_seq;
+          const seq = await this.store.advanceCheckSeq(m, id);
           if (seq === undefined) return;
           await this.enqueue(m, id, seq, new Date());
           restarted++;
