@@ -1,5 +1,4 @@
 export * from './gateway.module.js';
-export * from './gateway.service.js';
 export * from './consumer.js';
 export * from './gateway.settings.js';
 export { ROUTES, routeFor } from './edge/route-table.js';

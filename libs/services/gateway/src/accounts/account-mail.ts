@@ -5,16 +5,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
 import { AccountMailer } from './account-mailer.js';
 import { AccountTokens } from './account-tokens.js';
-import { InvitationTokens } from '../projects/invitations/invitation-tokens.js';
-import { Membership } from '../projects/membership.entity.js';
-import { Project } from '../projects/project.entity.js';
 import { User } from './user.entity.js';
 
-const OWNER_NOTICE_QUEUE = 'owner-notice-email';
-const INVITATION_QUEUE = 'invitation-email';
-
 /** Retries back off from 1 s to a minute: about a quarter of an hour of relay outage is covered. */
-const MAX_ATTEMPTS = 20;
+export const MAIL_MAX_ATTEMPTS = 20;
 
 interface AccountMailKind {
   queue: string;
@@ -55,7 +49,7 @@ const KINDS = {
 export type AccountMailKindName = keyof typeof KINDS;
 
 /**
- * Herald's own account emails (verification, password reset, invitations, notices to owners), sent from the gateway's durable job
+ * Herald's own account emails (verification, password reset; a project's emails: ProjectMail), sent from the gateway's durable job
  * queue: the request and its email job commit together, so an SMTP relay that is down delays the
  * email (retried with backoff, across restarts) instead of failing a request whose change is
  * already made. The job issues the token when it sends, so the database holds only token hashes.
@@ -67,59 +61,16 @@ export class AccountMail implements OnModuleInit {
     @InjectJobQueue(GATEWAY) private readonly jobs: JobQueue,
     private readonly tokens: AccountTokens,
     private readonly mailer: AccountMailer,
-    private readonly invitationTokens: InvitationTokens,
   ) {}
 
   onModuleInit(): void {
     for (const kind of Object.values(KINDS))
       this.jobs.register(kind.queue, ({ job }) => this.send(kind, String(job.payload.key)));
-    this.jobs.register(OWNER_NOTICE_QUEUE, ({ job }) =>
-      this.sendOwnerNotice(String(job.payload.projectId), String(job.payload.subject), String(job.payload.text)),
-    );
-    this.jobs.register(INVITATION_QUEUE, ({ job }) => this.sendInvitation(String(job.payload.key)));
-  }
-
-  private async sendOwnerNotice(projectId: string, subject: string, text: string): Promise<void> {
-    const owners: { email: string }[] = await this.db
-      .createQueryBuilder(Membership, 'm')
-      .innerJoin(User, 'u', 'u.id = m.user_id')
-      .select('u.email', 'email')
-      .where('m.project_id = :projectId AND m.role = :role', { projectId, role: 'OWNER' })
-      .getRawMany();
-    for (const owner of owners) await this.mailer.send(owner.email, subject, text);
-  }
-
-  /** A new token each time the job runs (the previous one stops working); nothing once accepted, revoked or expired. */
-  private async sendInvitation(invitationId: string): Promise<void> {
-    const issued = await this.db.transaction((m) => this.invitationTokens.issue(m, invitationId));
-    if (!issued) return;
-    const project = await this.db.getRepository(Project).findOneBy({ id: issued.invitation.projectId });
-    await this.mailer.send(
-      issued.invitation.email,
-      `You are invited to ${project?.name ?? 'a project'} on Herald`,
-      `You have been invited to join the Herald project "${project?.name ?? issued.invitation.projectId}" as ${issued.invitation.role}.\n\n` +
-        `Accept it here: ${this.mailer.link('/accept-invitation', issued.token)}\n\n` +
-        `Sign up there with this address, or log in to its Herald account. The invitation is for ${issued.invitation.email} only: no other account can accept it.\n\n` +
-        `The invitation expires on ${issued.invitation.expiresAt.toISOString()}.`,
-    );
-  }
-
-  /**
-   * Queues a notice to every OWNER of the project (looked up when it is sent), in the caller's
-   * transaction: billing thresholds, sending suspensions.
-   */
-  async notifyOwners(manager: EntityManager, projectId: string, subject: string, text: string): Promise<void> {
-    await this.jobs.enqueue(manager, OWNER_NOTICE_QUEUE, { projectId, subject, text }, { maxAttempts: MAX_ATTEMPTS });
-  }
-
-  /** Queues the invitation email of a pending invitation; the job issues its token when it sends. */
-  async invite(manager: EntityManager, invitationId: string): Promise<void> {
-    await this.jobs.enqueue(manager, INVITATION_QUEUE, { key: invitationId }, { maxAttempts: MAX_ATTEMPTS });
   }
 
   /** Queues the email in the caller's transaction: it goes out if and only if that commits. */
   async schedule(manager: EntityManager, kind: AccountMailKindName, key: string): Promise<void> {
-    await this.jobs.enqueue(manager, KINDS[kind].queue, { key }, { maxAttempts: MAX_ATTEMPTS });
+    await this.jobs.enqueue(manager, KINDS[kind].queue, { key }, { maxAttempts: MAIL_MAX_ATTEMPTS });
   }
 
   private async send(kind: AccountMailKind, key: string): Promise<void> {

@@ -1,7 +1,6 @@
 import { Public } from '@herald/http';
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentUser, SessionAuth } from '../edge/auth-decorators.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
 import {
   LogInDto,
@@ -11,7 +10,9 @@ import {
   TokenDto,
   type UserView,
 } from './account.dto.js';
+import { CurrentUser, SessionAuth } from './auth-decorators.js';
 import { AccountsService, userView } from './accounts.service.js';
+import { oauthProviders } from './oauth-providers.js';
 import { SessionService } from './session.service.js';
 import { SignUpUseCase } from './sign-up.use-case.js';
 import type { User } from './user.entity.js';
@@ -110,11 +111,4 @@ export class AuthController {
   oauthConfig(): { providers: { id: string; clientId: string }[] } {
     return { providers: oauthProviders(this.settings) };
   }
-}
-
-export function oauthProviders(settings: GatewaySettings): { id: string; clientId: string }[] {
-  return [
-    ...(settings.GITHUB_CLIENT_ID ? [{ id: 'github', clientId: settings.GITHUB_CLIENT_ID }] : []),
-    ...(settings.GOOGLE_CLIENT_ID ? [{ id: 'google', clientId: settings.GOOGLE_CLIENT_ID }] : []),
-  ];
 }

@@ -1,7 +1,7 @@
 import { DomainError } from '@herald/core';
 import { startRedis } from '@herald/testing';
 import type { Redis } from 'ioredis';
-import { createRedis, RateLimiter } from '../edge/rate-limiter.js';
+import { createRedis, RateLimiter } from '../shared/rate-limiter.js';
 import { AccountErrors } from './account.errors.js';
 import { AttemptThrottle } from './login-throttle.js';
 

@@ -1,5 +1,5 @@
 import type { DomainError } from '@herald/core';
-import type { RateLimiter } from '../edge/rate-limiter.js';
+import type { RateLimiter } from '../shared/rate-limiter.js';
 
 /**
  * Attempts counted per account and per client address, reserved before the work they guard: the

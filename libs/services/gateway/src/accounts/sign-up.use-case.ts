@@ -4,12 +4,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
-import { InvitationAcceptance } from '../projects/invitations/invitation-acceptance.js';
 import { AccountMail } from './account-mail.js';
 import type { SignUpDto } from './account.dto.js';
 import { AccountErrors } from './account.errors.js';
 import { normaliseEmail } from './accounts.service.js';
 import { hashPassword } from './password-hasher.js';
+import { SignUpInvitations } from './sign-up-invitations.js';
 import { User } from './user.entity.js';
 
 /**
@@ -26,7 +26,7 @@ export class SignUpUseCase {
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
     @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
     private readonly mail: AccountMail,
-    private readonly invitations: InvitationAcceptance,
+    private readonly invitations: SignUpInvitations,
   ) {}
 
   async execute(dto: SignUpDto): Promise<User> {
@@ -53,7 +53,7 @@ export class SignUpUseCase {
         .execute();
       if ((inserted.raw as unknown[]).length === 0) throw AccountErrors.emailAlreadyRegistered();
       const created = await m.findOneByOrFail(User, { email });
-      if (invitationToken) await this.invitations.accept(m, created, invitationToken);
+      if (invitationToken) await this.invitations.redeem(m, created, invitationToken);
       else await this.mail.schedule(m, 'verification', created.id);
       return created;
     });

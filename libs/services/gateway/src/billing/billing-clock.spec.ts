@@ -1,4 +1,4 @@
-import { startedClock, systemClock } from './billing-clock.js';
+import { startedClock, systemClock } from '../shared/billing-clock.js';
 import { billingPeriod } from './billing-rules.js';
 
 describe('billing clock', () => {

@@ -1,27 +1,35 @@
 import { BillingLimitReached, type BillingCategory, type EmailLifecycleV1 } from '@herald/contracts';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AccountMail } from '../accounts/account-mail.js';
 import { GATEWAY } from '../consumer.js';
-import { BILLING_CLOCK, type BillingClock } from './billing-clock.js';
-import { BillingAccount, BillingLimits, BillingUsage, MeteredEmail } from './billing.entities.js';
+import { ProjectMail } from '../projects/project-mail.js';
+import { BILLING_CLOCK, type BillingClock } from '../shared/billing-clock.js';
+import { BillingStore } from './billing.store.js';
 import {
   billingPeriod,
   categoryOfOrigin,
   crossedLevels,
   GAUGE_PERIOD_START,
-  type Metered,
   type NoticeLevel,
   type Period,
 } from './billing-rules.js';
+import { MeteredEmailStore, type MeteredSend } from './metered-email.store.js';
 
 export interface MeteredEvent {
   projectId: string;
   payload: EmailLifecycleV1;
   at: Date;
 }
+
+/** The email as the meter records it (its time already on the billing clock). */
+const send = (e: MeteredEvent): MeteredSend => ({
+  emailId: e.payload.emailId!, // the meter records only events that name their email
+  projectId: e.projectId,
+  category: categoryOfOrigin(e.payload.origin),
+  at: e.at,
+  senderDomain: e.payload.fromDomain?.toLowerCase() ?? null,
+});
 
 const GAUGE_PERIOD: Period = { start: GAUGE_PERIOD_START, end: new Date(Date.UTC(9999, 11, 31)) };
 
@@ -36,8 +44,10 @@ const GAUGE_PERIOD: Period = { start: GAUGE_PERIOD_START, end: new Date(Date.UTC
 export class BillingMeter {
   constructor(
     @InjectOutbox(GATEWAY) private readonly outbox: Outbox,
-    private readonly mail: AccountMail,
+    private readonly mail: ProjectMail,
     @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
+    private readonly store: BillingStore,
+    private readonly emailStore: MeteredEmailStore,
   ) {}
 
   /** One email's `email.sent` / `email.bounced` (`bounced`): counts it if it is new; a bounce marks it. */
@@ -56,28 +66,10 @@ export class BillingMeter {
       if (e.payload.emailId && !byId.has(e.payload.emailId))
         byId.set(e.payload.emailId, { ...e, at: this.clock.fromReal(e.at) });
     if (byId.size === 0) return; // relay notices that matched no email of Herald's: nothing was sent by us
-    const list = [...byId.values()];
-    const table = tableName(m, MeteredEmail);
-    const rows: { email_id: string }[] = await m.query(
-      `INSERT INTO ${table} (email_id, project_id, category, sent_at, sender_domain, bounced_at)
-       SELECT id, project, category, at, domain, CASE WHEN $5::boolean THEN at END
-         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $6::varchar[]) AS x(id, project, category, at, domain)
-       ON CONFLICT (email_id) DO UPDATE SET bounced_at = COALESCE(${table}.bounced_at, EXCLUDED.bounced_at),
-         sender_domain = COALESCE(${table}.sender_domain, EXCLUDED.sender_domain)
-       RETURNING email_id, (xmax = 0) AS inserted`,
-      [
-        list.map((e) => e.payload.emailId),
-        list.map((e) => e.projectId),
-        list.map((e) => categoryOfOrigin(e.payload.origin)),
-        list.map((e) => e.at),
-        bounced,
-        list.map((e) => e.payload.fromDomain?.toLowerCase() ?? null),
-      ],
-    );
-    const counted = (rows as { email_id: string; inserted: boolean }[]).filter((r) => r.inserted);
+    const counted = await this.emailStore.record(m, [...byId.values()].map(send), bounced);
     const groups = new Map<string, { projectId: string; category: BillingCategory; n: number; at: Date }>();
-    for (const r of counted) {
-      const e = byId.get(r.email_id)!;
+    for (const emailId of counted) {
+      const e = byId.get(emailId)!;
       const category = categoryOfOrigin(e.payload.origin);
       // one group per project, category and month; the provider's period is resolved in add()
       const key = `${e.projectId}|${category}|${e.at.getUTCFullYear()}-${e.at.getUTCMonth()}`;
@@ -92,17 +84,12 @@ export class BillingMeter {
   /** `email.complained`: marks the email (reputation); an email Herald never counted is recorded, not billed. */
   async complaint(m: EntityManager, projectId: string, p: EmailLifecycleV1, at: Date): Promise<void> {
     if (!p.emailId) return;
-    const table = tableName(m, MeteredEmail);
-    await m.query(
-      `INSERT INTO ${table} (email_id, project_id, category, sent_at, sender_domain, complained_at) VALUES ($1, $2, $3, $4, $5, $4)
-       ON CONFLICT (email_id) DO UPDATE SET complained_at = COALESCE(${table}.complained_at, EXCLUDED.complained_at)`,
-      [p.emailId, projectId, categoryOfOrigin(p.origin), this.clock.fromReal(at), p.fromDomain?.toLowerCase() ?? null],
-    );
+    await this.emailStore.complaint(m, send({ projectId, payload: p, at: this.clock.fromReal(at) }));
   }
 
   /** `event.tracked`: tracked events, each in the period it happened in. */
   async trackedEvents(m: EntityManager, projectId: string, times: Date[]): Promise<void> {
-    const account = await m.findOneBy(BillingAccount, { projectId });
+    const account = await this.store.account(m, projectId);
     const perPeriod = new Map<number, { period: Period; n: number }>();
     for (const real of times) {
       const period = billingPeriod(
@@ -113,39 +100,22 @@ export class BillingMeter {
       entry.n += 1;
       perPeriod.set(period.start.getTime(), entry);
     }
-    for (const { period, n } of perPeriod.values()) await this.bump(m, projectId, 'events', n, period);
+    for (const { period, n } of perPeriod.values()) await this.store.add(m, projectId, 'events', n, period);
   }
 
   /** `contact.created` (+n) / `contact.deleted` (-n): the stored-contacts gauge. */
   async contacts(m: EntityManager, projectId: string, delta: number): Promise<void> {
-    await this.bump(m, projectId, 'contacts', delta, GAUGE_PERIOD);
+    await this.store.add(m, projectId, 'contacts', delta, GAUGE_PERIOD);
   }
 
   private async add(m: EntityManager, projectId: string, metered: BillingCategory, n: number, at: Date): Promise<void> {
-    const account = await m.findOneBy(BillingAccount, { projectId });
+    const account = await this.store.account(m, projectId);
     const period = billingPeriod(at, account && { start: account.periodStart, end: account.periodEnd });
-    const used = await this.bump(m, projectId, metered, n, period);
-    const limits = await m.findOneBy(BillingLimits, { projectId });
+    const used = await this.store.add(m, projectId, metered, n, period);
+    const limits = await this.store.limits(m, projectId);
     const cap = limits?.[metered] ?? null;
     for (const level of crossedLevels(used - n, used, cap))
       await this.notice(m, projectId, metered, level, cap!, used, period);
-  }
-
-  private async bump(
-    m: EntityManager,
-    projectId: string,
-    metered: Metered,
-    n: number,
-    period: Period,
-  ): Promise<number> {
-    const table = tableName(m, BillingUsage);
-    const rows: { used: number }[] = await m.query(
-      `INSERT INTO ${table} (project_id, category, period_start, period_end, used) VALUES ($1, $2, $3, $4, GREATEST($5::int, 0))
-       ON CONFLICT (project_id, category, period_start) DO UPDATE SET used = GREATEST(${table}.used + $5::int, 0)
-       RETURNING used`,
-      [projectId, metered, period.start, period.end, n],
-    );
-    return rows[0]!.used;
   }
 
   /** Once per project, category, period and level: the row's notice column is the guard. */
@@ -158,13 +128,7 @@ export class BillingMeter {
     used: number,
     period: Period,
   ): Promise<void> {
-    const column = level === 100 ? 'notice_100_at' : 'notice_80_at';
-    const [, affected] = (await m.query(
-      `UPDATE ${tableName(m, BillingUsage)} SET ${column} = now()
-        WHERE project_id = $1 AND category = $2 AND period_start = $3 AND ${column} IS NULL`,
-      [projectId, category, period.start],
-    )) as [unknown, number];
-    if (!affected) return;
+    if (!(await this.store.markNotice(m, projectId, category, level, period.start))) return;
     const resets = period.end.toISOString();
     await this.mail.notifyOwners(
       m,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import type { User } from '../accounts/user.entity.js';
-import { CurrentUser, SessionAuth } from '../edge/auth-decorators.js';
+import { CurrentUser, SessionAuth } from '../accounts/auth-decorators.js';
 import { BillingService, type BillingLimitsView, type ConsumptionView } from './billing.service.js';
 
 /** Caps and consumption of a project (docs/billing.md); the payment provider's routes: StripeBillingController. */

@@ -1,15 +1,13 @@
 import type { BillingCategory } from '@herald/contracts';
-import { DomainError, forbiddenError, invalidInput } from '@herald/core';
+import { DomainError, invalidInput } from '@herald/core';
 
-/** Stable codes of billing and sender reputation (docs/errors.md, docs/billing.md); never rename one. */
+/** Stable codes of billing (docs/errors.md, docs/billing.md; sender reputation's: reputation.errors.ts); never rename one. */
 export const BillingErrorCode = {
   LimitExceeded: 'BILLING_LIMIT_EXCEEDED',
   NotConfigured: 'BILLING_NOT_CONFIGURED',
   NoCustomer: 'BILLING_CUSTOMER_NOT_FOUND',
   UnknownPrice: 'BILLING_PRICE_UNKNOWN',
   InvalidSignature: 'INVALID_WEBHOOK_SIGNATURE',
-  SendingSuspended: 'PROJECT_SENDING_SUSPENDED',
-  NotSuspended: 'PROJECT_NOT_SUSPENDED',
 } as const;
 
 export const BillingErrors = {
@@ -52,13 +50,4 @@ export const BillingErrors = {
   /** 400 (a webhook's signature does not verify). */
   invalidSignature: (why: string) =>
     new DomainError('bad_request', BillingErrorCode.InvalidSignature, `The webhook signature is not valid: ${why}`),
-  /** 403: the project's sending is suspended (sender reputation). */
-  sendingSuspended: (reason: string, at: Date) =>
-    forbiddenError(
-      BillingErrorCode.SendingSuspended,
-      `Sending is suspended for this project since ${at.toISOString()}: its ${reason === 'complaint_rate' ? 'complaint' : 'bounce'} rate passed the threshold`,
-      'Clean the list (remove bounced and complaining addresses), then an OWNER lifts the suspension: POST /projects/:id/security/lift.',
-    ),
-  notSuspended: () =>
-    new DomainError('conflict', BillingErrorCode.NotSuspended, 'Sending is not suspended for this project'),
 };

@@ -3,14 +3,17 @@ import { Outbox } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
-import type { AccountMail } from '../accounts/account-mail.js';
 import { GATEWAY } from '../consumer.js';
 import { gatewaySchema } from '../gateway.module.js';
 import { GatewaySettings } from '../gateway.settings.js';
+import type { ProjectMail } from '../projects/project-mail.js';
 import { ReputationService } from '../reputation/reputation.service.js';
-import type { BillingClock } from './billing-clock.js';
+import { ReputationStore } from '../reputation/reputation.store.js';
+import type { BillingClock } from '../shared/billing-clock.js';
 import { BillingMeter } from './billing-meter.js';
 import { BillingService } from './billing.service.js';
+import { BillingStore } from './billing.store.js';
+import { MeteredEmailStore } from './metered-email.store.js';
 
 /**
  * Consumption, caps and their notices against real PostgreSQL, with the clock injected: the meter
@@ -39,10 +42,11 @@ describe('billing meter and caps (PostgreSQL, injected clock)', () => {
     const mail = {
       notifyOwners: async (_m: unknown, projectId: string, subject: string) =>
         void notices.push({ projectId, subject }),
-    } as unknown as AccountMail;
-    meter = new BillingMeter(outbox, mail, clock);
-    const reputation = new ReputationService(ds, new GatewaySettings(), clock, outbox, mail);
-    billing = new BillingService(ds, clock, reputation);
+    } as unknown as ProjectMail;
+    const store = new BillingStore(ds);
+    meter = new BillingMeter(outbox, mail, clock, store, new MeteredEmailStore());
+    const reputation = new ReputationService(ds, new GatewaySettings(), clock, outbox, mail, new ReputationStore());
+    billing = new BillingService(ds, clock, reputation, store);
   });
   afterAll(async () => {
     await ds.destroy();

@@ -1,20 +1,19 @@
 import { BILLING_CATEGORIES, type BillingCategory } from '@herald/contracts';
 import { invalidInput } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
-import { tableName } from '@herald/persistence';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
 import { MANAGERS, requireMembership } from '../projects/project-access.js';
 import { ReputationService } from '../reputation/reputation.service.js';
-import { BILLING_CLOCK, type BillingClock } from './billing-clock.js';
+import { BILLING_CLOCK, type BillingClock } from '../shared/billing-clock.js';
 import { BillingErrors } from './billing.errors.js';
-import { BillingAccount, BillingLimits, BillingUsage } from './billing.entities.js';
+import type { BillingLimits } from './billing.entities.js';
+import { BillingStore } from './billing.store.js';
 import {
   billingPeriod,
   GAUGE_PERIOD_START,
   METERED,
-  NO_CAPS,
   parseCaps,
   type BillingCaps,
   type Metered,
@@ -53,11 +52,12 @@ export class BillingService {
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
     @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
     private readonly reputation: ReputationService,
+    private readonly store: BillingStore,
   ) {}
 
   async limits(userId: string, projectId: string): Promise<BillingLimitsView> {
     await requireMembership(this.db.manager, userId, projectId);
-    return this.limitsView(await this.db.getRepository(BillingLimits).findOneBy({ projectId }));
+    return this.limitsView(await this.store.limits(this.db.manager, projectId));
   }
 
   /** Only the categories named change; values are validated (422 with one error per field). */
@@ -67,30 +67,21 @@ export class BillingService {
       await requireMembership(m, userId, projectId, MANAGERS);
       if ('problems' in parsed) throw invalidInput(parsed.problems);
       await this.writeCaps(m, projectId, parsed.caps, userId);
-      return this.limitsView(await m.findOneBy(BillingLimits, { projectId }));
+      return this.limitsView(await this.store.limits(m, projectId));
     });
   }
 
   /** Writes caps (a user's PUT, or a subscription's plan: `by` = `stripe`). */
-  async writeCaps(m: EntityManager, projectId: string, caps: Partial<BillingCaps>, by: string): Promise<void> {
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(BillingLimits)
-      .values({ projectId, ...NO_CAPS, ...caps, updatedBy: by })
-      .orUpdate([...Object.keys(caps), 'updated_by', 'updated_at'], ['project_id'])
-      .execute();
+  writeCaps(m: EntityManager, projectId: string, caps: Partial<BillingCaps>, by: string): Promise<void> {
+    return this.store.writeCaps(m, projectId, caps, by);
   }
 
   async consumption(userId: string, projectId: string): Promise<ConsumptionView> {
     await requireMembership(this.db.manager, userId, projectId);
     const m = this.db.manager;
     const period = await this.periodOf(m, projectId, this.clock.now());
-    const caps = await m.findOneBy(BillingLimits, { projectId });
-    const rows = await m.findBy(BillingUsage, {
-      projectId,
-      periodStart: In([period.start, GAUGE_PERIOD_START]),
-    });
+    const caps = await this.store.limits(m, projectId);
+    const rows = await this.store.usageOf(m, projectId, [period.start, GAUGE_PERIOD_START]);
     const used = (k: Metered) =>
       rows.find((r) => r.category === k && r.periodStart.getTime() === (k === 'contacts' ? 0 : period.start.getTime()))
         ?.used ?? 0;
@@ -119,36 +110,19 @@ export class BillingService {
   async admission(projectId: string, category: BillingCategory, count: number): Promise<{ allowed: true }> {
     const m = this.db.manager;
     await this.reputation.assertNotSuspended(m, projectId);
-    const caps = await m.findOneBy(BillingLimits, { projectId });
+    const caps = await this.store.limits(m, projectId);
     const cap = caps?.[category] ?? null;
     if (cap === null) return { allowed: true };
     const now = this.clock.now();
     const period = await this.periodOf(m, projectId, now);
-    // reserve atomically: concurrent admissions of one project and category queue on the row, and
-    // the one that would pass the cap updates nothing
-    const table = tableName(m, BillingUsage);
-    // A reservation lost in a crash only lets a few more sends through (the sent count still
-    // catches up): it need not wait for the WAL flush, which is most of its cost.
-    const reserved: unknown[] =
-      count > cap
-        ? []
-        : await this.db.transaction(async (tx) => {
-            await tx.query('SET LOCAL synchronous_commit TO OFF');
-            return tx.query(
-              `INSERT INTO ${table} (project_id, category, period_start, period_end, used, admitted) VALUES ($1, $2, $3, $4, 0, $5)
-               ON CONFLICT (project_id, category, period_start) DO UPDATE SET admitted = ${table}.admitted + $5
-                 WHERE GREATEST(${table}.admitted, ${table}.used) + $5 <= $6
-               RETURNING used`,
-              [projectId, category, period.start, period.end, count, cap],
-            ) as Promise<unknown[]>;
-          });
-    if (reserved.length > 0) return { allowed: true };
-    const usage = await m.findOneBy(BillingUsage, { projectId, category, periodStart: period.start });
+    // reserved atomically (BillingStore.reserve); more than the cap is refused without asking
+    if (count <= cap && (await this.store.reserve(projectId, category, period, count, cap))) return { allowed: true };
+    const usage = await this.store.usage(m, projectId, category, period.start);
     throw BillingErrors.limitExceeded(category, cap, Math.max(usage?.used ?? 0, usage?.admitted ?? 0), period.end, now);
   }
 
   private async periodOf(m: EntityManager, projectId: string, at: Date): Promise<Period> {
-    const account = await m.findOneBy(BillingAccount, { projectId });
+    const account = await this.store.account(m, projectId);
     return billingPeriod(at, account && { start: account.periodStart, end: account.periodEnd });
   }
 

@@ -1,12 +1,11 @@
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobQueue } from '@herald/jobs';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
-import { BILLING_CLOCK, type BillingClock } from './billing-clock.js';
-import { MeteredEmail } from './billing.entities.js';
+import { BILLING_CLOCK, type BillingClock } from '../shared/billing-clock.js';
+import { MeteredEmailStore } from './metered-email.store.js';
 
 const log = createLogger('gateway.billing');
 const QUEUE = 'metered-email-retention';
@@ -29,6 +28,7 @@ export class MeteredEmailRetention implements OnModuleInit, OnApplicationBootstr
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
     @InjectJobQueue(GATEWAY) private readonly jobs: JobQueue,
     @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
+    private readonly store: MeteredEmailStore,
   ) {}
 
   onModuleInit(): void {
@@ -41,16 +41,11 @@ export class MeteredEmailRetention implements OnModuleInit, OnApplicationBootstr
   }
 
   private async run(): Promise<void> {
-    const table = tableName(this.db, MeteredEmail);
     // `sent_at` is on the billing clock (BillingMeter)
     const before = new Date(this.clock.now().getTime() - METERED_EMAIL_RETENTION_DAYS * 86_400_000);
     let deleted = 0;
     for (;;) {
-      const [, n] = (await this.db.query(
-        `DELETE FROM ${table} WHERE email_id IN (
-           SELECT email_id FROM ${table} WHERE sent_at < $1 LIMIT ${CHUNK})`,
-        [before],
-      )) as [unknown, number];
+      const n = await this.store.deleteSentBefore(this.db.manager, before, CHUNK);
       deleted += n;
       if (n < CHUNK) break;
     }

@@ -1,25 +1,10 @@
-import type { Principal, ProjectRole } from '@herald/contracts';
+import type { Principal } from '@herald/contracts';
 import { MicroBatcher } from '@herald/core';
-import { queryPrepared, tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { GATEWAY } from '../consumer.js';
-import { ApiKey, type ApiKeyKind } from '../projects/api-key.entity.js';
 import { API_KEY_PATTERN, hashApiKey } from '../projects/api-keys.js';
-import { Membership } from '../projects/membership.entity.js';
-import { Project } from '../projects/project.entity.js';
+import { CredentialsStore, type KeyOwner, type ProjectMember } from './credentials.store.js';
 
-export interface KeyOwner {
-  projectId: string;
-  kind: ApiKeyKind;
-  disabled: boolean;
-}
-
-export interface ProjectMember {
-  role: ProjectRole;
-  disabled: boolean;
-}
+export type { KeyOwner, ProjectMember };
 
 /**
  * Looks up who a credential belongs to, with no cache (a rotated or revoked key stops at once, on
@@ -29,20 +14,13 @@ export interface ProjectMember {
  */
 @Injectable()
 export class CredentialsService {
-  private readonly keySql: string;
-  private readonly memberSql: string;
   private readonly perRequest = new WeakMap<object, { key: string; owner: Promise<KeyOwner | null> }>();
   private readonly keyLookups = new MicroBatcher<string, KeyOwner | null>((hashes) => this.lookupKeys(hashes), {
     maxBatch: 500,
     maxConcurrent: 2,
   });
 
-  constructor(@InjectDataSource(GATEWAY) private readonly db: DataSource) {
-    this.keySql = `SELECT k.key_hash, k.project_id, k.kind, p.disabled FROM ${tableName(db, ApiKey)} k JOIN ${tableName(db, Project)} p ON p.id = k.project_id
-                    WHERE k.key_hash = ANY($1::bpchar[]) AND k.revoked_at IS NULL`;
-    this.memberSql = `SELECT m.role, p.disabled FROM ${tableName(db, Membership)} m JOIN ${tableName(db, Project)} p ON p.id = m.project_id
-                       WHERE m.user_id = $1 AND m.project_id = $2`;
-  }
+  constructor(private readonly store: CredentialsStore) {}
 
   /**
    * The owner of `key` for one request: looked up once, whoever asks first (the early check before
@@ -62,20 +40,12 @@ export class CredentialsService {
   }
 
   private async lookupKeys(hashes: string[]): Promise<PromiseSettledResult<KeyOwner | null>[]> {
-    const rows = await queryPrepared<{ key_hash: string; project_id: string; kind: ApiKeyKind; disabled: boolean }>(
-      this.db,
-      this.keySql,
-      [[...new Set(hashes)]],
-    );
-    const owners = new Map(
-      rows.map((r) => [r.key_hash, { projectId: r.project_id, kind: r.kind, disabled: r.disabled }]),
-    );
+    const owners = await this.store.keyOwners(hashes);
     return hashes.map((h) => ({ status: 'fulfilled', value: owners.get(h) ?? null }));
   }
 
-  async member(userId: string, projectId: string): Promise<ProjectMember | null> {
-    const rows: ProjectMember[] = await this.db.query(this.memberSql, [userId, projectId]);
-    return rows[0] ?? null;
+  member(userId: string, projectId: string): Promise<ProjectMember | null> {
+    return this.store.member(userId, projectId);
   }
 }
 

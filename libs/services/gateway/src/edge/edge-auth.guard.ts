@@ -14,9 +14,9 @@ import { AuthGuard } from '@nestjs/passport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_STRATEGY } from '../accounts/session.strategy.js';
 import type { User } from '../accounts/user.entity.js';
-import { SESSION_AUTH, type RequestWithSession } from './auth-decorators.js';
+import { SESSION_AUTH, type RequestWithSession } from '../accounts/auth-decorators.js';
 import { CredentialsService } from './credentials.service.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from '../shared/rate-limiter.js';
 import { routeFor, type RouteRule } from './route-table.js';
 
 export const API_RATE_LIMITER = Symbol('API_RATE_LIMITER');

@@ -2,13 +2,13 @@ import replyFrom from '@fastify/reply-from';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { GatewayModule } from '../gateway.module.js';
+import { GatewayCoreModule } from '../gateway-core.module.js';
 import { streamProxiedBodies } from './pass-through-bodies.js';
 import { ProxyController } from './proxy.controller.js';
 import { routeFor } from './route-table.js';
 
 /** The gateway's forwarding to the other services; only in distributed mode (standalone calls them in-process). */
-@Module({ imports: [GatewayModule], controllers: [ProxyController] })
+@Module({ imports: [GatewayCoreModule], controllers: [ProxyController] })
 export class EdgeProxyModule implements OnModuleInit {
   constructor(private readonly host: HttpAdapterHost) {}
 

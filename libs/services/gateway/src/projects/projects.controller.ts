@@ -6,7 +6,7 @@ import { userView } from '../accounts/accounts.service.js';
 import type { UserView } from '../accounts/account.dto.js';
 import type { User } from '../accounts/user.entity.js';
 import { GATEWAY } from '../consumer.js';
-import { CurrentUser, SessionAuth } from '../edge/auth-decorators.js';
+import { CurrentUser, SessionAuth } from '../accounts/auth-decorators.js';
 import type { AcceptedInvitation } from './invitations/invitation-acceptance.js';
 import { InvitationsService, type InvitationView } from './invitations/invitations.service.js';
 import { MembersService } from './members.service.js';

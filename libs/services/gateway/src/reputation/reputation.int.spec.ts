@@ -3,14 +3,17 @@ import { Outbox } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
-import type { AccountMail } from '../accounts/account-mail.js';
-import type { BillingClock } from '../billing/billing-clock.js';
+import type { BillingClock } from '../shared/billing-clock.js';
 import { BillingMeter } from '../billing/billing-meter.js';
+import { BillingStore } from '../billing/billing.store.js';
+import { MeteredEmailStore } from '../billing/metered-email.store.js';
 import { GATEWAY } from '../consumer.js';
 import { gatewaySchema } from '../gateway.module.js';
 import { GatewaySettings } from '../gateway.settings.js';
 import { Membership } from '../projects/membership.entity.js';
+import type { ProjectMail } from '../projects/project-mail.js';
 import { ReputationService } from './reputation.service.js';
+import { ReputationStore } from './reputation.store.js';
 
 /** Sender reputation against real PostgreSQL: complaints past 0.3% suspend once; an OWNER's lift restarts the windows. */
 describe('sender reputation (PostgreSQL)', () => {
@@ -30,9 +33,9 @@ describe('sender reputation (PostgreSQL)', () => {
     const mail = {
       notifyOwners: async (_m: unknown, projectId: string, subject: string) =>
         void notices.push(`${projectId}: ${subject}`),
-    } as unknown as AccountMail;
-    meter = new BillingMeter(outbox, mail, clock);
-    reputation = new ReputationService(ds, new GatewaySettings(), clock, outbox, mail);
+    } as unknown as ProjectMail;
+    meter = new BillingMeter(outbox, mail, clock, new BillingStore(ds), new MeteredEmailStore());
+    reputation = new ReputationService(ds, new GatewaySettings(), clock, outbox, mail, new ReputationStore());
     await ds.getRepository(Membership).insert([
       { projectId: project, userId: 'usr_owner', role: 'OWNER' },
       { projectId: project, userId: 'usr_admin', role: 'ADMIN' },

@@ -1,19 +1,18 @@
 import { ProjectSendingResumed, ProjectSendingSuspended } from '@herald/contracts';
 import { newId } from '@herald/core';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { AccountMail } from '../accounts/account-mail.js';
-import { BILLING_CLOCK, type BillingClock } from '../billing/billing-clock.js';
-import { BillingErrors } from '../billing/billing.errors.js';
-import { MeteredEmail } from '../billing/billing.entities.js';
 import { GATEWAY } from '../consumer.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
 import { requireMembership } from '../projects/project-access.js';
+import { ProjectMail } from '../projects/project-mail.js';
+import { BILLING_CLOCK, type BillingClock } from '../shared/billing-clock.js';
+import { ReputationErrors } from './reputation.errors.js';
 import { judge, rates, type ReputationThresholds, type WindowRates } from './reputation-rules.js';
-import { SendingSuspension } from './sending-suspension.entity.js';
+import { ReputationStore } from './reputation.store.js';
+import type { SendingSuspension } from './sending-suspension.entity.js';
 
 const WINDOW_DAYS = 7;
 const WINDOW_SENDS = 1000;
@@ -72,7 +71,8 @@ export class ReputationService {
     @Inject(GATEWAY_SETTINGS) settings: GatewaySettings,
     @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
     @InjectOutbox(GATEWAY) private readonly outbox: Outbox,
-    private readonly mail: AccountMail,
+    private readonly mail: ProjectMail,
+    private readonly store: ReputationStore,
   ) {
     this.thresholds = {
       complaintWarn: settings.REPUTATION_COMPLAINT_WARN,
@@ -85,26 +85,22 @@ export class ReputationService {
 
   /** After a bounce or complaint was recorded (in its event's transaction): suspends on a breach. */
   async evaluate(m: EntityManager, projectId: string): Promise<void> {
-    if (await this.active(m, projectId)) return;
+    if (await this.store.active(m, projectId)) return;
     const windows = await this.windows(m, projectId);
     const verdict = judge([windows.last7Days, windows.last1000Sends], this.thresholds);
     if (verdict.status !== 'breach') return;
     const now = this.clock.now();
     const id = newId('sus');
-    const inserted: unknown[] = await m.query(
-      `INSERT INTO ${tableName(m, SendingSuspension)} (id, project_id, reason, bounce_rate, complaint_rate, sends, suspended_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        id,
-        projectId,
-        verdict.reason,
-        verdict.window.bounceRate,
-        verdict.window.complaintRate,
-        verdict.window.sends,
-        now,
-      ],
-    );
-    if (inserted.length === 0) return;
+    const recorded = await this.store.suspend(m, {
+      id,
+      projectId,
+      reason: verdict.reason,
+      bounceRate: verdict.window.bounceRate,
+      complaintRate: verdict.window.complaintRate,
+      sends: verdict.window.sends,
+      suspendedAt: now,
+    });
+    if (!recorded) return;
     const w = verdict.window;
     await this.outbox.add(
       m,
@@ -135,8 +131,8 @@ export class ReputationService {
 
   /** Refuses when sending is suspended (the owner's answer to the sending service). */
   async assertNotSuspended(m: EntityManager, projectId: string): Promise<void> {
-    const active = await this.active(m, projectId);
-    if (active) throw BillingErrors.sendingSuspended(active.reason, active.suspendedAt);
+    const active = await this.store.active(m, projectId);
+    if (active) throw ReputationErrors.sendingSuspended(active.reason, active.suspendedAt);
   }
 
   async security(userId: string, projectId: string): Promise<SecurityView> {
@@ -144,11 +140,7 @@ export class ReputationService {
     const m = this.db.manager;
     const windows = await this.windows(m, projectId);
     const verdict = judge([windows.last7Days, windows.last1000Sends], this.thresholds);
-    const recent = await m.find(SendingSuspension, {
-      where: { projectId },
-      order: { suspendedAt: 'DESC' },
-      take: 10,
-    });
+    const recent = await this.store.recent(m, projectId, 10);
     const active = recent.find((s) => s.liftedAt === null) ?? null;
     return {
       projectId,
@@ -166,10 +158,10 @@ export class ReputationService {
   async lift(userId: string, projectId: string): Promise<SuspensionView> {
     return this.db.transaction(async (m) => {
       await requireMembership(m, userId, projectId, ['OWNER']);
-      const active = await this.active(m, projectId, true);
-      if (!active) throw BillingErrors.notSuspended();
+      const active = await this.store.active(m, projectId, true);
+      if (!active) throw ReputationErrors.notSuspended();
       const now = this.clock.now();
-      await m.update(SendingSuspension, { id: active.id }, { liftedAt: now, liftedBy: userId });
+      await this.store.lift(m, active.id, now, userId);
       await this.outbox.add(
         m,
         ProjectSendingResumed.create({
@@ -182,52 +174,18 @@ export class ReputationService {
     });
   }
 
-  private active(m: EntityManager, projectId: string, lock = false): Promise<SendingSuspension | null> {
-    const q = m
-      .getRepository(SendingSuspension)
-      .createQueryBuilder('s')
-      .where('s.project_id = :projectId AND s.lifted_at IS NULL', { projectId });
-    return (lock ? q.setLock('pessimistic_write') : q).getOne();
-  }
-
   private async byDomain(m: EntityManager, projectId: string): Promise<SecurityView['domains']> {
-    const weekAgo = new Date(this.clock.now().getTime() - WINDOW_DAYS * 86_400_000);
-    const rows: { domain: string; sends: number; bounces: number; complaints: number }[] = await m.query(
-      `WITH lifted AS (SELECT COALESCE(max(lifted_at), 'epoch'::timestamptz) AS at FROM ${tableName(m, SendingSuspension)} WHERE project_id = $1)
-       SELECT sender_domain AS domain, count(*)::int AS sends, count(bounced_at)::int AS bounces, count(complained_at)::int AS complaints
-         FROM ${tableName(m, MeteredEmail)}, lifted
-        WHERE project_id = $1 AND sent_at >= GREATEST($2::timestamptz, lifted.at) AND sender_domain IS NOT NULL
-        GROUP BY sender_domain ORDER BY count(*) DESC, sender_domain LIMIT 20`,
-      [projectId, weekAgo],
-    );
+    const rows = await this.store.byDomain(m, projectId, this.weekAgo());
     return rows.map((r) => ({ domain: r.domain, ...rates(r) }));
   }
 
   private async windows(m: EntityManager, projectId: string): Promise<SecurityView['rates']> {
-    const weekAgo = new Date(this.clock.now().getTime() - WINDOW_DAYS * 86_400_000);
-    const [row] = (await m.query(
-      `WITH lifted AS (SELECT COALESCE(max(lifted_at), 'epoch'::timestamptz) AS at FROM ${tableName(m, SendingSuspension)} WHERE project_id = $1),
-            last AS (SELECT bounced_at, complained_at FROM ${tableName(m, MeteredEmail)}, lifted
-                      WHERE project_id = $1 AND sent_at >= lifted.at ORDER BY sent_at DESC LIMIT ${WINDOW_SENDS}),
-            week AS (SELECT bounced_at, complained_at FROM ${tableName(m, MeteredEmail)}, lifted
-                      WHERE project_id = $1 AND sent_at >= GREATEST($2::timestamptz, lifted.at))
-       SELECT (SELECT count(*) FROM week)::int AS w_sends, (SELECT count(bounced_at) FROM week)::int AS w_bounces,
-              (SELECT count(complained_at) FROM week)::int AS w_complaints,
-              (SELECT count(*) FROM last)::int AS l_sends, (SELECT count(bounced_at) FROM last)::int AS l_bounces,
-              (SELECT count(complained_at) FROM last)::int AS l_complaints`,
-      [projectId, weekAgo],
-    )) as {
-      w_sends: number;
-      w_bounces: number;
-      w_complaints: number;
-      l_sends: number;
-      l_bounces: number;
-      l_complaints: number;
-    }[];
-    return {
-      last7Days: rates({ sends: row!.w_sends, bounces: row!.w_bounces, complaints: row!.w_complaints }),
-      last1000Sends: rates({ sends: row!.l_sends, bounces: row!.l_bounces, complaints: row!.l_complaints }),
-    };
+    const counts = await this.store.windows(m, projectId, this.weekAgo(), WINDOW_SENDS);
+    return { last7Days: rates(counts.since), last1000Sends: rates(counts.last) };
+  }
+
+  private weekAgo(): Date {
+    return new Date(this.clock.now().getTime() - WINDOW_DAYS * 86_400_000);
   }
 }
 

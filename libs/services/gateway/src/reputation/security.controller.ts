@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import type { User } from '../accounts/user.entity.js';
-import { CurrentUser, SessionAuth } from '../edge/auth-decorators.js';
+import { CurrentUser, SessionAuth } from '../accounts/auth-decorators.js';
 import { ReputationService, type SecurityView, type SuspensionView } from './reputation.service.js';
 
 /** The security state of a project: rates, thresholds, status and recent suspensions (any member); an OWNER lifts a suspension. */

@@ -2,7 +2,7 @@ import { KeepRawBody, Public, RawBody } from '@herald/http';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { User } from '../../accounts/user.entity.js';
-import { CurrentUser, SessionAuth } from '../../edge/auth-decorators.js';
+import { CurrentUser, SessionAuth } from '../../accounts/auth-decorators.js';
 import type { InvoiceView } from './payment-provider.js';
 import { StripeBillingService, type WebhookReceipt } from './stripe-billing.service.js';
 

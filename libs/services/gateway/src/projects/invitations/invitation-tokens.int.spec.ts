@@ -4,12 +4,13 @@ import type { DataSource } from 'typeorm';
 import { gatewaySchema } from '../../gateway.module.js';
 import { ProjectInvitation } from './invitation.entity.js';
 import { InvitationTokens } from './invitation-tokens.js';
+import { InvitationStore } from './invitation.store.js';
 
 /** Invitation tokens against real PostgreSQL: single use, replaced by a new email, dead once expired or revoked. */
 describe('invitation tokens (PostgreSQL)', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  const tokens = new InvitationTokens();
+  const tokens = new InvitationTokens(new InvitationStore());
   let seq = 0;
 
   beforeAll(async () => {

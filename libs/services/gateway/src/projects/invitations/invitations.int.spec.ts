@@ -4,14 +4,17 @@ import { createServiceDataSource, migrateServiceSchema } from '@herald/persisten
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import type { AccountMail } from '../../accounts/account-mail.js';
+import { SignUpInvitations } from '../../accounts/sign-up-invitations.js';
 import { SignUpUseCase } from '../../accounts/sign-up.use-case.js';
 import { User } from '../../accounts/user.entity.js';
 import { gatewaySchema } from '../../gateway.module.js';
 import { GatewaySettings } from '../../gateway.settings.js';
 import { Membership } from '../membership.entity.js';
+import type { ProjectMail } from '../project-mail.js';
 import { ProjectInvitation } from './invitation.entity.js';
 import { InvitationAcceptance } from './invitation-acceptance.js';
 import { InvitationTokens } from './invitation-tokens.js';
+import { InvitationStore } from './invitation.store.js';
 import { INVITATION_TTL_MS, InvitationsService } from './invitations.service.js';
 
 /**
@@ -24,7 +27,7 @@ describe('project invitations (PostgreSQL)', () => {
   let ds: DataSource;
   let invitations: InvitationsService;
   let signUp: SignUpUseCase;
-  const tokens = new InvitationTokens();
+  const tokens = new InvitationTokens(new InvitationStore());
   /** The verification emails queued, by user id (the invitation emails are issued by `emailed`). */
   const verificationsQueued: string[] = [];
   let seq = 0;
@@ -33,15 +36,18 @@ describe('project invitations (PostgreSQL)', () => {
     db = await createTestDatabase();
     ds = await createServiceDataSource(gatewaySchema, db.url, 4).initialize();
     await migrateServiceSchema(ds);
-    const mail = {
-      invite: async () => undefined,
+    const accountMail = {
       schedule: async (_m: unknown, kind: string, key: string) => {
         if (kind === 'verification') verificationsQueued.push(key);
       },
     } as unknown as AccountMail;
+    const projectMail = { invite: async () => undefined } as unknown as ProjectMail;
     const acceptance = new InvitationAcceptance(tokens);
-    invitations = new InvitationsService(ds, mail, acceptance);
-    signUp = new SignUpUseCase(ds, new GatewaySettings(), mail, acceptance);
+    invitations = new InvitationsService(ds, projectMail, acceptance);
+    // as ProjectsModule plugs it in: a sign-up with a token accepts the invitation
+    const signUpInvitations = new SignUpInvitations();
+    signUpInvitations.redeemWith((m, user, token) => acceptance.accept(m, user, token));
+    signUp = new SignUpUseCase(ds, new GatewaySettings(), accountMail, signUpInvitations);
   });
   afterAll(async () => {
     await ds.destroy();

@@ -3,11 +3,11 @@ import type { ProjectRole } from '@herald/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { IsNull, MoreThan, type DataSource } from 'typeorm';
-import { AccountMail } from '../../accounts/account-mail.js';
 import { normaliseEmail } from '../../accounts/accounts.service.js';
 import { User } from '../../accounts/user.entity.js';
 import { GATEWAY } from '../../consumer.js';
 import { Membership } from '../membership.entity.js';
+import { ProjectMail } from '../project-mail.js';
 import { MANAGERS, requireMembership } from '../project-access.js';
 import type { MemberView } from '../project.dto.js';
 import { ProjectErrors } from '../project.errors.js';
@@ -50,7 +50,7 @@ const view = (i: ProjectInvitation): InvitationView => ({
 export class InvitationsService {
   constructor(
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
-    private readonly mail: AccountMail,
+    private readonly mail: ProjectMail,
     private readonly acceptance: InvitationAcceptance,
   ) {}
 

@@ -3,7 +3,7 @@ import { Public } from '@herald/http';
 import { Controller, Get, Inject, Optional } from '@nestjs/common';
 import { PAYMENT_PROVIDER, type PaymentProvider } from '../billing/stripe/payment-provider.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
-import { oauthProviders } from './auth.controller.js';
+import { oauthProviders } from '../accounts/oauth-providers.js';
 
 export interface PublicConfig {
   mode: HeraldRuntime['mode'];

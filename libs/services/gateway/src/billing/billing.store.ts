@@ -1,0 +1,103 @@
+import type { BillingCategory } from '@herald/contracts';
+import { tableName } from '@herald/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
+import { GATEWAY } from '../consumer.js';
+import { BillingAccount, BillingLimits, BillingUsage } from './billing.entities.js';
+import { NO_CAPS, type BillingCaps, type Metered, type NoticeLevel, type Period } from './billing-rules.js';
+
+/**
+ * A project's billing rows: its caps (`billing_limits`), its consumption per metered thing and period
+ * (`billing_usage`: used, admitted, the notices sent) and its account at the payment provider
+ * (`billing_accounts`, whose period is the billing period when it is known).
+ */
+@Injectable()
+export class BillingStore {
+  constructor(@InjectDataSource(GATEWAY) private readonly db: DataSource) {}
+
+  account(m: EntityManager, projectId: string): Promise<BillingAccount | null> {
+    return m.findOneBy(BillingAccount, { projectId });
+  }
+
+  limits(m: EntityManager, projectId: string): Promise<BillingLimits | null> {
+    return m.findOneBy(BillingLimits, { projectId });
+  }
+
+  /** Writes caps (a user's PUT, or a subscription's plan: `by` = `stripe`); the categories not named keep theirs. */
+  async writeCaps(m: EntityManager, projectId: string, caps: Partial<BillingCaps>, by: string): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(BillingLimits)
+      .values({ projectId, ...NO_CAPS, ...caps, updatedBy: by })
+      .orUpdate([...Object.keys(caps), 'updated_by', 'updated_at'], ['project_id'])
+      .execute();
+  }
+
+  /** The project's usage rows of the periods starting at `periodStarts`. */
+  usageOf(m: EntityManager, projectId: string, periodStarts: Date[]): Promise<BillingUsage[]> {
+    return m.findBy(BillingUsage, { projectId, periodStart: In(periodStarts) });
+  }
+
+  usage(m: EntityManager, projectId: string, category: string, periodStart: Date): Promise<BillingUsage | null> {
+    return m.findOneBy(BillingUsage, { projectId, category, periodStart });
+  }
+
+  /** Adds `n` (negative: takes away, never under 0) to what is used in the period; the new total. */
+  async add(m: EntityManager, projectId: string, metered: Metered, n: number, period: Period): Promise<number> {
+    const table = tableName(m, BillingUsage);
+    const rows: { used: number }[] = await m.query(
+      `INSERT INTO ${table} (project_id, category, period_start, period_end, used) VALUES ($1, $2, $3, $4, GREATEST($5::int, 0))
+       ON CONFLICT (project_id, category, period_start) DO UPDATE SET used = GREATEST(${table}.used + $5::int, 0)
+       RETURNING used`,
+      [projectId, metered, period.start, period.end, n],
+    );
+    return rows[0]!.used;
+  }
+
+  /** Records that the owners get the period's notice at `level`: true the first time only (the row's column is the guard). */
+  async markNotice(
+    m: EntityManager,
+    projectId: string,
+    category: BillingCategory,
+    level: NoticeLevel,
+    periodStart: Date,
+  ): Promise<boolean> {
+    const column = level === 100 ? 'notice_100_at' : 'notice_80_at';
+    const [, affected] = (await m.query(
+      `UPDATE ${tableName(m, BillingUsage)} SET ${column} = now()
+        WHERE project_id = $1 AND category = $2 AND period_start = $3 AND ${column} IS NULL`,
+      [projectId, category, periodStart],
+    )) as [unknown, number];
+    return Boolean(affected);
+  }
+
+  /**
+   * Reserves `count` emails of the period under `cap`, atomically: concurrent admissions of one
+   * project and category queue on the row, and the one that would pass the cap (the larger of the
+   * emails sent and admitted, plus `count`) updates nothing. True when reserved.
+   */
+  async reserve(
+    projectId: string,
+    category: BillingCategory,
+    period: Period,
+    count: number,
+    cap: number,
+  ): Promise<boolean> {
+    const table = tableName(this.db, BillingUsage);
+    // A reservation lost in a crash only lets a few more sends through (the sent count still
+    // catches up): it need not wait for the WAL flush, which is most of its cost.
+    const reserved = await this.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL synchronous_commit TO OFF');
+      return tx.query(
+        `INSERT INTO ${table} (project_id, category, period_start, period_end, used, admitted) VALUES ($1, $2, $3, $4, 0, $5)
+         ON CONFLICT (project_id, category, period_start) DO UPDATE SET admitted = ${table}.admitted + $5
+           WHERE GREATEST(${table}.admitted, ${table}.used) + $5 <= $6
+         RETURNING used`,
+        [projectId, category, period.start, period.end, count, cap],
+      ) as Promise<unknown[]>;
+    });
+    return reserved.length > 0;
+  }
+}
