@@ -1,0 +1,299 @@
+import type { EventEnvelope } from '@herald/contracts';
+import type { Outbox } from '@herald/messaging';
+import type { EntityManager } from 'typeorm';
+import type { EvaluationStore, ReconcileRow, Scope } from './evaluation.store.js';
+import { MembershipEngine, type ChangedContact } from './membership-engine.js';
+import { ProjectContext } from './project-context.js';
+import type { Segment } from './segment.entity.js';
+import type { LeftSegment, SegmentsStore } from './segments.store.js';
+
+const m = {} as EntityManager;
+const where = (field: string, operator: string, value?: unknown) => ({
+  operator: 'AND',
+  conditions: [{ field, operator, ...(value === undefined ? {} : { value }) }],
+});
+const segment = (id: string, filters: unknown, extra: Partial<Segment> = {}): Segment =>
+  ({
+    id,
+    projectId: 'p',
+    name: `Segment ${id}`,
+    type: 'DYNAMIC',
+    trackMembership: false,
+    materialized: true,
+    filters,
+    ...extra,
+  }) as Segment;
+const entered = (segmentId: string, contactId: string): ReconcileRow => ({
+  entered: true,
+  segment_id: segmentId,
+  contact_id: contactId,
+  email: `${contactId}@example.com`,
+});
+const exited = (segmentId: string, contactId: string, email: string | null = `${contactId}@example.com`) => ({
+  ...entered(segmentId, contactId),
+  entered: false,
+  email,
+});
+
+/**
+ * The engine over scripted stores: the project's segments, whether it has a dynamic one, what each
+ * reconciliation writes; it records what the engine asked of them and what it published.
+ */
+function setup(
+  segments: Segment[],
+  script: { dynamic?: boolean; rows?: (segmentIds: string[]) => ReconcileRow[]; left?: LeftSegment[] } = {},
+) {
+  const asked: string[] = [];
+  const reconciled: { segments: string[]; scope: Scope; now: Date }[] = [];
+  const counts: [string, number][][] = [];
+  const published: EventEnvelope[] = [];
+  const evaluation = {
+    lockForReevaluation: async (_m: EntityManager, projectId: string, contactIds: string[]) => {
+      asked.push(`lock ${projectId} ${contactIds.join(',')}`);
+      return script.dynamic ?? true;
+    },
+    lockContacts: async (_m: EntityManager, projectId: string, contactIds: string[]) => {
+      asked.push(`lock rows ${projectId} ${contactIds.join(',')}`);
+    },
+    reconcile: async (
+      _m: EntityManager,
+      _ctx: ProjectContext,
+      list: { segment: Pick<Segment, 'id'> }[],
+      scope: Scope,
+      now: Date,
+    ) => {
+      const ids = list.map((x) => x.segment.id);
+      asked.push(`reconcile ${ids.join(',')}`);
+      reconciled.push({ segments: ids, scope, now });
+      return script.rows?.(ids) ?? [];
+    },
+  } as unknown as EvaluationStore;
+  const store = {
+    ofProject: async (_m: EntityManager, projectId: string) => {
+      asked.push(`load ${projectId}`);
+      return { segments, fieldTypes: new Map() };
+    },
+    adjustCounts: async (_m: EntityManager, delta: Map<string, number>) => {
+      counts.push([...delta]);
+    },
+    leaveAll: async (_m: EntityManager, projectId: string, contactId: string) => {
+      asked.push(`leave ${projectId} ${contactId}`);
+      return script.left ?? [];
+    },
+  } as unknown as SegmentsStore;
+  const outbox = {
+    add: async (_m: EntityManager, ...events: EventEnvelope[]) => {
+      published.push(...events);
+    },
+  } as unknown as Outbox;
+  return { engine: new MembershipEngine(outbox, store, evaluation), asked, reconciled, counts, published };
+}
+
+const change = (contactId: string, extra: Partial<ChangedContact> = {}): ChangedContact => ({
+  projectId: 'p',
+  contactId,
+  trace: { causationId: `evt_${contactId}` },
+  change: { kind: 'contact' },
+  ...extra,
+});
+const published = (events: EventEnvelope[]) =>
+  events.map((e) => {
+    const payload = e.payload as { segmentId: string; contactId: string; email: string; reason: string };
+    return [e.type, payload.segmentId, payload.contactId, payload.email, payload.reason, e.causationId];
+  });
+
+describe('MembershipEngine', () => {
+  const byEmail = segment('seg_email', where('email', 'contains', 'pro'));
+  const bySignup = segment('seg_signup', where('event.signup', 'triggered'));
+  const byPaid = segment('seg_paid', where('event.paid', 'triggered'));
+  const listed = segment('seg_static', null, { type: 'STATIC' });
+
+  describe('the real-time re-evaluation of changed contacts', () => {
+    it('a project without a dynamic segment stops after its advisory locks: no row lock, no context, no reconciliation', async () => {
+      const { engine, asked } = setup([listed], { dynamic: false });
+      await engine.onContactsChanged(m, [change('c1')]);
+      expect(asked).toEqual(['lock p c1']);
+    });
+
+    it('locks each changed contact once, in id order, then its rows, then loads the project', async () => {
+      const { engine, asked } = setup([byEmail]);
+      await engine.onContactsChanged(m, [change('c2'), change('c1'), change('c2')]);
+      expect(asked).toEqual(['lock p c1,c2', 'lock rows p c1,c2', 'load p', 'reconcile seg_email']);
+    });
+
+    it('re-evaluates a project at a time, in project order', async () => {
+      const { engine, asked } = setup([byEmail]);
+      await engine.onContactsChanged(m, [change('c1', { projectId: 'p2' }), change('c2', { projectId: 'p1' })]);
+      expect(asked.filter((a) => a.startsWith('lock p'))).toEqual(['lock p1 c2', 'lock p2 c1']);
+    });
+
+    it('scopes one contact by its id and several by their ids, never as a span', async () => {
+      const { engine, reconciled } = setup([byEmail]);
+      await engine.onContactChanged(m, 'p', 'c1', {});
+      await engine.onContactsChanged(m, [change('c2'), change('c1')]);
+      expect(reconciled.map((r) => r.scope)).toEqual([{ contactId: 'c1' }, { contactIds: ['c1', 'c2'] }]);
+    });
+
+    it("a contact's change re-evaluates every dynamic segment reading no stored membership in one statement", async () => {
+      const { engine, reconciled } = setup([byEmail, bySignup, byPaid, listed]);
+      await engine.onContactsChanged(m, [change('c1')]);
+      expect(reconciled.map((r) => r.segments)).toEqual([['seg_email', 'seg_signup', 'seg_paid']]);
+    });
+
+    it('a tracked event re-evaluates only the segments reading events of its name; none: no statement', async () => {
+      const { engine, reconciled } = setup([byEmail, bySignup, byPaid]);
+      await engine.onContactsChanged(m, [change('c1', { change: { kind: 'event', name: 'signup' } })]);
+      await engine.onContactsChanged(m, [change('c1', { change: { kind: 'event', name: 'login' } })]);
+      expect(reconciled.map((r) => r.segments)).toEqual([['seg_signup']]);
+    });
+
+    it('a segment reading stored memberships is reconciled on its own, after the segments it reads, whatever their ids', async () => {
+      const { engine, reconciled } = setup([
+        segment('seg_a', where('segment.seg_c', 'isMember')),
+        segment('seg_b', where('email', 'contains', 'x')),
+        segment('seg_c', where('segment.seg_b', 'isMember')),
+      ]);
+      await engine.onContactsChanged(m, [change('c1')]);
+      expect(reconciled.map((r) => r.segments)).toEqual([['seg_b'], ['seg_c'], ['seg_a']]);
+    });
+
+    it("entries and exits move each segment's count by their difference; only tracking segments publish them, each naming its contact's change as the cause", async () => {
+      const tracked = segment('seg_tracked', where('email', 'contains', 'a'), { trackMembership: true });
+      const silent = segment('seg_silent', where('email', 'contains', 'b'));
+      const {
+        engine,
+        counts,
+        published: events,
+      } = setup([silent, tracked], {
+        rows: () => [entered('seg_tracked', 'c1'), exited('seg_tracked', 'c2'), entered('seg_silent', 'c1')],
+      });
+      await engine.onContactsChanged(m, [change('c1'), change('c2')]);
+      expect(counts).toEqual([
+        [
+          ['seg_tracked', 0],
+          ['seg_silent', 1],
+        ],
+      ]);
+      expect(published(events)).toEqual([
+        ['segment.entered', 'seg_tracked', 'c1', 'c1@example.com', 'change', 'evt_c1'],
+        ['segment.exited', 'seg_tracked', 'c2', 'c2@example.com', 'change', 'evt_c2'],
+      ]);
+    });
+
+    it('an exit of a contact no longer in the read model is counted but not published (it has no address)', async () => {
+      const tracked = segment('seg_tracked', where('email', 'contains', 'a'), { trackMembership: true });
+      const {
+        engine,
+        counts,
+        published: events,
+      } = setup([tracked], { rows: () => [exited('seg_tracked', 'c1', null)] });
+      await engine.onContactsChanged(m, [change('c1')]);
+      expect([counts, events]).toEqual([[[['seg_tracked', -1]]], []]);
+    });
+
+    it('nothing entered or left: no count and no event is written', async () => {
+      const tracked = segment('seg_tracked', where('email', 'contains', 'a'), { trackMembership: true });
+      const { engine, counts, published: events } = setup([tracked], { rows: () => [] });
+      await engine.onContactsChanged(m, [change('c1')]);
+      expect([counts, events]).toEqual([[], []]);
+    });
+  });
+
+  describe('a reconciliation of a compute', () => {
+    const tracked = segment('seg_tracked', where('email', 'contains', 'a'), { trackMembership: true });
+    const ctxOf = (segments: Segment[]) => new ProjectContext('p', new Map(segments.map((s) => [s.id, s])), {});
+    const now = new Date('2026-01-01T00:00:00Z');
+
+    it('a silent one (a baseline) writes the counts and publishes nothing', async () => {
+      const { engine, counts, published: events } = setup([tracked], { rows: () => [entered('seg_tracked', 'c1')] });
+      const r = await engine.reconcile(
+        m,
+        ctxOf([tracked]),
+        tracked,
+        { contactIds: ['c1'], span: true },
+        {
+          fire: false,
+          reason: 'compute',
+          now,
+        },
+      );
+      expect([r, counts, events]).toEqual([{ added: 1, removed: 0 }, [[['seg_tracked', 1]]], []]);
+    });
+
+    it('a published one carries its reason, time and trace, and answers what entered and left', async () => {
+      const {
+        engine,
+        reconciled,
+        published: events,
+      } = setup([tracked], {
+        rows: () => [entered('seg_tracked', 'c1'), exited('seg_tracked', 'c2')],
+      });
+      const r = await engine.reconcile(
+        m,
+        ctxOf([tracked]),
+        tracked,
+        { contactIds: ['c1', 'c2'], span: true },
+        {
+          fire: true,
+          reason: 'sweep',
+          now,
+          trace: { correlationId: 'req_1' },
+        },
+      );
+      expect(r).toEqual({ added: 1, removed: 1 });
+      expect(reconciled).toEqual([{ segments: ['seg_tracked'], scope: { contactIds: ['c1', 'c2'], span: true }, now }]);
+      const at = now.toISOString();
+      expect(
+        events.map((e) => {
+          const payload = e.payload as { at: string; reason: string; segmentName: string };
+          return [e.type, e.correlationId, e.occurredAt, payload.at, payload.reason, payload.segmentName];
+        }),
+      ).toEqual([
+        ['segment.entered', 'req_1', at, at, 'sweep', 'Segment seg_tracked'],
+        ['segment.exited', 'req_1', at, at, 'sweep', 'Segment seg_tracked'],
+      ]);
+    });
+
+    it('a static segment (no filter) is not reconciled', async () => {
+      const { engine, asked } = setup([listed]);
+      expect(
+        await engine.reconcile(m, ctxOf([listed]), listed, { contactId: 'c1' }, { fire: true, reason: 'compute', now }),
+      ).toEqual({ added: 0, removed: 0 });
+      expect(asked).toEqual([]);
+    });
+  });
+
+  describe('a deleted contact', () => {
+    const left = (id: string, type: string, track: boolean): LeftSegment => ({
+      id,
+      name: `Segment ${id}`,
+      type,
+      track_membership: track,
+    });
+
+    it('leaves every segment it was in: each count goes down by one, the exit published for tracking dynamic segments only', async () => {
+      const {
+        engine,
+        counts,
+        published: events,
+      } = setup([], {
+        left: [left('seg_a', 'DYNAMIC', true), left('seg_b', 'DYNAMIC', false), left('seg_c', 'STATIC', false)],
+      });
+      await engine.onContactDeleted(m, 'p', { contactId: 'c1', email: 'c1@example.com' }, { causationId: 'evt_del' });
+      expect(counts).toEqual([
+        [
+          ['seg_a', -1],
+          ['seg_b', -1],
+          ['seg_c', -1],
+        ],
+      ]);
+      expect(published(events)).toEqual([['segment.exited', 'seg_a', 'c1', 'c1@example.com', 'change', 'evt_del']]);
+    });
+
+    it('in no segment: nothing more is written', async () => {
+      const { engine, asked, counts, published: events } = setup([]);
+      await engine.onContactDeleted(m, 'p', { contactId: 'c1', email: 'c1@example.com' }, {});
+      expect([asked, counts, events]).toEqual([['leave p c1'], [], []]);
+    });
+  });
+});
