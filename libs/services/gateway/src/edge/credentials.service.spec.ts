@@ -1,0 +1,53 @@
+import { hashApiKey } from '../projects/api-keys.js';
+import { CredentialsService } from './credentials.service.js';
+import type { CredentialsStore, KeyOwner } from './credentials.store.js';
+
+const key = (c: string) => `sk_${c.repeat(48)}`;
+
+/** A store knowing the keys of `owners`; `lookups` lists the hashes of each call, in order. */
+function serviceWith(owners: Record<string, KeyOwner>) {
+  const lookups: string[][] = [];
+  const store = {
+    keyOwners: async (hashes: string[]) => {
+      lookups.push(hashes);
+      return new Map(Object.entries(owners).map(([k, owner]) => [hashApiKey(k), owner]));
+    },
+    member: async (userId: string, projectId: string) =>
+      userId === 'usr_1' ? { role: 'ADMIN', disabled: projectId === 'prj_off' } : null,
+  } as unknown as CredentialsStore;
+  return { credentials: new CredentialsService(store), lookups };
+}
+
+const owner: KeyOwner = { projectId: 'prj_a', kind: 'secret', disabled: false };
+
+describe('CredentialsService: who a credential belongs to', () => {
+  it('a malformed key has no owner and is not looked up', async () => {
+    const { credentials, lookups } = serviceWith({});
+    expect(await credentials.keyOwner('sk_short')).toBeNull();
+    expect(await credentials.keyOwner(`xx_${'a'.repeat(48)}`)).toBeNull();
+    expect(lookups).toEqual([]);
+  });
+
+  it('keys asked for together are looked up in one query, by their hashes only', async () => {
+    const { credentials, lookups } = serviceWith({ [key('a')]: owner });
+    const answers = await Promise.all([credentials.keyOwner(key('a')), credentials.keyOwner(key('b'))]);
+    expect(answers).toEqual([owner, null]);
+    expect(lookups).toEqual([[hashApiKey(key('a')), hashApiKey(key('b'))]]);
+  });
+
+  it("a request's key is looked up once, whoever asks first; another request's is looked up again", async () => {
+    const { credentials, lookups } = serviceWith({ [key('a')]: owner });
+    const request = {};
+    expect(await credentials.keyOwnerFor(request, key('a'))).toEqual(owner);
+    expect(await credentials.keyOwnerFor(request, key('a'))).toEqual(owner);
+    expect(lookups).toHaveLength(1);
+    await credentials.keyOwnerFor({}, key('a'));
+    expect(lookups).toHaveLength(2);
+  });
+
+  it("a session's membership comes from the store as it is", async () => {
+    const { credentials } = serviceWith({});
+    expect(await credentials.member('usr_1', 'prj_off')).toEqual({ role: 'ADMIN', disabled: true });
+    expect(await credentials.member('usr_2', 'prj_a')).toBeNull();
+  });
+});
