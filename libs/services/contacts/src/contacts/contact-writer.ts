@@ -41,6 +41,7 @@ export class ContactWriter {
   constructor(
     @InjectOutbox(CONTACTS) private readonly outbox: Outbox,
     private readonly fields: FieldTypeRecorder,
+    // stores hold no state: one built by hand (test/integration does) gets its own
     private readonly store: ContactStore = new ContactStore(),
   ) {}
 

@@ -38,6 +38,7 @@ export class ContactsService {
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     private readonly writer: ContactWriter,
+    // stores hold no state: one built by hand (test/integration does) gets its own
     private readonly store: ContactStore = new ContactStore(),
   ) {}
 

@@ -22,6 +22,7 @@ export class FieldRegistry implements FieldTypeRecorder {
 
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
+    // stores hold no state: one built by hand (test/integration does) gets its own
     private readonly store: FieldsStore = new FieldsStore(),
   ) {}
 
