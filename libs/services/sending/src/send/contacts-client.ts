@@ -5,6 +5,14 @@ import { SENDING } from '../consumer.js';
 
 export type { ContactSnapshot as RemoteContact, UpsertContactAnswer as RemoteUpsert } from '@herald/internal-contracts';
 
+/** One recipient's upsert of /v1/send (`idIfNew`: the id the contact gets if the call creates it, ignored when the address has one). */
+export interface RecipientUpsert {
+  email: string;
+  subscribed?: boolean;
+  data?: Record<string, unknown>;
+  idIfNew?: string;
+}
+
 /**
  * The contacts service as the sending service needs it, answered at once (ContactsCalls): the
  * recipient upserts of /v1/send under contacts' own data rules, and subscription changes from links.
@@ -17,15 +25,8 @@ export class ContactsClient {
     this.contacts = calls.client(ContactsCalls, SENDING);
   }
 
-  /**
-   * Each recipient's contact upserted, in order, in one call (`idIfNew`: the id the contact gets if
-   * this call creates it, ignored when the address has one).
-   */
-  async upsertMany(
-    projectId: string,
-    inputs: { email: string; subscribed?: boolean; data?: Record<string, unknown>; idIfNew?: string }[],
-    requestId?: string,
-  ): Promise<UpsertContactAnswer[]> {
+  /** Each recipient's contact upserted, in order, in one call (one transaction of contacts). */
+  async upsertMany(projectId: string, inputs: RecipientUpsert[], requestId?: string): Promise<UpsertContactAnswer[]> {
     const contacts = inputs.map((input) => ({ ...input, subscribedIfNew: false, reason: 'send' as const }));
     return (await this.contacts.upsertMany(projectId, { contacts }, { requestId })).results;
   }

@@ -2,14 +2,12 @@ import { createHash } from 'node:crypto';
 import { emailDomain } from '@herald/contact-data';
 import { conflictError, DomainError, invalidInput, newId } from '@herald/core';
 import { tableName } from '@herald/persistence';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SendAdmission } from '../admission/send-admission.js';
 import { SENDING } from '../consumer.js';
-import { Email } from '../emails/email.entity.js';
 import { sendOutcome, type SendOutcome } from '../emails/email-view.js';
-import { Suppression } from '../emails/suppression.entity.js';
 import type { RenderContact } from '../render/contact-variables.js';
 import { EmailRenderer, type EmailSource, type RenderedEmail } from '../render/email-renderer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
@@ -18,10 +16,13 @@ import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import { ContactsClient, type RemoteContact, type RemoteUpsert } from './contacts-client.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
+import { SEND_BATCHING, type SendBatching } from './send-batch.js';
+import { SendLookups } from './send-lookups.js';
 import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
 import { contactDifference, planRecipients, type PlannedRecipient } from './send-recipients.js';
+import { SendWrites, type NewEmail } from './send-writes.js';
 
-export const EMAILS_CHANNEL = 'herald_sending_emails';
+export { EMAILS_CHANNEL } from './send-writes.js';
 
 /** The contact's timestamps as template variables (contact-variables.ts): the only ones a write's clock changes. */
 const TIMESTAMP_VARIABLE = /createdAt|updatedAt/;
@@ -61,18 +62,31 @@ export const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
  * stored in one transaction, queued for the delivery worker. Unsubscribed contacts get no marketing
  * mail; suppressed addresses get none (each item of the answer says `queued`, or `skipped` with the
  * reason).
+ *
+ * Concurrent requests share their round trips (group execution, each still answered as if alone):
+ * the preflight's reads in SendLookups (one contacts `find` and one suppression query for the
+ * requests of a project that wait together), admission and the writes in SendWrites (one admission
+ * call, one `upsertMany` and one email insert with its NOTIFY for a batch, each request retried on
+ * its own when a shared call fails).
  */
 @Injectable()
 export class SendEmailUseCase {
+  private readonly lookups: SendLookups;
+  private readonly writes: SendWrites;
+
   constructor(
     @InjectDataSource(SENDING) private readonly db: DataSource,
     @Inject(SENDING_SETTINGS) private readonly settings: SendingSettings,
     private readonly templates: TemplatesService,
     private readonly senders: SenderDomains,
-    private readonly contacts: ContactsClient,
+    contacts: ContactsClient,
     private readonly renderer: EmailRenderer,
-    private readonly admission: SendAdmission,
-  ) {}
+    admission: SendAdmission,
+    @Optional() @Inject(SEND_BATCHING) batching: SendBatching = {},
+  ) {
+    this.lookups = new SendLookups(db, contacts, batching.lookups);
+    this.writes = new SendWrites(db, contacts, admission, batching.writes);
+  }
 
   async execute(
     projectId: string,
@@ -148,40 +162,60 @@ export class SendEmailUseCase {
 
     // preflight, read-only: each recipient's contact as its upsert will make it, and its email rendered
     // for it; a refusal here leaves no trace (no contact, email, event, idempotency row or reservation)
-    const addresses = request.to.map((t) => t.email);
-    const [found, suppressed] = await Promise.all([
-      this.contacts.findByEmails(projectId, addresses, requestId),
-      this.suppressed(projectId, addresses),
-    ]);
+    const { found, suppressed } = await this.lookups.lookup(
+      projectId,
+      request.to.map((t) => t.email),
+      requestId,
+    );
     const drafts: Draft[] = [];
     for (const plan of planRecipients(request, found)) {
       const emailId = newId('eml');
       drafts.push({ plan, emailId, rendered: await this.render(projectId, request, content, emailId, plan) });
     }
-    // every recipient is one email of the transactional category (docs/billing.md): refused as a whole
-    // when over the cap; asked only for a request that will be sent, since a capped category reserves them
-    await this.admission.admit(projectId, 'transactional', request.to.length, requestId);
-
-    // every recipient's contact upserted in one call, in order, in one transaction of contacts
-    const upserts = await this.contacts.upsertMany(
+    // admission (every recipient is one email of the transactional category, docs/billing.md: refused
+    // as a whole when over the cap), then every recipient's contact upserted, in order, and the emails
+    // stored (SendWrites: with the writes of concurrent requests)
+    const emails = await this.writes.write<SentEmailItem[]>({
       projectId,
-      drafts.map(({ plan }) => ({
+      requestId,
+      count: request.to.length,
+      upserts: drafts.map(({ plan }) => ({
         email: plan.recipient.email,
         subscribed: request.subscribed,
         data: request.data,
         ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
       })),
-      requestId,
-    );
-    const emails: Email[] = [];
+      compose: (written) => this.compose(projectId, request, content, drafts, written, suppressed),
+    });
+    return { success: true, data: { emails, timestamp: new Date().toISOString() } };
+  }
+
+  /** Each recipient's email for the contact its upsert wrote, and the answer's item for it. */
+  private async compose(
+    projectId: string,
+    request: SendRequest,
+    content: Content,
+    drafts: Draft[],
+    upserts: RemoteUpsert[],
+    suppressed: Set<string>,
+  ): Promise<{ emails: NewEmail[]; answer: SentEmailItem[] }> {
+    const emails: NewEmail[] = [];
     const answer: SentEmailItem[] = [];
     for (const [i, draft] of drafts.entries()) {
-      const { plan } = draft;
       const upsert = upserts[i]!;
       const rendered = await this.renderWritten(projectId, request, content, draft, upsert);
-      const email = this.email(projectId, request, content, draft.emailId, plan.recipient, upsert.contact, rendered, {
-        suppressed: suppressed.has(upsert.contact.email),
-      });
+      const email = this.email(
+        projectId,
+        request,
+        content,
+        draft.emailId,
+        draft.plan.recipient,
+        upsert.contact,
+        rendered,
+        {
+          suppressed: suppressed.has(upsert.contact.email),
+        },
+      );
       emails.push(email);
       answer.push({
         contact: { id: upsert.contact.id, email: upsert.contact.email },
@@ -189,11 +223,7 @@ export class SendEmailUseCase {
         ...sendOutcome(email.status),
       });
     }
-    await this.db.transaction(async (m) => {
-      await m.getRepository(Email).insert(emails);
-      if (emails.some((e) => e.status === 'queued')) await m.query(`SELECT pg_notify($1, '')`, [EMAILS_CHANNEL]);
-    });
-    return { success: true, data: { emails: answer, timestamp: new Date().toISOString() } };
+    return { emails, answer };
   }
 
   /**
@@ -298,9 +328,9 @@ export class SendEmailUseCase {
     contact: RemoteContact,
     rendered: RenderedEmail,
     { suppressed }: { suppressed: boolean },
-  ): Email {
+  ): NewEmail {
     const skipped = content.type === 'marketing' && !contact.subscribed;
-    return this.db.getRepository(Email).create({
+    return {
       id,
       projectId,
       contactId: contact.id,
@@ -329,15 +359,7 @@ export class SendEmailUseCase {
           ? 'The contact is unsubscribed from marketing mail'
           : null,
       messageId: `${id}@${emailDomain(content.from.email)}`,
-    });
-  }
-
-  private async suppressed(projectId: string, emails: string[]): Promise<Set<string>> {
-    const rows: { email: string }[] = await this.db.query(
-      `SELECT email FROM ${tableName(this.db, Suppression)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
-      [projectId, emails],
-    );
-    return new Set(rows.map((r) => r.email));
+    };
   }
 }
 

@@ -1,21 +1,26 @@
 import { jest } from '@jest/globals';
-import type { HeraldRuntime } from '@herald/core';
+import { LATEST, positionsContext, RequestPositions, type HeraldRuntime, type Observed } from '@herald/core';
 import type { ReadYourWrites } from '@herald/messaging';
 import type { DataSource } from 'typeorm';
 import { SendingSettings } from '../sending.settings.js';
 import type { DomainsClient, OwnerSenderDomain } from './domains-client.js';
 import type { SenderDomain } from './sender-domain.entity.js';
-import { OWNER_ANSWER_TTL_MS, SenderDomains } from './sender-domains.js';
+import { COPY_ANSWER_TTL_MS, OWNER_ANSWER_TTL_MS, SenderDomains } from './sender-domains.js';
 
 const runtime = { internalJwtSecret: 'x'.repeat(40) } as HeraldRuntime;
 
 /** SenderDomains over an in-memory copy and a scripted owner, counting the owner's answers. */
 function setup(copy: Partial<SenderDomain>[], owner: (domain: string) => OwnerSenderDomain, current = () => true) {
   const asked: string[] = [];
+  const reads: string[] = [];
   const db = {
     getRepository: () => ({
-      findOneBy: async (w: { projectId: string; domain: string }) =>
-        (copy.find((r) => r.projectId === w.projectId && r.domain === w.domain && r.verified) as SenderDomain) ?? null,
+      findOneBy: async (w: { projectId: string; domain: string }) => {
+        reads.push(w.domain);
+        return (
+          (copy.find((r) => r.projectId === w.projectId && r.domain === w.domain && r.verified) as SenderDomain) ?? null
+        );
+      },
     }),
   } as unknown as DataSource;
   const client = {
@@ -25,7 +30,15 @@ function setup(copy: Partial<SenderDomain>[], owner: (domain: string) => OwnerSe
     },
   } as unknown as DomainsClient;
   const readYourWrites = { copyIsCurrent: current } as unknown as ReadYourWrites;
-  return { senders: new SenderDomains(db, new SendingSettings(), runtime, client, readYourWrites), asked };
+  return { senders: new SenderDomains(db, new SendingSettings(), runtime, client, readYourWrites), asked, reads };
+}
+
+/** Runs `fn` as a request of project `p` that must observe `observed`. */
+function asRequest<T>(observed: Observed, fn: () => Promise<T>): Promise<T> {
+  const request = new RequestPositions();
+  request.projectId = 'p';
+  request.observed = observed;
+  return positionsContext.run(request, fn);
 }
 
 const verified = (domain: string): OwnerSenderDomain => ({
@@ -94,5 +107,49 @@ describe('SenderDomains: the copy answers first, the owner when the copy says no
     ok = false;
     senders.forget('p', 'd.test');
     expect(await senders.verified('p', 'd.test')).toBeNull();
+  });
+});
+
+describe("SenderDomains: /v1/send's check keeps the copy's verified rows briefly", () => {
+  afterEach(() => jest.useRealTimers());
+  const copy = [{ projectId: 'p', domain: 'a.test', verified: true, domainId: 'dom_a' }];
+  const unverified = (d: string): OwnerSenderDomain => ({ verified: false, domain: d });
+
+  it('answers a send from a verified row of the copy read moments ago, without reading the copy again', async () => {
+    const { senders, reads } = setup(copy, unverified);
+    await asRequest({ domains: 3 }, () => senders.assertVerified('p', 'x@a.test', 'from'));
+    await asRequest({ domains: 3 }, () => senders.assertVerified('p', 'y@A.test', 'from'));
+    await senders.assertVerified('p', 'z@a.test', 'from'); // outside a request: observes no write
+    expect(reads).toEqual(['a.test']);
+  });
+
+  it("reads the copy again for a request that must observe a later write of the project's domains, or the latest", async () => {
+    const { senders, reads } = setup(copy, unverified);
+    await asRequest({ domains: 3 }, () => senders.assertVerified('p', 'x@a.test', 'from'));
+    await asRequest({ domains: 4 }, () => senders.assertVerified('p', 'x@a.test', 'from'));
+    await asRequest(LATEST, () => senders.assertVerified('p', 'x@a.test', 'from'));
+    await asRequest(LATEST, () => senders.assertVerified('p', 'x@a.test', 'from'));
+    expect(reads).toEqual(['a.test', 'a.test', 'a.test', 'a.test']);
+  });
+
+  it('keeps a row no longer than COPY_ANSWER_TTL_MS, and drops it when the copy learns the domain was unverified', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const rows = [...copy];
+    const { senders, reads } = setup(rows, unverified);
+    await senders.assertVerified('p', 'x@a.test', 'from');
+    jest.setSystemTime(1_000_000 + COPY_ANSWER_TTL_MS + 1);
+    await senders.assertVerified('p', 'x@a.test', 'from');
+    expect(reads).toEqual(['a.test', 'a.test']);
+    rows.length = 0; // the copy applies domain.unverified
+    senders.forget('p', 'a.test');
+    await expect(senders.assertVerified('p', 'x@a.test', 'from')).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
+  it('keeps nothing for the delivery worker: a signing key is read from the copy every time', async () => {
+    const { senders, reads } = setup(copy, unverified);
+    await senders.assertVerified('p', 'x@a.test', 'from');
+    await senders.verified('p', 'a.test');
+    await senders.verified('p', 'a.test');
+    expect(reads).toEqual(['a.test', 'a.test', 'a.test']);
   });
 });

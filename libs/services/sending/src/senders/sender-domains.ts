@@ -1,6 +1,14 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { emailDomain } from '@herald/contact-data';
-import { dkimEncryptionKey, HERALD_RUNTIME, invalidInput, openSecret, type HeraldRuntime } from '@herald/core';
+import {
+  dkimEncryptionKey,
+  HERALD_RUNTIME,
+  invalidInput,
+  LATEST,
+  openSecret,
+  positionsContext,
+  type HeraldRuntime,
+} from '@herald/core';
 import { ReadYourWrites } from '@herald/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -31,6 +39,8 @@ export const SENDER_DOMAIN_NOT_VERIFIED = 'domain_not_verified';
 /** How long an owner's "verified" answer stands in for the local copy (which catches up on domain.verified). */
 export const OWNER_ANSWER_TTL_MS = 10_000;
 const MAX_OWNER_ANSWERS = 10_000;
+/** How long a verified row of the local copy answers `assertVerified` without a query (see `verified`). */
+export const COPY_ANSWER_TTL_MS = 5_000;
 
 /**
  * The project's verified sender domains and their DKIM keys. The local copy (fed by
@@ -40,11 +50,17 @@ const MAX_OWNER_ANSWERS = 10_000;
  * is never cached, so a domain is usable the moment it is verified. When the request's project
  * changed its domains and the copy may not have applied it yet (read-your-writes), the owner alone
  * decides, afresh: a domain deleted or unverified a moment ago is refused (docs/consistency.md).
+ *
+ * `assertVerified` (every /v1/send) also keeps the copy's "verified" rows briefly (COPY_ANSWER_TTL_MS),
+ * each with the domains position its request observed when it was read: a kept row answers only a
+ * request that must observe no later write of the project's domains (one that deleted or unverified
+ * the domain since is read afresh), and a domain.unverified applied here drops it at once.
  */
 @Injectable()
 export class SenderDomains {
   private readonly keys = new Map<string, { sealed: string; key: DkimKey }>();
   private readonly ownerAnswers = new Map<string, { domain: VerifiedSenderDomain; until: number }>();
+  private readonly copyAnswers = new Map<string, { domain: VerifiedSenderDomain; until: number; covers: number }>();
   private readonly passphrase: string;
 
   constructor(
@@ -62,17 +78,13 @@ export class SenderDomains {
    * Throws `unavailable` when the copy says no and the owner cannot be asked.
    */
   async verified(projectId: string, domain: string): Promise<VerifiedSenderDomain | null> {
-    const name = domain.toLowerCase();
-    if (!this.readYourWrites.copyIsCurrent(SENDING, 'domains')) return this.askOwner(projectId, name, true);
-    const row = await this.db.getRepository(SenderDomain).findOneBy({ projectId, domain: name, verified: true });
-    if (row) return row;
-    return this.askOwner(projectId, name);
+    return this.find(projectId, domain.toLowerCase(), false);
   }
 
   /** A field error naming the domain when `address` is not on one of the project's verified domains. */
   async assertVerified(projectId: string, address: string, field: string): Promise<void> {
     const domain = emailDomain(address);
-    if (domain && (await this.verified(projectId, domain))) return;
+    if (domain && (await this.find(projectId, domain.toLowerCase(), true))) return;
     throw invalidInput(
       [
         {
@@ -104,6 +116,26 @@ export class SenderDomains {
   /** The copy learned that the domain may no longer be used: a kept owner answer must not outlive that. */
   forget(projectId: string, domain: string): void {
     this.ownerAnswers.delete(`${projectId}\u0000${domain.toLowerCase()}`);
+    this.copyAnswers.delete(`${projectId}\u0000${domain.toLowerCase()}`);
+  }
+
+  /** The copy's verified row (a kept one when `kept` and it covers the request), else the owner's answer. */
+  private async find(projectId: string, name: string, kept: boolean): Promise<VerifiedSenderDomain | null> {
+    if (!this.readYourWrites.copyIsCurrent(SENDING, 'domains')) return this.askOwner(projectId, name, true);
+    const id = `${projectId}\u0000${name}`;
+    const wanted = observedDomains();
+    const known = kept ? this.copyAnswers.get(id) : undefined;
+    if (known && known.until > Date.now() && wanted <= known.covers) return known.domain;
+    const row = await this.db.getRepository(SenderDomain).findOneBy({ projectId, domain: name, verified: true });
+    if (!row) {
+      this.copyAnswers.delete(id);
+      return this.askOwner(projectId, name);
+    }
+    if (kept && wanted !== Infinity) {
+      if (this.copyAnswers.size >= MAX_OWNER_ANSWERS) this.copyAnswers.clear();
+      this.copyAnswers.set(id, { domain: row, until: Date.now() + COPY_ANSWER_TTL_MS, covers: wanted });
+    }
+    return row;
   }
 
   /** The owner's answer; a kept "verified" stands in for it unless `fresh`. */
@@ -124,4 +156,14 @@ export class SenderDomains {
     this.ownerAnswers.set(id, { domain: found, until: Date.now() + OWNER_ANSWER_TTL_MS });
     return found;
   }
+}
+
+/**
+ * The position of the domains service's writes the current request must observe: 0 when none (or
+ * outside a request), Infinity when it must observe whatever domains has committed (`latest`).
+ */
+function observedDomains(): number {
+  const observed = positionsContext.getStore()?.observed;
+  if (observed === LATEST) return Infinity;
+  return observed?.domains ?? 0;
 }
