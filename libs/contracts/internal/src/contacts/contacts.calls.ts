@@ -41,8 +41,8 @@ export interface ContactSnapshot {
   updatedAt: string;
 }
 
-/** An upsert on behalf of another service (/v1/send, workflows, segments): the same data rules as every write. */
-export class UpsertContactRequest {
+/** A contact as written by its address: the body of `PUT /contacts` and of every upsert on another service's behalf. */
+export class ContactInput {
   @IsEmailAddress({ message: 'email must be a valid email address' })
   @MaxLength(320)
   email!: string;
@@ -54,7 +54,10 @@ export class UpsertContactRequest {
   @IsOptional()
   @IsDataObject()
   data?: Record<string, unknown>;
+}
 
+/** An upsert on behalf of another service (/v1/send, workflows, segments): the same data rules as every write. */
+export class UpsertContactRequest extends ContactInput {
   /** Subscription of a contact this call creates when `subscribed` is absent (false for /v1/send). */
   @IsBoolean()
   subscribedIfNew!: boolean;

@@ -1,4 +1,4 @@
-import { parseIntakeRequest, type IntakeItem } from './intake-request.js';
+import { intakeItemOf, parseIntakeRequest, type IntakeItem } from './intake-request.js';
 
 const item = (extra: Record<string, unknown> = {}) => ({
   key: 'campaign:cmp_1:ctc_1',
@@ -74,5 +74,14 @@ describe('parseIntakeRequest: the body of POST /internal/emails', () => {
       items: [item({ contact: { id: 'ctc_1', email: 'a@b.test', subscribed: true, data: { a: 1 }, locale: 'fr' } })],
     }) as IntakeItem[];
     expect(ok!.contact).toEqual({ id: 'ctc_1', email: 'a@b.test', subscribed: true, data: { a: 1 }, locale: 'fr' });
+  });
+});
+
+describe('intakeItemOf', () => {
+  it('names the item a field problem of a refused intake call points at, and the field within it', () => {
+    expect(intakeItemOf({ field: 'items[3].to' })).toEqual({ index: 3, field: 'to' });
+    expect(intakeItemOf({ field: 'items[12].contact.id' })).toEqual({ index: 12, field: 'contact.id' });
+    expect(intakeItemOf({ field: 'items[0]' })).toEqual({ index: 0, field: '' });
+    expect(intakeItemOf({ field: 'items' })).toBeUndefined();
   });
 });

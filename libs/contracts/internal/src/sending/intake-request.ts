@@ -216,8 +216,11 @@ export interface IntakeAnswer {
   results: IntakeResult[];
 }
 
-/** The index of the item a field problem of an intake call names (`items[3].to` → 3), if any. */
-export function intakeItemIndex(problem: { field: string }): number | undefined {
-  const match = /^items\[(\d+)\]/.exec(problem.field);
-  return match ? Number(match[1]) : undefined;
+/**
+ * The item a field problem of a refused intake call names, and the field within it (`items[3].to` →
+ * `{index: 3, field: 'to'}`; `items[3]` → field `''`); undefined for a problem of the whole call.
+ */
+export function intakeItemOf(problem: { field: string }): { index: number; field: string } | undefined {
+  const match = /^items\[(\d+)\]\.?(.*)$/.exec(problem.field);
+  return match ? { index: Number(match[1]), field: match[2]! } : undefined;
 }

@@ -1,4 +1,5 @@
 import { createLogger, DomainError } from '@herald/core';
+import { intakeItemOf } from '@herald/internal-contracts';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -175,8 +176,8 @@ export class CampaignSender {
   private async failRefused(c: Campaign, batch: PendingRow[], err: DomainError): Promise<void> {
     const named = new Map<number, string>();
     for (const p of err.details.errors ?? []) {
-      const i = /^items\[(\d+)\]/.exec(p.field)?.[1];
-      if (i !== undefined) named.set(Number(i), `${p.field.replace(/^items\[\d+\]\.?/, '') || 'item'}: ${p.message}`);
+      const at = intakeItemOf(p);
+      if (at) named.set(at.index, `${at.field || 'item'}: ${p.message}`);
     }
     const failed = named.size > 0 ? [...named.keys()].filter((i) => batch[i]) : batch.map((_, i) => i);
     log.warn('the intake refused campaign emails', { campaignId: c.id, count: failed.length, err: err.message });

@@ -1,4 +1,5 @@
 import { IsEmailAddress } from '@herald/contracts';
+import { ContactInput } from '@herald/internal-contracts';
 import { IsDataObject } from '@herald/contact-data';
 import { CursorQueryDto } from '@herald/http';
 import { Transform } from 'class-transformer';
@@ -6,19 +7,8 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, M
 
 const EMAIL = { message: 'email must be a valid email address' };
 
-export class UpsertContactDto {
-  @IsEmailAddress(EMAIL)
-  @MaxLength(320)
-  email!: string;
-
-  @IsOptional()
-  @IsBoolean()
-  subscribed?: boolean;
-
-  @IsOptional()
-  @IsDataObject()
-  data?: Record<string, unknown>;
-}
+/** `PUT /contacts`: the contact input every upsert shares (its rules live with the upsert call's contract). */
+export class UpsertContactDto extends ContactInput {}
 
 export class UpdateContactDto {
   @IsOptional()

@@ -1,4 +1,5 @@
 import { createLogger, DomainError, HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
+import { intakeItemOf } from '@herald/internal-contracts';
 import type { TemplateRenderPool } from '@herald/templating';
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
@@ -277,8 +278,8 @@ export class StepEffects {
         const problems = err instanceof DomainError && err.kind === 'invalid' ? (err.details.errors ?? []) : [];
         const bad = new Set<number>();
         for (const p of problems) {
-          const m = /^items\[(\d+)\]/.exec(p.field);
-          if (m) bad.add(indices[Number(m[1])]!);
+          const at = intakeItemOf(p);
+          if (at) bad.add(indices[at.index]!);
         }
         if (!bad.size) throw err;
         for (const i of bad)
