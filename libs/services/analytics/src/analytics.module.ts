@@ -5,9 +5,12 @@ import { PersistenceModule } from '@herald/persistence';
 import { Module } from '@nestjs/common';
 import { ActivityController } from './activity/activity.controller.js';
 import { ActivityFeed } from './activity/activity-feed.js';
+import { FeedStore } from './activity/feed.store.js';
 import { AnalyticsController } from './analytics/analytics.controller.js';
 import { CampaignAnalytics } from './analytics/campaign-analytics.js';
+import { CampaignAnalyticsStore } from './analytics/campaign-analytics.store.js';
 import { Charts } from './analytics/charts.js';
+import { ChartsStore } from './analytics/charts.store.js';
 import { ANALYTICS_SETTINGS, AnalyticsSettings } from './analytics.settings.js';
 import { ANALYTICS } from './consumer.js';
 import { analyticsMigrations } from './migrations/index.js';
@@ -15,7 +18,9 @@ import { ActivityProjector } from './projection/activity-projector.js';
 import { projectionEntities, RetentionState } from './projection/activity.entities.js';
 import { ActivityHandlers } from './projection/activity.handlers.js';
 import { ActivityRetention } from './retention/activity-retention.js';
+import { RetentionStore } from './retention/retention.store.js';
 import { EventCount, EventCountDaily } from './top-events/event-count.entity.js';
+import { EventCountsStore } from './top-events/event-counts.store.js';
 import { EventTrackedHandler } from './top-events/event-tracked.handler.js';
 import { TopEventsController } from './top-events/top-events.controller.js';
 
@@ -44,10 +49,15 @@ export const analyticsSchema = {
           unsubscribeAttributionMs: 30 * 86_400_000,
         }),
     },
+    FeedStore,
     ActivityFeed,
+    ChartsStore,
     Charts,
+    CampaignAnalyticsStore,
     CampaignAnalytics,
+    RetentionStore,
     ActivityRetention,
+    EventCountsStore,
   ],
 })
 export class AnalyticsModule {}

@@ -6,7 +6,7 @@ import { CampaignAnalytics } from '../analytics/campaign-analytics.js';
 import { ACTIVITY_TYPES } from '../projection/activity-item.js';
 import { ActivityQueryDto, RecentCountQueryDto, StatsQueryDto, UpcomingQueryDto } from './activity.dto.js';
 import { ActivityFeed, type ActivityView } from './activity-feed.js';
-import { chartRange, checkTimeZone, feedRange } from './query-range.js';
+import { chartRange, checkTimeZone, feedRange } from '../time/query-range.js';
 
 /** `/activity/*`: the project's feed and its counts (docs/analytics.md). */
 @Controller('activity')

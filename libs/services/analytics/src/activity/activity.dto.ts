@@ -2,6 +2,7 @@ import { CursorQueryDto } from '@herald/http';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ACTIVITY_TYPES } from '../projection/activity-item.js';
+import { ChartQueryDto } from '../time/chart-query.dto.js';
 
 const ISO = { strict: true };
 const ISO_MESSAGE = { message: '$property must be an ISO 8601 timestamp' };
@@ -36,26 +37,6 @@ export class ActivityQueryDto extends CursorQueryDto {
   @IsOptional()
   @IsISO8601(ISO, ISO_MESSAGE)
   to?: string;
-}
-
-export class ChartQueryDto {
-  @IsOptional()
-  @IsISO8601(ISO, ISO_MESSAGE)
-  from?: string;
-
-  @IsOptional()
-  @IsISO8601(ISO, ISO_MESSAGE)
-  to?: string;
-
-  @IsOptional()
-  @IsIn(['hour', 'day'], { message: 'interval must be hour or day' })
-  interval: 'hour' | 'day' = 'day';
-
-  /** IANA time zone of the buckets (checked by the route: class-validator's list is not the runtime's). */
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  tz: string = 'UTC';
 }
 
 export class StatsQueryDto extends ChartQueryDto {

@@ -1,6 +1,6 @@
 import { ProjectId } from '@herald/auth';
 import { Controller, Get, Query } from '@nestjs/common';
-import { chartRange, checkTimeZone } from '../activity/query-range.js';
+import { chartRange, checkTimeZone } from '../time/query-range.js';
 import { CampaignStatsQueryDto, TimeseriesQueryDto, TopCampaignsQueryDto } from './analytics.dto.js';
 import { CampaignAnalytics } from './campaign-analytics.js';
 import { Charts } from './charts.js';

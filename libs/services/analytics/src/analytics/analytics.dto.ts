@@ -1,8 +1,8 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMinSize, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { PageQueryDto } from '@herald/http';
-import { ChartQueryDto } from '../activity/activity.dto.js';
 import { METRICS, type Metric } from '../projection/activity-item.js';
+import { ChartQueryDto } from '../time/chart-query.dto.js';
 import { TOP_CAMPAIGN_METRICS, type TopCampaignMetric } from './campaign-analytics.js';
 
 export class TimeseriesQueryDto extends ChartQueryDto {

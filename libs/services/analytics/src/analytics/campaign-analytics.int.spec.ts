@@ -8,6 +8,7 @@ import { ANALYTICS } from '../consumer.js';
 import { ActivityEvents } from '../projection/activity-events.spec-support.js';
 import { ActivityProjector } from '../projection/activity-projector.js';
 import { CampaignAnalytics } from './campaign-analytics.js';
+import { CampaignAnalyticsStore } from './campaign-analytics.store.js';
 
 /**
  * `/analytics/campaign-stats` without a campaign id, on PostgreSQL, fed through the inbox as the
@@ -30,7 +31,7 @@ describe('campaign list of analytics (PostgreSQL)', () => {
     ds = await createServiceDataSource(analyticsSchema, db.url, 4).initialize();
     await migrateServiceSchema(ds);
     processor = new EventProcessor(ANALYTICS, ds, new Outbox(ANALYTICS, ds), silent, { baseDelayMs: 10 });
-    campaigns = new CampaignAnalytics(ds);
+    campaigns = new CampaignAnalytics(ds, new CampaignAnalyticsStore());
   });
   afterAll(async () => {
     await ds?.destroy();

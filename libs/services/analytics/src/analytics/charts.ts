@@ -1,12 +1,11 @@
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ANALYTICS } from '../consumer.js';
-import { ActivityHourly, ActivityMinutely, ActivityTypeCount } from '../projection/activity.entities.js';
 import { METRIC_TYPES, type Metric } from '../projection/activity-item.js';
 import { bucketsBetween, bucketStart, fillSeries, localIso, type Interval } from '../time/buckets.js';
-import type { TimeRange } from '../activity/query-range.js';
+import type { TimeRange } from '../time/query-range.js';
+import { ChartsStore } from './charts.store.js';
 
 export interface SeriesQuery {
   range: TimeRange;
@@ -29,22 +28,24 @@ export interface Series {
  */
 @Injectable()
 export class Charts {
-  constructor(@InjectDataSource(ANALYTICS) private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource(ANALYTICS) private readonly db: DataSource,
+    private readonly store: ChartsStore,
+  ) {}
 
   /** Counts of the given feed types per bucket, keyed by `names` (type → the key it is reported under). */
   private async series(projectId: string, q: SeriesQuery, names: Map<string, string>): Promise<Series> {
     const buckets = bucketsBetween(q.range.from, q.range.to, q.interval, q.tz);
     const first = buckets[0] ?? bucketStart(q.range.from, q.interval, q.tz);
     // day buckets are summed in SQL per local day (the day each UTC hour starts in, as fillSeries places
-    // them), each group represented by its first hour: at most 400 rows per type instead of 24 times that
-    const rows: { hour: Date; type: string; count: string }[] = await this.db.query(
-      q.interval === 'day'
-        ? `SELECT min(hour) AS hour, type, sum(count) AS count FROM ${tableName(this.db, ActivityHourly)}
-            WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND type = ANY($4::varchar[])
-            GROUP BY date_trunc('day', hour AT TIME ZONE $5), type`
-        : `SELECT hour, type, count FROM ${tableName(this.db, ActivityHourly)}
-            WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND type = ANY($4::varchar[])`,
-      [projectId, first, q.range.to, [...names.keys()], ...(q.interval === 'day' ? [q.tz] : [])],
+    // them), each group represented by its first hour
+    const rows = await this.store.hourly(
+      this.db.manager,
+      projectId,
+      first,
+      q.range.to,
+      [...names.keys()],
+      q.interval === 'day' ? q.tz : undefined,
     );
     const keys = [...new Set(names.values())];
     const filled = fillSeries(
@@ -86,20 +87,13 @@ export class Charts {
     now = new Date(),
   ): Promise<{ minutes: number; since: string; count: number }> {
     const since = new Date(Math.floor(now.getTime() / 60_000) * 60_000 - (minutes - 1) * 60_000);
-    const [row] = (await this.db.query(
-      `SELECT COALESCE(sum(count), 0) AS n FROM ${tableName(this.db, ActivityMinutely)} WHERE project_id = $1 AND minute >= $2`,
-      [projectId, since],
-    )) as { n: string }[];
-    return { minutes, since: since.toISOString(), count: Number(row?.n ?? 0) };
+    const count = await this.store.sinceMinute(this.db.manager, projectId, since);
+    return { minutes, since: since.toISOString(), count };
   }
 
   /** `/activity/types`: the feed types the project has seen, most frequent first. */
   async types(projectId: string): Promise<{ types: { type: string; count: number; lastSeenAt: string }[] }> {
-    const rows: { type: string; count: string; last_seen_at: Date }[] = await this.db.query(
-      `SELECT type, count, last_seen_at FROM ${tableName(this.db, ActivityTypeCount)}
-        WHERE project_id = $1 ORDER BY count DESC, type`,
-      [projectId],
-    );
+    const rows = await this.store.types(this.db.manager, projectId);
     return {
       types: rows.map((r) => ({ type: r.type, count: Number(r.count), lastSeenAt: r.last_seen_at.toISOString() })),
     };

@@ -7,6 +7,7 @@ import { analyticsSchema } from '../analytics.module.js';
 import type { AnalyticsSettings } from '../analytics.settings.js';
 import { ANALYTICS } from '../consumer.js';
 import { ActivityRetention } from '../retention/activity-retention.js';
+import { RetentionStore } from '../retention/retention.store.js';
 import { ActivityEvents } from './activity-events.spec-support.js';
 import { ActivityProjector } from './activity-projector.js';
 
@@ -261,6 +262,7 @@ describe('analytics projection (PostgreSQL)', () => {
       ds,
       undefined as never,
       { ACTIVITY_RETENTION_DAYS: 90 } as AnalyticsSettings,
+      new RetentionStore(),
     );
     expect(await retention.prune(new Date())).toBeGreaterThanOrEqual(1);
     const c = await counts(ev.projectId);

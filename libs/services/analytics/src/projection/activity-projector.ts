@@ -17,7 +17,8 @@ import {
   unsubscribeEngagement,
 } from './activity-counts.js';
 import { ActivityStore } from './activity-store.js';
-import { campaignReferences, campaignStates, workflowStates } from './entity-states.js';
+import { campaignReferenceRounds, campaignStateRounds, workflowStateRounds } from './entity-states.js';
+import { EntityStatesStore } from './entity-states-store.js';
 
 export { MINUTE_COUNTS_KEPT_MS } from './activity-counts.js';
 
@@ -34,12 +35,14 @@ export interface ProjectorOptions {
  * the insert), then the aggregates of exactly those items, each with one multi-row statement whose
  * rows are sorted so that concurrent batches take their row locks in the same order. Campaign and
  * workflow states are last-writer-wins by the event's own time, so a replay or a late older event
- * changes nothing. What each step adds is decided in `activity-counts.ts`; its SQL is ActivityStore's.
+ * changes nothing. What each step adds is decided in `activity-counts.ts` and `entity-states.ts`; its
+ * SQL is ActivityStore's and EntityStatesStore's.
  */
 export class ActivityProjector {
   constructor(
     private readonly options: ProjectorOptions,
     private readonly store = new ActivityStore(),
+    private readonly states = new EntityStatesStore(),
   ) {}
 
   async apply(m: EntityManager, events: EventEnvelope[]): Promise<void> {
@@ -60,15 +63,9 @@ export class ActivityProjector {
         await this.countUnsubscribes(m, inserted);
       }
     }
-    await campaignReferences(m, events);
-    await campaignStates(
-      m,
-      events.filter((e) => e.type.startsWith('campaign.')),
-    );
-    await workflowStates(
-      m,
-      events.filter((e) => e.type.startsWith('workflow.')),
-    );
+    for (const round of campaignReferenceRounds(events)) await this.states.campaignReferences(m, round);
+    for (const round of campaignStateRounds(events)) await this.states.campaignStates(m, round);
+    for (const round of workflowStateRounds(events)) await this.states.workflowStates(m, round);
   }
 
   /** Marks opens that the prefetch rule takes for a client's automatic fetch (`data.prefetch`). */

@@ -1,25 +1,15 @@
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ANALYTICS_SETTINGS, type AnalyticsSettings } from '../analytics.settings.js';
 import { ANALYTICS } from '../consumer.js';
-import {
-  ActivityItem,
-  ActivityMinutely,
-  ActivityTypeCount,
-  RetentionState,
-  TrackedEmail,
-  WorkflowExecutionState,
-} from '../projection/activity.entities.js';
 import { MINUTE_COUNTS_KEPT_MS } from '../projection/activity-projector.js';
+import { RetentionStore } from './retention.store.js';
 
 export const RETENTION_QUEUE = 'analytics.retention';
 const MAX_ATTEMPTS = 100;
-/** Rows deleted per statement: a long prune never holds one huge transaction. */
-const CHUNK = 5000;
 const DAY_MS = 86_400_000;
 const log = createLogger('analytics.retention');
 
@@ -41,6 +31,7 @@ export class ActivityRetention implements OnModuleInit, OnApplicationBootstrap {
     @InjectDataSource(ANALYTICS) private readonly db: DataSource,
     @InjectJobQueue(ANALYTICS) private readonly jobs: JobQueue,
     @Inject(ANALYTICS_SETTINGS) private readonly settings: AnalyticsSettings,
+    private readonly store: RetentionStore,
   ) {}
 
   onModuleInit(): void {
@@ -51,7 +42,7 @@ export class ActivityRetention implements OnModuleInit, OnApplicationBootstrap {
     const live = await this.jobs.liveValues(RETENTION_QUEUE, 'seq');
     if (live.size > 0) return;
     await this.db.transaction(async (m) => {
-      const seq = await this.advance(m);
+      const seq = await this.store.advance(m);
       await this.enqueue(m, seq, new Date());
     });
     log.info('started the activity retention chain');
@@ -59,16 +50,12 @@ export class ActivityRetention implements OnModuleInit, OnApplicationBootstrap {
 
   async run({ job }: Pick<JobContext, 'job'>): Promise<void> {
     const seq = Number((job.payload as { seq: string }).seq);
-    const current = await this.db.getRepository(RetentionState).findOneBy({ id: 1 });
-    if (current?.seq !== seq) return;
+    if ((await this.store.current(this.db.manager)) !== seq) return;
     const pruned = await this.prune(new Date());
     if (pruned > 0) log.info('pruned activity', { rows: pruned });
     await this.db.transaction(async (m) => {
-      const [locked] = await m.query<{ seq: number }[]>(
-        `SELECT seq FROM ${tableName(m, RetentionState)} WHERE id = 1 FOR UPDATE`,
-      );
-      if (locked?.seq !== seq) return;
-      const next = await this.advance(m);
+      if ((await this.store.lock(m)) !== seq) return;
+      const next = await this.store.advance(m);
       await this.enqueue(m, next, new Date(Date.now() + this.settings.ACTIVITY_RETENTION_INTERVAL_MS));
       await this.jobs.forget(m, [retentionJobId(seq - 1)]);
     });
@@ -76,53 +63,15 @@ export class ActivityRetention implements OnModuleInit, OnApplicationBootstrap {
 
   /** Deletes everything past retention as of `now`, in chunks. Returns the rows deleted. */
   async prune(now: Date): Promise<number> {
+    const m = this.db.manager;
     const cutoff = new Date(now.getTime() - this.settings.ACTIVITY_RETENTION_DAYS * DAY_MS);
     const minuteCutoff = new Date(now.getTime() - MINUTE_COUNTS_KEPT_MS);
     let total = 0;
-    const chunked = async (table: string, key: string, where: string, params: unknown[]) => {
-      for (;;) {
-        const [, n] = (await this.db.query(
-          `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT ${CHUNK})`,
-          params,
-        )) as [unknown, number];
-        total += n;
-        if (n < CHUNK) return;
-      }
-    };
     // per project, along the feed's (project_id, occurred_at) index: no index of its own to slow every insert
-    const projects: { project_id: string }[] = await this.db.query(
-      `SELECT DISTINCT project_id FROM ${tableName(this.db, ActivityTypeCount)}`,
-    );
-    for (const { project_id } of projects) {
-      await chunked(tableName(this.db, ActivityItem), 'event_id', 'project_id = $1 AND occurred_at < $2', [
-        project_id,
-        cutoff,
-      ]);
-    }
-    await chunked(
-      tableName(this.db, TrackedEmail),
-      'email_id',
-      'COALESCE(sent_at, delivered_at, counted_sent_at) < $1',
-      [cutoff],
-    );
-    await chunked(
-      tableName(this.db, WorkflowExecutionState),
-      'execution_id',
-      `state_at < $1 AND status NOT IN ('RUNNING', 'WAITING')`,
-      [cutoff],
-    );
-    const [, minutes] = (await this.db.query(`DELETE FROM ${tableName(this.db, ActivityMinutely)} WHERE minute < $1`, [
-      minuteCutoff,
-    ])) as [unknown, number];
-    return total + minutes;
-  }
-
-  private async advance(m: EntityManager): Promise<number> {
-    const rows = await m.query<{ seq: number }[]>(
-      `WITH up AS (INSERT INTO ${tableName(m, RetentionState)} AS s (id, seq) VALUES (1, 1)
-         ON CONFLICT (id) DO UPDATE SET seq = s.seq + 1 RETURNING seq) SELECT seq FROM up`,
-    );
-    return rows[0]!.seq;
+    for (const projectId of await this.store.projects(m)) total += await this.store.pruneItems(m, projectId, cutoff);
+    total += await this.store.pruneTrackedEmails(m, cutoff);
+    total += await this.store.pruneFinishedExecutions(m, cutoff);
+    return total + (await this.store.pruneMinutes(m, minuteCutoff));
   }
 
   private enqueue(m: EntityManager, seq: number, runAt: Date): Promise<string> {

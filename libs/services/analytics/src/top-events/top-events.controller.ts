@@ -1,13 +1,12 @@
 import { ProjectId } from '@herald/auth';
-import { tableName } from '@herald/persistence';
 import { Controller, Get, Query } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Type } from 'class-transformer';
 import { IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
 import type { DataSource } from 'typeorm';
-import { chartRange } from '../activity/query-range.js';
+import { chartRange } from '../time/query-range.js';
 import { ANALYTICS } from '../consumer.js';
-import { EventCount, EventCountDaily } from './event-count.entity.js';
+import { EventCountsStore } from './event-counts.store.js';
 
 const ISO_MESSAGE = { message: '$property must be an ISO 8601 timestamp' };
 
@@ -34,7 +33,10 @@ export interface TopEvents {
 
 @Controller('analytics')
 export class TopEventsController {
-  constructor(@InjectDataSource(ANALYTICS) private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource(ANALYTICS) private readonly db: DataSource,
+    private readonly store: EventCountsStore,
+  ) {}
 
   /**
    * Most frequent custom event names of the project: over all time, or, with `from`/`to`, over the
@@ -44,19 +46,16 @@ export class TopEventsController {
   async topEvents(@ProjectId() projectId: string, @Query() query: TopEventsQueryDto): Promise<TopEvents> {
     if (query.from || query.to) {
       const range = chartRange(query.from, query.to, 'day');
-      const rows: { name: string; n: string }[] = await this.db.query(
-        `SELECT name, sum(count) AS n FROM ${tableName(this.db, EventCountDaily)}
-          WHERE project_id = $1 AND day BETWEEN $2::date AND $3::date
-          GROUP BY name ORDER BY n DESC, name LIMIT $4`,
-        [projectId, range.from.toISOString().slice(0, 10), range.to.toISOString().slice(0, 10), query.limit],
+      const rows = await this.store.topInDays(
+        this.db.manager,
+        projectId,
+        range.from.toISOString().slice(0, 10),
+        range.to.toISOString().slice(0, 10),
+        query.limit,
       );
       return { events: rows.map((r) => ({ name: r.name, count: Number(r.n) })) };
     }
-    const rows = await this.db.getRepository(EventCount).find({
-      where: { projectId },
-      order: { count: 'DESC', name: 'ASC' },
-      take: query.limit,
-    });
+    const rows = await this.store.top(this.db.manager, projectId, query.limit);
     return {
       events: rows.map((r) => ({ name: r.name, count: Number(r.count), lastSeenAt: r.lastSeenAt.toISOString() })),
     };

@@ -1,5 +1,5 @@
 import { invalidInput } from '@herald/core';
-import { isTimeZone, type Interval } from '../time/buckets.js';
+import { isTimeZone, type Interval } from './buckets.js';
 
 const DAY_MS = 86_400_000;
 
