@@ -6,16 +6,19 @@ import { SENDING } from './consumer.js';
 import { DeliveryNotificationSink } from './delivery/delivery-notification.js';
 import { EmailNotificationSink } from './delivery/delivery-notification.sink.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { NotificationStore } from './delivery/notification-store.js';
 import { DeliveryNotice } from './emails/delivery-notice.entity.js';
 import { EmailEvent } from './emails/email-event.entity.js';
 import { EmailHistory } from './emails/email-history.js';
 import { Email } from './emails/email.entity.js';
 import { EmailsController } from './emails/emails.controller.js';
 import { EmailsService } from './emails/emails.service.js';
+import { EmailsStore } from './emails/emails.store.js';
 import { Suppression } from './emails/suppression.entity.js';
 import { LinkSigner } from './links/link-signer.js';
 import { LinkTracking } from './links/link-tracking.js';
 import { LinksController } from './links/links.controller.js';
+import { IntakeStore } from './intake/intake.store.js';
 import { InternalEmailIntake } from './intake/internal-email-intake.js';
 import { SendingCallHandlers } from './intake/sending.calls.js';
 import { EmailRenderer } from './render/email-renderer.js';
@@ -29,6 +32,7 @@ import { SendController } from './send/send.controller.js';
 import { SENDING_SETTINGS, SendingServiceConfig, SendingSettings } from './sending.settings.js';
 import { SenderDomain } from './senders/sender-domain.entity.js';
 import { SenderDomainHandler } from './senders/sender-domain.handler.js';
+import { SenderDomainStore } from './senders/sender-domain.store.js';
 import { DomainsClient } from './senders/domains-client.js';
 import { SendAdmission } from './admission/send-admission.js';
 import { SenderDomains } from './senders/sender-domains.js';
@@ -93,11 +97,15 @@ const schema = {
     LinkTracking,
     EmailRenderer,
     SendEmailUseCase,
+    IntakeStore,
     InternalEmailIntake,
+    EmailsStore,
     EmailHistory,
     EmailsService,
     DeliveryWorker,
+    NotificationStore,
     EmailNotificationSink,
+    SenderDomainStore,
     { provide: DeliveryNotificationSink, useExisting: EmailNotificationSink },
     ...WEBHOOK_PROVIDERS,
   ],

@@ -1,10 +1,9 @@
 import type { EmailLifecycleV1, EventEnvelope } from '@herald/contracts';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SENDING } from '../consumer.js';
-import { EmailEvent } from './email-event.entity.js';
+import { EmailsStore } from './emails.store.js';
 
 const DETAILS = ['bounceType', 'reason', 'url', 'messageId'] as const;
 
@@ -14,23 +13,24 @@ const DETAILS = ['bounceType', 'reason', 'url', 'messageId'] as const;
  */
 @Injectable()
 export class EmailHistory {
-  constructor(@InjectOutbox(SENDING) private readonly outbox: Outbox) {}
+  constructor(
+    @InjectOutbox(SENDING) private readonly outbox: Outbox,
+    private readonly store: EmailsStore,
+  ) {}
 
   async publish(m: EntityManager, events: EventEnvelope<EmailLifecycleV1>[]): Promise<void> {
     const own = events.filter((e) => e.payload.emailId);
     if (own.length > 0) {
-      await m.query(
-        `INSERT INTO ${tableName(m, EmailEvent)} (event_id, project_id, email_id, type, occurred_at, data)
-         SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[], $6::jsonb[])
-         ON CONFLICT DO NOTHING`,
-        [
-          own.map((e) => e.eventId),
-          own.map((e) => e.projectId),
-          own.map((e) => e.payload.emailId),
-          own.map((e) => e.type.replace(/^email\./, '')),
-          own.map((e) => e.occurredAt),
-          own.map((e) => JSON.stringify(details(e.payload))),
-        ],
+      await this.store.recordEvents(
+        m,
+        own.map((e) => ({
+          eventId: e.eventId,
+          projectId: e.projectId,
+          emailId: e.payload.emailId!,
+          type: e.type.replace(/^email\./, ''),
+          occurredAt: e.occurredAt,
+          data: details(e.payload),
+        })),
       );
     }
     await this.outbox.add(m, ...events);

@@ -15,6 +15,7 @@ import { SendingSettings } from '../sending.settings.js';
 import type { DomainsClient } from '../senders/domains-client.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import { TemplatesService } from '../templates/templates.service.js';
+import { IntakeStore } from './intake.store.js';
 import { InternalEmailIntake } from './internal-email-intake.js';
 
 const runtime = { internalJwtSecret: 'x'.repeat(40) } as HeraldRuntime;
@@ -83,7 +84,7 @@ describe('InternalEmailIntake (PostgreSQL)', () => {
         if (refusal) throw refusal;
       },
     } as unknown as SendAdmission;
-    intake = new InternalEmailIntake(ds, templates, senders, contacts, renderer, admission);
+    intake = new InternalEmailIntake(ds, templates, senders, contacts, renderer, admission, new IntakeStore());
 
     await ds.query(
       `INSERT INTO sending.sender_domains (domain_id, project_id, domain, verified, event_at) VALUES ('dom_1', $1, 'brand.test', true, now())`,

@@ -1,13 +1,11 @@
 import { emailDomain, isValidEmail, normaliseEmail } from '@herald/contact-data';
 import { DomainError, invalidInput, newId } from '@herald/core';
 import type { BodyFormat } from '@herald/templating';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { SENDING } from '../consumer.js';
 import { Email, type EmailStatus } from '../emails/email.entity.js';
-import { Suppression } from '../emails/suppression.entity.js';
 import type { RenderContact } from '../render/contact-variables.js';
 import { EmailRenderer } from '../render/email-renderer.js';
 import { SendAdmission } from '../admission/send-admission.js';
@@ -24,6 +22,7 @@ import {
   type IntakeResult,
   type IntakeSkipReason,
 } from '@herald/internal-contracts';
+import { IntakeStore, type StoredEmail } from './intake.store.js';
 import { skipReasonOf } from './skip-reason.js';
 
 /** Stored `error` of an email that is never sent, and the reason it stands for. */
@@ -39,12 +38,6 @@ const reasonOf = (status: string, error: string | null): IntakeSkipReason | unde
 };
 
 const PRIORITY = { normal: 0, bulk: 1 } as const;
-
-interface Stored {
-  id: string;
-  status: string;
-  error: string | null;
-}
 
 /** An item's content once its template is applied: the Liquid sources and the envelope. */
 interface Content {
@@ -78,13 +71,14 @@ export class InternalEmailIntake {
     private readonly contacts: ContactsClient,
     private readonly renderer: EmailRenderer,
     private readonly admission: SendAdmission,
+    private readonly store: IntakeStore,
   ) {}
 
   /** `request`: checked against the contract (`SendingCalls.intake`: its parser normalised the items). */
   async execute(projectId: string, request: IntakeRequest, requestId?: string): Promise<IntakeAnswer> {
     const { items } = request;
 
-    const seen = await this.stored(
+    const seen = await this.store.stored(
       this.db.manager,
       projectId,
       items.map((i) => i.key),
@@ -107,7 +101,7 @@ export class InternalEmailIntake {
       fresh.map((i) => [i, isValidEmail(items[i]!.to) ? normaliseEmail(items[i]!.to) : null]),
     );
     const valid = [...new Set([...addresses.values()].filter((a): a is string => a !== null))];
-    const suppressed = await this.suppressed(projectId, valid);
+    const suppressed = await this.store.suppressed(this.db.manager, projectId, valid);
     const lookups = fresh.filter((i) => !items[i]!.contact && addresses.get(i));
     const known = new Map(
       (await this.contacts.findByEmails(projectId, [...new Set(lookups.map((i) => addresses.get(i)!))], requestId)).map(
@@ -129,28 +123,16 @@ export class InternalEmailIntake {
     const written = await this.db.transaction(async (m) => {
       // one key order for every call: two calls sharing keys wait on each other instead of deadlocking
       const sorted = [...rows].sort((a, b) => (a.sourceKey! < b.sourceKey! ? -1 : a.sourceKey! > b.sourceKey! ? 1 : 0));
-      const inserted = new Set<string>();
-      for (let at = 0; at < sorted.length; at += 100) {
-        const result = await m
-          .createQueryBuilder()
-          .insert()
-          .into(Email)
-          .values(sorted.slice(at, at + 100))
-          .orIgnore()
-          .returning('source_key')
-          .updateEntity(false)
-          .execute();
-        for (const r of result.raw as { source_key: string }[]) inserted.add(r.source_key);
-      }
+      const inserted = await this.store.insertNew(m, sorted);
       const lost = rows.filter((r) => !inserted.has(r.sourceKey!)).map((r) => r.sourceKey!);
       // keys another call wrote meanwhile: its row is committed by now (the insert waited for it)
-      const theirs = await this.stored(m, projectId, lost);
+      const theirs = await this.store.stored(m, projectId, lost);
       if (rows.some((r) => inserted.has(r.sourceKey!) && r.status === 'queued'))
-        await m.query(`SELECT pg_notify($1, '')`, [EMAILS_CHANNEL]);
+        await this.store.notify(m, EMAILS_CHANNEL);
       return { inserted, theirs };
     });
 
-    const byKey = new Map<string, Stored>(seen);
+    const byKey = new Map<string, StoredEmail>(seen);
     for (const [key, s] of written.theirs) byKey.set(key, s);
     for (const r of rows)
       if (written.inserted.has(r.sourceKey!)) byKey.set(r.sourceKey!, { id: r.id, status: r.status, error: r.error });
@@ -171,16 +153,6 @@ export class InternalEmailIntake {
         };
       }),
     };
-  }
-
-  /** The emails already stored under these keys. */
-  private async stored(m: EntityManager, projectId: string, keys: string[]): Promise<Map<string, Stored>> {
-    if (keys.length === 0) return new Map();
-    const rows: (Stored & { source_key: string })[] = await m.query(
-      `SELECT id, status, error, source_key FROM ${tableName(m, Email)} WHERE project_id = $1 AND source_key = ANY($2::varchar[])`,
-      [projectId, [...new Set(keys)]],
-    );
-    return new Map(rows.map((r) => [r.source_key, { id: r.id, status: r.status, error: r.error }]));
   }
 
   /** Each new item's template applied and its sender checked; a bad item refuses the call (422 on `items[i].<field>`). */
@@ -300,15 +272,6 @@ export class InternalEmailIntake {
       test: item.test === true,
       messageId: `${id}@${emailDomain(content.from)}`,
     });
-  }
-
-  private async suppressed(projectId: string, emails: string[]): Promise<Set<string>> {
-    if (emails.length === 0) return new Set();
-    const rows: { email: string }[] = await this.db.query(
-      `SELECT email FROM ${tableName(this.db, Suppression)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
-      [projectId, emails],
-    );
-    return new Set(rows.map((r) => r.email));
   }
 }
 

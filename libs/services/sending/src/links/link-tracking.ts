@@ -1,13 +1,13 @@
 import { EmailClicked, EmailOpened } from '@herald/contracts';
 import { DomainError } from '@herald/core';
-import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SENDING } from '../consumer.js';
 import { emailEventPayload } from '../delivery/email-events.js';
 import { EmailHistory } from '../emails/email-history.js';
-import { Email, emailFromRow } from '../emails/email.entity.js';
+import type { Email } from '../emails/email.entity.js';
+import { EmailsStore } from '../emails/emails.store.js';
 import { ContactsClient, type RemoteContact } from '../send/contacts-client.js';
 
 /** What links in emails record: the first open and the first click of each email, and subscription changes. */
@@ -17,6 +17,7 @@ export class LinkTracking {
     @InjectDataSource(SENDING) private readonly db: DataSource,
     private readonly history: EmailHistory,
     private readonly contacts: ContactsClient,
+    private readonly emails: EmailsStore,
   ) {}
 
   async opened(emailId: string): Promise<void> {
@@ -51,11 +52,7 @@ export class LinkTracking {
    * recipient); null when the email is gone or is not the project's.
    */
   async recipient(projectId: string, emailId: string): Promise<string | null> {
-    const rows: { to_email: string }[] = await this.db.query(
-      `SELECT to_email FROM ${tableName(this.db, Email)} WHERE project_id = $1 AND id = $2`,
-      [projectId, emailId],
-    );
-    return rows[0]?.to_email ?? null;
+    return this.emails.recipient(this.db.manager, projectId, emailId);
   }
 
   /**
@@ -86,11 +83,7 @@ export class LinkTracking {
 
   /** The email a link came in, and its campaign (none when the email is gone). */
   private async origin(projectId: string, emailId: string): Promise<{ emailId: string; campaignId?: string }> {
-    const rows: { campaign_id: string | null }[] = await this.db.query(
-      `SELECT campaign_id FROM ${tableName(this.db, Email)} WHERE project_id = $1 AND id = $2`,
-      [projectId, emailId],
-    );
-    const campaignId = rows[0]?.campaign_id;
+    const campaignId = await this.emails.campaignOf(this.db.manager, projectId, emailId);
     return { emailId, ...(campaignId ? { campaignId } : {}) };
   }
 
@@ -100,11 +93,8 @@ export class LinkTracking {
     event: (e: Partial<Email>) => ReturnType<typeof EmailOpened.create>,
   ): Promise<void> {
     await this.db.transaction(async (m) => {
-      const [rows] = (await m.query(
-        `UPDATE ${tableName(m, Email)} SET ${column} = now() WHERE id = $1 AND ${column} IS NULL RETURNING *`,
-        [emailId],
-      )) as [Record<string, unknown>[], number];
-      if (rows[0]) await this.history.publish(m, [event(emailFromRow(rows[0]))]);
+      const first = await this.emails.stampFirst(m, emailId, column);
+      if (first) await this.history.publish(m, [event(first)]);
     });
   }
 }

@@ -1,6 +1,6 @@
 /** The small server-rendered pages behind subscription links: plain HTML, no scripts, nothing external. */
 
-import { escapeHtml as escape } from '../render/email-content.js';
+import { escapeHtml as escape } from '../shared/escape-html.js';
 
 function page(title: string, body: string): string {
   return `<!doctype html>

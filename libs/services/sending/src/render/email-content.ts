@@ -1,11 +1,8 @@
 /** Rewrites of a rendered HTML body for tracking: click redirects and the open pixel. */
 
+import { escapeHtml } from '../shared/escape-html.js';
+
 const ANCHOR_HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi;
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text for HTML content and attribute values (also the pages behind subscription links). */
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 
 const unescapeHtml = (s: string) =>
   s
