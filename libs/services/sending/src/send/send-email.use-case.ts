@@ -20,9 +20,10 @@ import { SEND_BATCHING, type SendBatching } from './send-batch.js';
 import { SendLookups } from './send-lookups.js';
 import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
 import { contactDifference, planRecipients, type PlannedRecipient } from './send-recipients.js';
-import { SendWrites, type NewEmail } from './send-writes.js';
+import { SendWrites } from './send-writes.js';
+import { SendStore, type NewEmail } from './send.store.js';
 
-export { EMAILS_CHANNEL } from './send-writes.js';
+export { EMAILS_CHANNEL } from './send.store.js';
 
 /** The contact's timestamps as template variables (contact-variables.ts): the only ones a write's clock changes. */
 const TIMESTAMP_VARIABLE = /createdAt|updatedAt/;
@@ -84,8 +85,9 @@ export class SendEmailUseCase {
     admission: SendAdmission,
     @Optional() @Inject(SEND_BATCHING) batching: SendBatching = {},
   ) {
-    this.lookups = new SendLookups(db, contacts, batching.lookups);
-    this.writes = new SendWrites(db, contacts, admission, batching.writes);
+    const store = new SendStore();
+    this.lookups = new SendLookups(db, store, contacts, batching.lookups);
+    this.writes = new SendWrites(db, store, contacts, admission, batching.writes);
   }
 
   async execute(

@@ -1,9 +1,8 @@
 import { MicroBatcher, type MicroBatcherOptions } from '@herald/core';
-import { queryPrepared, tableName } from '@herald/persistence';
 import type { DataSource } from 'typeorm';
-import { Suppression } from '../emails/suppression.entity.js';
 import type { ContactsClient, RemoteContact } from './contacts-client.js';
 import { byProject, callFor, chunksOf, currentPositions, requestIdOf, type BatchedRequest } from './send-batch.js';
+import type { SendStore } from './send.store.js';
 
 /** What /v1/send's preflight reads for a request's recipients. */
 export interface RecipientLookup {
@@ -34,8 +33,9 @@ export class SendLookups {
 
   constructor(
     private readonly db: DataSource,
+    private readonly store: Pick<SendStore, 'suppressed'>,
     private readonly contacts: Pick<ContactsClient, 'findByEmails'>,
-    options: MicroBatcherOptions = { maxBatch: 100, maxConcurrent: 4 },
+    options: MicroBatcherOptions = { maxBatch: 100, maxConcurrent: 2 },
   ) {
     this.batcher = new MicroBatcher((batch) => this.run(batch), options);
   }
@@ -65,7 +65,7 @@ export class SendLookups {
     try {
       const [found, suppressed] = await Promise.all([
         callFor(projectId, requests, () => this.contacts.findByEmails(projectId, emails, requestIdOf(requests))),
-        this.suppressed(projectId, emails),
+        this.store.suppressed(this.db, projectId, emails),
       ]);
       return requests.map((r) => {
         const own = new Set(r.emails);
@@ -81,14 +81,5 @@ export class SendLookups {
       if (requests.length === 1) return [{ status: 'rejected', reason: err }];
       return Promise.all(requests.map(async (r) => (await this.chunk([r]))[0]!));
     }
-  }
-
-  private async suppressed(projectId: string, emails: string[]): Promise<Set<string>> {
-    const rows = await queryPrepared<{ email: string }>(
-      this.db,
-      `SELECT email FROM ${tableName(this.db, Suppression)} WHERE project_id = $1 AND email = ANY($2::varchar[])`,
-      [projectId, emails],
-    );
-    return new Set(rows.map((r) => r.email));
   }
 }
