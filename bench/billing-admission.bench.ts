@@ -3,7 +3,7 @@
  * Standalone (the gateway answers in-process, over loopback HTTP as in production): one request at a
  * time on keep-alive connections, after a warm-up, of
  * (raw) `GET /health/live`: the HTTP round trip alone, the limit of any internal call;
- * (a) `POST /internal/billing/admission` for a project without caps (suspension and caps looked up);
+ * (a) `POST /internal/calls/gateway.admission` for a project without caps (suspension and caps looked up);
  * (b) the same for a project with a cap (plus the reservation: one upsert of the usage row).
  * Prints median, p99 and requests/s of each, the raw limit beside them.
  */
@@ -45,8 +45,8 @@ try {
     body: JSON.stringify({ category: 'transactional', count: 1 }),
   });
   const raw = await measure(`${herald.url}/health/live`, {});
-  const open = await measure(`${herald.url}/internal/billing/admission`, admission('prj_bench_open'));
-  const capped = await measure(`${herald.url}/internal/billing/admission`, admission('prj_bench_capped'));
+  const open = await measure(`${herald.url}/internal/calls/gateway.admission`, admission('prj_bench_open'));
+  const capped = await measure(`${herald.url}/internal/calls/gateway.admission`, admission('prj_bench_capped'));
   printTable([
     ['request', 'p50', 'p99', 'req/s'],
     ['raw: GET /health/live', ms(raw.p50), ms(raw.p99), num(raw.rps)],

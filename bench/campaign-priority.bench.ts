@@ -7,7 +7,7 @@
  *
  *  1. BENCH_RECIPIENTS (20 000) campaign emails of ~10 KB of HTML, personalised per recipient
  *     (contact fields and data, subscription links, click and open tracking), are posted to
- *     POST /internal/emails in calls of 500 (BENCH_CALLERS = 2 calls in flight, as a campaign
+ *     POST /internal/calls/sending.intake in calls of 500 (BENCH_CALLERS = 2 calls in flight, as a campaign
  *     sender would) in the bulk lane, while the delivery worker drains them into the sink;
  *  2. meanwhile, BENCH_PROBE_RATE (5) /v1/send a second (transactional, one recipient each) until
  *     the bulk mail has all reached the sink: each probe's time-to-relay is from just before its
@@ -164,8 +164,9 @@ async function main(): Promise<void> {
         while (next < calls) {
           const c = next++;
           const t = performance.now();
-          const res = await client.request('POST', '/internal/emails', internal(), payloads[c]);
-          if (res.status !== 200) throw new Error(`/internal/emails answered ${res.status}: ${res.body.slice(0, 300)}`);
+          const res = await client.request('POST', '/internal/calls/sending.intake', internal(), payloads[c]);
+          if (res.status !== 200)
+            throw new Error(`/internal/calls/sending.intake answered ${res.status}: ${res.body.slice(0, 300)}`);
           callLatencies.push(performance.now() - t);
         }
       }),
@@ -299,7 +300,7 @@ async function main(): Promise<void> {
     );
     printTable([
       ['figure', 'measured', 'raw nodemailer (same sink, same messages)', 'target'],
-      ['intake (POST /internal/emails, 500 per call)', `${num(intakeRate)} emails/s`, '', ''],
+      ['intake (POST /internal/calls/sending.intake, 500 per call)', `${num(intakeRate)} emails/s`, '', ''],
       ['  call latency p50 / p99', `${ms(call.p50)} / ${ms(call.p99)}`, '', ''],
       [
         'delivery, first to last message',

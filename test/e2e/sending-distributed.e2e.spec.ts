@@ -160,7 +160,7 @@ describe('sending across services (distributed)', () => {
     expect(listed.body).toMatchObject({ total: 1, data: [{ id, subject: 'Seen' }] });
   });
 
-  it('takes mail of another service on POST /internal/emails: a recipient given by address is looked up in the contacts process, and email.sent names the workflow', async () => {
+  it('takes mail of another service on its intake call (POST /internal/calls/sending.intake): a recipient given by address is looked up in the contacts process, and email.sent names the workflow', async () => {
     const created = await api.post('/contacts', { email: 'wf@example.com', subscribed: true, data: { name: 'Wanda' } });
     expect(created.status).toBeLessThan(300);
     const item = {
@@ -176,7 +176,7 @@ describe('sending across services (distributed)', () => {
       executionId: 'wex_1',
     };
     const service = { kind: 'service' as const, service: 'workflows', projectId: api.projectId };
-    const res = await fetch(`${sendingUrl}/internal/emails`, {
+    const res = await fetch(`${sendingUrl}/internal/calls/sending.intake`, {
       method: 'POST',
       headers: principalHeaders(api.projectId, TEST_INTERNAL_SECRET, service),
       body: JSON.stringify({ items: [item] }),
@@ -194,7 +194,7 @@ describe('sending across services (distributed)', () => {
       return rows[0]?.payload as Record<string, unknown> | undefined;
     });
     expect(payload).toMatchObject({ origin: 'workflow', workflowId: 'wfl_1', email: 'wf@example.com' });
-    const viaGateway = await fetch(`${gateway.url}/internal/emails`, {
+    const viaGateway = await fetch(`${gateway.url}/internal/calls/sending.intake`, {
       method: 'POST',
       headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ items: [{ ...item, key: 'workflow:wex_1:step_2' }] }),
@@ -203,13 +203,13 @@ describe('sending across services (distributed)', () => {
   });
 
   it('keeps /internal routes unreachable through the gateway', async () => {
-    const domains = await fetch(`${gateway.url}/internal/domains/sender`, {
+    const domains = await fetch(`${gateway.url}/internal/calls/domains.senderDomain`, {
       method: 'POST',
       headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ domain: 'dist.example.test' }),
     });
     expect(domains.status).toBe(404);
-    const res = await fetch(`${gateway.url}/internal/contacts/upsert`, {
+    const res = await fetch(`${gateway.url}/internal/calls/contacts.upsert`, {
       method: 'POST',
       headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'x@example.com', subscribedIfNew: true, reason: 'send' }),

@@ -25,13 +25,13 @@ const SINK_REPLY_DELAY_MS = 20;
 
 /**
  * Sending's internal intake: campaigns' and workflows' mail posted with a service principal to
- * POST /internal/emails, delivered DKIM-signed into a loopback SMTP sink with the marketing headers;
+ * sending's intake call (`SendingCalls.intake`, POST /internal/calls/sending.intake), delivered DKIM-signed into a loopback SMTP sink with the marketing headers;
  * its email.* events name the campaign; and the priority lane: transactional mail overtakes a
  * campaign's backlog. Runs in the run's mode (HERALD_E2E_MODE, libs/testing `startTopology`): the
  * internal route is posted to the process hosting sending (it is not on the gateway), the public
  * /v1/send to the public URL.
  */
-describe(`POST /internal/emails (${e2eMode()})`, () => {
+describe(`the intake call, POST /internal/calls/sending.intake (${e2eMode()})`, () => {
   let dns: TestDnsServer;
   let smtp: SmtpSink;
   let herald: Topology;
@@ -40,7 +40,7 @@ describe(`POST /internal/emails (${e2eMode()})`, () => {
   let api: TestProjectApi & { from: string };
 
   const intake = async (items: Record<string, unknown>[], projectId = api.projectId) => {
-    const res = await fetch(`${herald.processOf('sending').url}/internal/emails`, {
+    const res = await fetch(`${herald.processOf('sending').url}/internal/calls/sending.intake`, {
       method: 'POST',
       headers: principalHeaders(projectId, undefined, { kind: 'service', service: 'campaigns', projectId }),
       body: JSON.stringify({ items }),
@@ -63,7 +63,7 @@ describe(`POST /internal/emails (${e2eMode()})`, () => {
   beforeAll(async () => {
     [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink({ replyDelayMs: SINK_REPLY_DELAY_MS })]);
     herald = await startTopology({
-      exclusive: true, // /internal/emails is reached at the sending process (processOf), not through the gateway
+      exclusive: true, // the intake call is reached at the sending process (processOf), not through the gateway
       env: { RATE_LIMIT_PER_MINUTE: '100000', DNS_SERVERS: dns.address, SMTP_URL: smtp.url },
     });
     sending = new SendingDb(herald.db.url);
@@ -119,7 +119,7 @@ describe(`POST /internal/emails (${e2eMode()})`, () => {
   });
 
   it('refuses a caller that is not a service (a project API key) and writes nothing', async () => {
-    const res = await fetch(`${herald.processOf('sending').url}/internal/emails`, {
+    const res = await fetch(`${herald.processOf('sending').url}/internal/calls/sending.intake`, {
       method: 'POST',
       headers: principalHeaders(api.projectId),
       body: JSON.stringify({ items: [campaignItem('cmp_e2e:apikey', 'key@example.com')] }),
