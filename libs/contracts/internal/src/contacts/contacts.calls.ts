@@ -42,7 +42,7 @@ export interface ContactSnapshot {
 }
 
 /** A contact as written by its address: the body of `PUT /contacts` and of every upsert on another service's behalf. */
-export class ContactInput {
+export class ContactAddressInput {
   @IsEmailAddress({ message: 'email must be a valid email address' })
   @MaxLength(320)
   email!: string;
@@ -57,7 +57,7 @@ export class ContactInput {
 }
 
 /** An upsert on behalf of another service (/v1/send, workflows, segments): the same data rules as every write. */
-export class UpsertContactRequest extends ContactInput {
+export class UpsertContactRequest extends ContactAddressInput {
   /** Subscription of a contact this call creates when `subscribed` is absent (false for /v1/send). */
   @IsBoolean()
   subscribedIfNew!: boolean;

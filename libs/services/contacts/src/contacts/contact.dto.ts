@@ -1,5 +1,5 @@
 import { IsEmailAddress } from '@herald/contracts';
-import { ContactInput } from '@herald/internal-contracts';
+import { ContactAddressInput } from '@herald/internal-contracts';
 import { IsDataObject } from '@herald/contact-data';
 import { CursorQueryDto } from '@herald/http';
 import { Transform } from 'class-transformer';
@@ -8,7 +8,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, M
 const EMAIL = { message: 'email must be a valid email address' };
 
 /** `PUT /contacts`: the contact input every upsert shares (its rules live with the upsert call's contract). */
-export class UpsertContactDto extends ContactInput {}
+export class UpsertContactDto extends ContactAddressInput {}
 
 export class UpdateContactDto {
   @IsOptional()
