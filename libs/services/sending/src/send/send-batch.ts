@@ -85,3 +85,16 @@ export function chunksOf<T>(items: T[], size: (item: T) => number, max: number):
   if (current.length > 0) chunks.push(current);
   return chunks;
 }
+
+/** How many JSON values `value` holds, itself included (objects and arrays count, as a body's limits count them). */
+export function jsonValues(value: unknown): number {
+  if (value === undefined) return 0;
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    n++;
+    if (v !== null && typeof v === 'object') stack.push(...Object.values(v));
+  }
+  return n;
+}

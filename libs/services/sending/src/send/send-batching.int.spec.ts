@@ -262,6 +262,20 @@ describe('/v1/send in batches: each request answered as if sent alone (PostgreSQ
     expect(new Set(stored.map((r) => r.created_at.getTime())).size).toBe(1);
   });
 
+  it("splits a batch's upserts over several calls when their data together would pass what one internal call carries", async () => {
+    const data = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`k${i}`, i]));
+    const to = (r: string) => Array.from({ length: 10 }, (_, i) => `${r}${i}@x.test`);
+    const { outcomes } = await sentTogether(
+      ['a', 'b', 'c'].map((r) => ({ body: message(to(r), { data }) })),
+      30,
+    );
+    outcomes.forEach((o) => expect(answer(o)).toHaveLength(10));
+    // each request's 10 upserts carry about 4,100 values: two requests fit in one call, not three
+    expect(upserts.map((u) => u.emails.length)).toEqual([20, 10]);
+    expect(admissions).toEqual([30]);
+    expect(await rows()).toHaveLength(30);
+  });
+
   it("fails only the request whose upserts contacts refuses: the batch's call is retried request by request", async () => {
     const { outcomes } = await sentTogether(
       [{ body: message('good@x.test') }, { body: message(REFUSED_BY_CONTACTS) }],

@@ -2,7 +2,15 @@ import { MicroBatcher, settle, type MicroBatcherOptions } from '@herald/core';
 import type { DataSource } from 'typeorm';
 import type { SendAdmission } from '../admission/send-admission.js';
 import type { ContactsClient, RecipientUpsert, RemoteUpsert } from './contacts-client.js';
-import { byProject, callFor, chunksOf, currentPositions, requestIdOf, type BatchedRequest } from './send-batch.js';
+import {
+  byProject,
+  callFor,
+  chunksOf,
+  currentPositions,
+  jsonValues,
+  requestIdOf,
+  type BatchedRequest,
+} from './send-batch.js';
 import { charsOf, INSERT_MAX_CHARS, type NewEmail, type SendStore } from './send.store.js';
 
 /** The writes of one /v1/send whose preflight passed. */
@@ -17,6 +25,14 @@ export interface SendWrite<A> extends BatchedRequest {
 
 /** Upserts one contacts call takes at most (UpsertContactsRequest). */
 const UPSERT_MAX = 500;
+/**
+ * JSON values one shared `upsertMany` carries at most: half of what an internal call's body may hold
+ * (BODY_JSON_LIMITS.maxValues, distributed mode), so that requests with much `data` (copied to each
+ * recipient's upsert) are split over several calls rather than refused together.
+ */
+const UPSERT_MAX_VALUES = 10_000;
+/** Values of an upsert besides its data: the object, email, subscribed, data, idIfNew, subscribedIfNew, reason. */
+const UPSERT_OWN_VALUES = 7;
 
 interface Composed {
   index: number;
@@ -76,7 +92,7 @@ export class SendWrites {
           if (verdict.status === 'rejected') failed(index, verdict.reason);
           return verdict.status === 'fulfilled';
         });
-        for (const chunk of chunksOf(writing, ({ item }) => item.upserts.length, UPSERT_MAX)) {
+        for (const chunk of chunksOf(writing, ({ item }) => shareOf(item.upserts), 1)) {
           const written = await this.upsert(
             projectId,
             chunk.map(({ item }) => item),
@@ -116,7 +132,7 @@ export class SendWrites {
     return Promise.all(requests.map(one));
   }
 
-  /** The upserts of requests of one project (UPSERT_MAX in all at most): one call, else one per request. */
+  /** The upserts of requests of one project (at most one call's worth, `shareOf`): one call, else one per request. */
   private async upsert(
     projectId: string,
     requests: SendWrite<unknown>[],
@@ -164,4 +180,16 @@ export class SendWrites {
     }
     return out;
   }
+}
+
+/** The share of one `upsertMany` the upserts take: of UPSERT_MAX upserts or of UPSERT_MAX_VALUES values, the larger. */
+function shareOf(upserts: RecipientUpsert[]): number {
+  const counted = new Map<unknown, number>();
+  let values = 0;
+  for (const u of upserts) {
+    let n = counted.get(u.data);
+    if (n === undefined) counted.set(u.data, (n = jsonValues(u.data)));
+    values += UPSERT_OWN_VALUES + n;
+  }
+  return Math.max(upserts.length / UPSERT_MAX, values / UPSERT_MAX_VALUES);
 }
