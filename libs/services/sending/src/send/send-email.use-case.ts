@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { emailDomain } from '@herald/contact-data';
 import { conflictError, DomainError, invalidInput, newId } from '@herald/core';
-import { tableName } from '@herald/persistence';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -15,7 +14,7 @@ import { SenderDomains } from '../senders/sender-domains.js';
 import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import { ContactsClient, type RemoteContact, type RemoteUpsert } from './contacts-client.js';
-import { IdempotencyKey } from './idempotency-key.entity.js';
+import { IdempotencyKeysStore } from './idempotency-keys.store.js';
 import { SEND_BATCHING, type SendBatching } from './send-batch.js';
 import { SendLookups } from './send-lookups.js';
 import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
@@ -73,6 +72,7 @@ export const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
 @Injectable()
 export class SendEmailUseCase {
   private readonly lookups: SendLookups;
+  private readonly keys: IdempotencyKeysStore;
   private readonly writes: SendWrites;
 
   constructor(
@@ -86,6 +86,7 @@ export class SendEmailUseCase {
     @Optional() @Inject(SEND_BATCHING) batching: SendBatching = {},
   ) {
     const store = new SendStore();
+    this.keys = new IdempotencyKeysStore();
     this.lookups = new SendLookups(db, store, contacts, batching.lookups);
     this.writes = new SendWrites(db, store, contacts, admission, batching.writes);
   }
@@ -105,25 +106,11 @@ export class SendEmailUseCase {
     const hash = createHash('sha256')
       .update(JSON.stringify(body ?? null))
       .digest('hex');
-    const table = tableName(this.db, IdempotencyKey);
     // a key is remembered for 24 hours: an older row is taken over as if it were new
-    const claimed: unknown[] = await this.db.query(
-      `INSERT INTO ${table} (project_id, key, request_hash) VALUES ($1, $2, $3)
-       ON CONFLICT (project_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
-         WHERE ${table}.created_at < now() - interval '24 hours'
-       RETURNING key`,
-      [projectId, idempotencyKey, hash],
-    );
-    if (claimed.length === 0) {
-      const [previous] = (await this.db.query(
-        `SELECT request_hash, response FROM ${table} WHERE project_id = $1 AND key = $2`,
-        [projectId, idempotencyKey],
-      )) as {
-        request_hash: string;
-        response: SendResult | null;
-      }[];
+    if (!(await this.keys.claim(this.db, projectId, idempotencyKey, hash))) {
+      const previous = await this.keys.kept<SendResult>(this.db, projectId, idempotencyKey);
       if (!previous) return this.execute(projectId, body, idempotencyKey, requestId);
-      if (previous.request_hash !== hash) {
+      if (previous.requestHash !== hash) {
         throw invalidInput([
           {
             field: 'Idempotency-Key',
@@ -142,14 +129,10 @@ export class SendEmailUseCase {
     }
     try {
       const result = await this.send(projectId, body, requestId);
-      await this.db.query(`UPDATE ${table} SET response = $3 WHERE project_id = $1 AND key = $2`, [
-        projectId,
-        idempotencyKey,
-        JSON.stringify(result),
-      ]);
+      await this.keys.answer(this.db, projectId, idempotencyKey, result);
       return result;
     } catch (err) {
-      await this.db.query(`DELETE FROM ${table} WHERE project_id = $1 AND key = $2`, [projectId, idempotencyKey]);
+      await this.keys.release(this.db, projectId, idempotencyKey);
       throw err;
     }
   }

@@ -1,0 +1,52 @@
+import { tableName } from '@herald/persistence';
+import type { DataSource } from 'typeorm';
+import { IdempotencyKey } from './idempotency-key.entity.js';
+
+/** A key's row as an earlier request left it: the hash of its body, and its answer once it has one. */
+export interface KeptRequest<R> {
+  requestHash: string;
+  response: R | null;
+}
+
+/**
+ * The SQL of /v1/send's Idempotency-Key (Stripe's semantics, docs/sending.md): a key is claimed by
+ * the first request that uses it, or taken over once its row is older than 24 hours; its answer is
+ * kept for the requests that repeat it; a request that failed gives its key back.
+ */
+export class IdempotencyKeysStore {
+  /** Whether this request claimed the key (a new key, or one remembered for more than 24 hours). */
+  async claim(db: DataSource, projectId: string, key: string, requestHash: string): Promise<boolean> {
+    const table = tableName(db, IdempotencyKey);
+    const claimed: unknown[] = await db.query(
+      `INSERT INTO ${table} (project_id, key, request_hash) VALUES ($1, $2, $3)
+       ON CONFLICT (project_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
+         WHERE ${table}.created_at < now() - interval '24 hours'
+       RETURNING key`,
+      [projectId, key, requestHash],
+    );
+    return claimed.length > 0;
+  }
+
+  /** The key's row as another request left it; undefined when it was given back meanwhile. */
+  async kept<R>(db: DataSource, projectId: string, key: string): Promise<KeptRequest<R> | undefined> {
+    const [row] = (await db.query(
+      `SELECT request_hash, response FROM ${tableName(db, IdempotencyKey)} WHERE project_id = $1 AND key = $2`,
+      [projectId, key],
+    )) as { request_hash: string; response: R | null }[];
+    return row && { requestHash: row.request_hash, response: row.response };
+  }
+
+  /** Keeps the answer of the request that claimed the key. */
+  async answer(db: DataSource, projectId: string, key: string, response: unknown): Promise<void> {
+    await db.query(`UPDATE ${tableName(db, IdempotencyKey)} SET response = $3 WHERE project_id = $1 AND key = $2`, [
+      projectId,
+      key,
+      JSON.stringify(response),
+    ]);
+  }
+
+  /** Gives the key back: the request that claimed it failed, so a retry runs it again. */
+  async release(db: DataSource, projectId: string, key: string): Promise<void> {
+    await db.query(`DELETE FROM ${tableName(db, IdempotencyKey)} WHERE project_id = $1 AND key = $2`, [projectId, key]);
+  }
+}
