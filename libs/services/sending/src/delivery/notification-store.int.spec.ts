@@ -1,5 +1,5 @@
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
-import { createTestDatabase, type TestDatabase } from '@herald/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Email } from '../emails/email.entity.js';
 import { sendingService } from '../sending.module.js';
@@ -86,14 +86,17 @@ describe('NotificationStore (PostgreSQL)', () => {
       await store.lockMatching(tx, byId, '', ['a@example.com']);
       order.push('second locks');
     });
-    const deadline = Date.now() + 10_000;
     const waiting = async () =>
       (
         await ds.query(
           `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         )
       )[0].n as number;
-    while ((await waiting()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await waiting()) > 0, {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+      message: 'the second transaction never waited on the lock of the first',
+    });
     expect(order).toEqual([]);
     release();
     await Promise.all([first, second]);

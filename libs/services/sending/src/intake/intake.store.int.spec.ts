@@ -1,5 +1,5 @@
 import { PgNotifications, createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
-import { createTestDatabase, type TestDatabase } from '@herald/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Email } from '../emails/email.entity.js';
 import { sendingService } from '../sending.module.js';
@@ -87,8 +87,11 @@ describe('IntakeStore (PostgreSQL)', () => {
     const unlisten = await PgNotifications.for(db.url).listen('herald_test_intake', () => void heard.push('woken'));
     try {
       await ds.transaction((tx) => store.notify(tx, 'herald_test_intake'));
-      const deadline = Date.now() + 5000;
-      while (heard.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await eventually(() => heard.length > 0, {
+        timeoutMs: 5000,
+        intervalMs: 20,
+        message: 'the wake-up was never heard',
+      });
       expect(heard).toEqual(['woken']);
     } finally {
       await unlisten();
