@@ -94,8 +94,3 @@ export function callNamed(name: string): CallContract<object, unknown> | undefin
     ? undefined
     : (group.calls as Record<string, CallContract<object, unknown>>)[short];
 }
-
-/** Every declared group (the architecture test reads them). */
-export function declaredCallGroups(): CallGroup[] {
-  return [...owners.values()];
-}
