@@ -9,6 +9,7 @@ export * from './ids.js';
 export * from './service-definition.js';
 export * from './nest-logger.js';
 export * from './wakeable-sleep.js';
+export * from './backoff.js';
 export * from './secret-box.js';
 export * from './dns.js';
 export * from './micro-batcher.js';

@@ -1,0 +1,80 @@
+/**
+ * How a retry's wait is spread: `none` waits the exponential delay itself; `equal` waits half of it
+ * plus a random part of the other half (never less than half: a floor under the schedule);
+ * `full` waits a random part of all of it (the widest spread, for many clients hitting one thing).
+ */
+export type Jitter = 'none' | 'equal' | 'full';
+
+export interface BackoffOptions {
+  /** The wait after the first failure (before jitter). */
+  baseMs: number;
+  /** The longest wait (before jitter). */
+  maxMs: number;
+  /** Growth per attempt: 2 doubles the wait each time. */
+  factor?: number;
+  /** Default `equal`. */
+  jitter?: Jitter;
+  /** A number in [0, 1); `Math.random` unless a test pins it. */
+  random?: () => number;
+}
+
+/**
+ * The one retry schedule of the codebase: the wait after failed attempt `attempt` (counting from 1)
+ * is `baseMs × factor^(attempt − 1)`, at most `maxMs`, spread by `jitter` so that workers that failed
+ * together do not all come back at the same instant. Attempts below 1 count as the first.
+ */
+export function backoffDelay(attempt: number, options: BackoffOptions): number {
+  const { baseMs, maxMs, factor = 2, jitter = 'equal', random = Math.random } = options;
+  const exponent = Math.max(0, Math.floor(attempt) - 1);
+  const ceiling = Math.max(0, Math.min(maxMs, baseMs * factor ** exponent));
+  const r = Math.min(Math.max(random(), 0), 1);
+  switch (jitter) {
+    case 'none':
+      return Math.round(ceiling);
+    case 'full':
+      return Math.round(ceiling * r);
+    case 'equal':
+      return Math.round(ceiling / 2 + (ceiling / 2) * r);
+  }
+}
+
+export interface RetryOptions extends BackoffOptions {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  /** Whether a failure is worth another attempt (default: every one). */
+  retryable?: (err: unknown) => boolean;
+  /** Told before each wait (to log it). */
+  onRetry?: (err: unknown, attempt: number, delayMs: number) => void;
+  /** Stops the waits: the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Runs `fn` until it resolves, waiting `backoffDelay` between failures; the last failure is thrown. */
+export async function retry<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    options.signal?.throwIfAborted();
+    try {
+      return await fn(attempt);
+    } catch (err) {
+      if (attempt >= options.attempts || (options.retryable && !options.retryable(err))) throw err;
+      const delayMs = backoffDelay(attempt, options);
+      options.onRetry?.(err, attempt, delayMs);
+      await abortableDelay(delayMs, options.signal);
+    }
+  }
+}
+
+function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
