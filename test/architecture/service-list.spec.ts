@@ -127,7 +127,9 @@ describe('the README, docs and deployment files agree with the one list', () => 
 
   it('deploy/k8s: a manifest per entry, listed in the kustomization, on its port; the ConfigMap points at each upstream', () => {
     const kustomization = parse(read('deploy', 'k8s', 'kustomization.yaml')) as { resources: string[] };
-    expect(kustomization.resources).toEqual(names.map((n) => `services/${n}.yaml`));
+    expect(kustomization.resources.filter((r) => r.startsWith('services/'))).toEqual(
+      names.map((n) => `services/${n}.yaml`),
+    );
     expect(readdirSync(path.join(root, 'deploy', 'k8s', 'services')).sort()).toEqual(sorted.map((n) => `${n}.yaml`));
     for (const s of entries) {
       const docs = parseAllDocuments(read('deploy', 'k8s', 'services', `${s.name}.yaml`)).map(
