@@ -1,6 +1,8 @@
 export * from './config-transforms.js';
 export * from './load-config.js';
+export * from './kafka-config.js';
 export * from './service-config.js';
+export * from './retention-config.js';
 export * from './logger.js';
 export * from './runtime.js';
 export * from './health-registry.js';
@@ -18,3 +20,4 @@ export * from './service-directory.js';
 export * from './json-limits.js';
 export * from './json-text-scan.js';
 export * from './read-your-writes/index.js';
+export * from './tracing/index.js';

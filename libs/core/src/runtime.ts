@@ -1,3 +1,7 @@
+import type { KafkaSecuritySettings } from './kafka-config.js';
+
+import type { RetentionSettings } from './retention-config.js';
+
 /** How this process runs, resolved from validated config at boot and provided to every module. */
 export interface HeraldRuntime {
   mode: 'standalone' | 'distributed';
@@ -20,8 +24,18 @@ export interface HeraldRuntime {
   readYourWrites?: { enabled: boolean; timeoutMs: number };
   /** Distributed: where the other services listen (a service asks the producers it consumes from). */
   peerUrls?: Partial<Record<string, string>>;
+  /** How long bookkeeping rows (inbox, dead letters, jobs) are kept (docs/operations.md, Retention). Absent: the defaults. */
+  retention?: RetentionSettings;
   /** Present in distributed mode. */
-  kafka?: { brokers: string[]; clientId: string; sessionTimeoutMs?: number; maxWaitMs?: number; groupPrefix?: string };
+  kafka?: {
+    brokers: string[];
+    clientId: string;
+    sessionTimeoutMs?: number;
+    maxWaitMs?: number;
+    groupPrefix?: string;
+    /** TLS and SASL (KAFKA_SSL*, KAFKA_SASL_*): none when absent. */
+    security?: KafkaSecuritySettings;
+  };
 }
 
 export const HERALD_RUNTIME = Symbol('HERALD_RUNTIME');

@@ -1,10 +1,14 @@
 import { toBool, toInt } from './config-transforms.js';
+import { KafkaClientConfig } from './kafka-config.js';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { SERVICES, urlVariableOf, type ServiceName, type UpstreamName } from './service-directory.js';
 
-/** Settings every service process needs in distributed mode (one service per process). */
-export class ServiceConfig {
+/**
+ * Settings every service process needs in distributed mode (one service per process); the Kafka
+ * cluster's address, TLS and SASL are {@link KafkaClientConfig}'s.
+ */
+export class ServiceConfig extends KafkaClientConfig {
   /**
    * Comma-separated addresses or CIDRs of the proxies whose X-Forwarded-For is believed (the client
    * address the login throttle counts). Empty: none, the socket's address is the client's.
@@ -32,14 +36,6 @@ export class ServiceConfig {
   @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL!: string;
-
-  @IsString()
-  @Matches(/^[^,\s]+(,[^,\s]+)*$/, { message: 'KAFKA_BROKERS must be a comma-separated host:port list' })
-  KAFKA_BROKERS!: string;
-
-  @IsOptional()
-  @IsString()
-  KAFKA_CLIENT_ID?: string;
 
   /**
    * Consumer group ids are `<prefix>-<service>`: deployments sharing one Kafka cluster set different

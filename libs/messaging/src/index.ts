@@ -10,6 +10,7 @@ export * from './consumer/herald-event.server.js';
 export * from './in-process/in-process-bus.js';
 export * from './in-process/in-process-event.server.js';
 export * from './kafka/kafka-client.js';
+export * from './kafka/kafka-topics.js';
 export * from './kafka/kafka-publisher.js';
 export * from './kafka/kafka-event.server.js';
 export * from './messaging.module.js';

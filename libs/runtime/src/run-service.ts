@@ -4,10 +4,15 @@ import {
   ConfigError,
   createLogger,
   HealthRegistry,
+  kafkaSecurityOf,
   loadConfig,
   MigrateConfig,
   NestJsonLogger,
   PeerUrlsConfig,
+  startTracing,
+  TracingConfig,
+  RetentionConfig,
+  retentionSettings,
   peerUrls,
   ServiceConfig,
   trustedProxies,
@@ -15,13 +20,14 @@ import {
   serviceEntry,
   type ServiceDefinition,
 } from '@herald/core';
-import { createHttpApp } from '@herald/http';
+import { createHttpApp, MetricsServer, MetricsSettings } from '@herald/http';
 import { ConsumerProgress, ConsumerRegistry, KAFKA_CLIENT, KafkaEventServer, ReadYourWrites } from '@herald/messaging';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import type { Kafka } from 'kafkajs';
 import { HeraldRootModule } from './root-module.js';
 import { EarlyServer } from './early-server.js';
 import { installGracefulShutdown } from './shutdown.js';
+import { runTopicsCommand } from './topics-command.js';
 
 const log = createLogger('boot');
 
@@ -42,7 +48,8 @@ export function configOrExit<T extends object>(load: () => T): T {
 /**
  * Entry point of one service in distributed mode (`apps/<service>/src/main.ts`):
  * `main.js` serves HTTP and consumes Kafka; `main.js migrate` applies the schema's migrations and
- * exits (the Kubernetes Job before a rollout).
+ * exits (the Kubernetes Job before a rollout); `main.js topics [--check]` creates or checks every
+ * Kafka topic Herald uses (the kafka-topics Job; any service's image runs it).
  */
 export async function runService(def: ServiceDefinition, argv = process.argv.slice(2)): Promise<void> {
   const started = performance.now();
@@ -55,9 +62,16 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
     log.info('migrations applied', { service: def.name, applied });
     return;
   }
+  if (argv[0] === 'topics') {
+    process.exitCode = await runTopicsCommand(def.name, argv.slice(1));
+    return;
+  }
   const config = configOrExit(() => loadConfig((def.config ?? ServiceConfig) as new () => ServiceConfig));
   const peers = configOrExit(() => loadConfig(PeerUrlsConfig));
+  const metricsSettings = configOrExit(() => loadConfig(MetricsSettings));
+  const retention = configOrExit(() => loadConfig(RetentionConfig));
   configureLogging(config.LOG_LEVEL);
+  await startTracing({ serviceName: def.name, config: configOrExit(() => loadConfig(TracingConfig)) });
   const port = config.PORT ?? serviceEntry(def.name).defaultPort;
   // Listen first: /health/live answers and /health/ready says what the start waits for.
   const early = await EarlyServer.listen(port, config.HOST);
@@ -71,12 +85,14 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
     jobLeaseMs: config.JOB_LEASE_MS,
     readYourWrites: { enabled: config.READ_YOUR_WRITES, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS },
     peerUrls: peerUrls(peers),
+    retention: retentionSettings(retention),
     kafka: {
       brokers: config.KAFKA_BROKERS.split(','),
       clientId: config.KAFKA_CLIENT_ID ?? `herald-${def.name}`,
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       maxWaitMs: config.KAFKA_MAX_WAIT_MS,
       groupPrefix: config.KAFKA_GROUP_PREFIX,
+      security: kafkaSecurityOf(config),
     },
   };
   const app = await createHttpApp(HeraldRootModule.compose(runtime, [def]), {
@@ -97,9 +113,11 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
   if (config.READ_YOUR_WRITES) warnOfMissingPeerUrls(def.name, app.get(ReadYourWrites).producersFor(def.name), runtime);
   await app.listen({ port, host: config.HOST });
   installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS);
+  const metrics = await MetricsServer.listen(metricsSettings.METRICS_PORT, config.HOST);
   log.info('service started', {
     service: def.name,
     url: await app.getUrl(),
+    metricsPort: metrics.port,
     startupMs: Math.round(performance.now() - started),
   });
 }
