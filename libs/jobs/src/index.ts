@@ -1,3 +1,4 @@
 export * from './job.entity.js';
 export * from './job-queue.js';
 export * from './jobs.module.js';
+export * from './jobs-command.js';

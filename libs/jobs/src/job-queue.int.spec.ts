@@ -1,19 +1,40 @@
 import { createServiceDataSource } from '@herald/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
+import { register } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { Job } from './job.entity.js';
-import { JobQueue, type JobHandler } from './job-queue.js';
+import { JobQueue, LeaseLostError, type JobHandler } from './job-queue.js';
+import { runJobsCommand } from './jobs-command.js';
 
 describe('durable job queue on PostgreSQL', () => {
   let db: TestDatabase;
   let ds: DataSource;
   const queues: JobQueue[] = [];
-  const newQueue = (leaseMs = 2000) => {
-    const q = new JobQueue('jobtest', db.url, ds, { leaseMs, pollIntervalMs: 50, concurrency: 2 });
+  const newQueue = (leaseMs = 2000, concurrency = 2, source?: DataSource) => {
+    const q = new JobQueue('jobtest', db.url, source ?? ds, { leaseMs, pollIntervalMs: 50, concurrency });
     queues.push(q);
     return q;
   };
   const state = async (id: string) => (await ds.getRepository(Job).findOneByOrFail({ id })).state;
+  const row = (id: string) => ds.getRepository(Job).findOneByOrFail({ id });
+  /** Ends the lease of the claim that made `attempts`, as if its worker had stalled (again until another claim took it). */
+  const expireLease = (id: string, attempts: number) =>
+    ds.query(
+      `UPDATE jobtest.jobs SET locked_until = now() - interval '1 second' WHERE id = $1 AND attempts = $2 AND state = 'running'`,
+      [id, attempts],
+    );
+  /** A handler that runs until its signal aborts, keeping the reason. */
+  const untilAborted =
+    (reasons: unknown[], runs: Job[] = []): JobHandler =>
+    async ({ job, signal }) => {
+      runs.push(job);
+      await new Promise<void>((resolve) =>
+        signal.addEventListener('abort', () => {
+          reasons.push(signal.reason);
+          resolve();
+        }),
+      );
+    };
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -139,5 +160,146 @@ describe('durable job queue on PostgreSQL', () => {
     const job = await ds.getRepository(Job).findOneByOrFail({ id: 'long' });
     expect(job.state).toBe('queued');
     expect(job.attempts).toBe(0);
+  });
+
+  it("aborts a job's signal when another worker claims it after its lease expired, counts that claim's attempt, and never records the first run's outcome over it", async () => {
+    const reasons: unknown[] = [];
+    // a renews every 200 ms, so it notices the steal quickly; one job at a time, so a cannot take it back
+    const a = newQueue(600, 1);
+    a.register('work', untilAborted(reasons));
+    await ds.transaction((m) => a.enqueue(m, 'work', {}, { id: 'stolen' }));
+    await a.start();
+    await eventually(async () => (await row('stolen')).attempts === 1);
+
+    const b = newQueue(60_000);
+    const bRuns: Job[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    b.register('work', async ({ job }) => {
+      bRuns.push(job);
+      await gate;
+    });
+    await b.start();
+    // a's renewals may extend the lease again before b claims: expire it until b has the job
+    await eventually(async () => {
+      await expireLease('stolen', 1);
+      return bRuns.length === 1;
+    });
+    await eventually(() => reasons.length === 1, { message: "a's signal never aborted" });
+    expect(reasons[0]).toBeInstanceOf(LeaseLostError);
+    expect(bRuns[0]!.attempts).toBe(2);
+    expect(bRuns[0]!.lastError).toMatch(/^lease expired on attempt 1 of 5/);
+
+    await a.stop(); // a's run has ended (its handler returned): it wrote nothing over b's claim
+    const held = await row('stolen');
+    expect(held.state).toBe('running');
+    expect(held.attempts).toBe(2);
+    expect(held.lockedBy).not.toBeNull();
+    release();
+    await eventually(async () => (await state('stolen')) === 'completed');
+  });
+
+  it('dead-letters a job whose lease expired with no attempts left, with the lease expiry as its error, and never runs it again', async () => {
+    // the worker died on the job's last attempt (a job that kills its process)
+    await ds.query(
+      `INSERT INTO jobtest.jobs (id, queue, payload, state, attempts, max_attempts, locked_by, locked_until, last_error)
+       VALUES ('doomed', 'work', '{}', 'running', 3, 3, 'dead-worker', now() - interval '1 second', 'Error: out of memory')`,
+    );
+    const q = newQueue();
+    const runs: string[] = [];
+    q.register('work', async ({ job }) => void runs.push(job.id));
+    await q.start();
+    await eventually(async () => (await state('doomed')) === 'failed');
+    const dead = await row('doomed');
+    expect(dead.attempts).toBe(3);
+    expect(dead.lockedBy).toBeNull();
+    expect(dead.lastError).toBe(
+      'lease expired on attempt 3 of 3: the worker died or stalled while running it; before that: Error: out of memory',
+    );
+    // a job enqueued later and run proves the queue has claimed since: the dead one was passed over
+    await ds.transaction((m) => q.enqueue(m, 'work', {}, { id: 'marker' }));
+    await eventually(async () => (await state('marker')) === 'completed');
+    expect(runs).toEqual(['marker']);
+    expect(await state('doomed')).toBe('failed');
+    expect(await register.getSingleMetricAsString('herald_jobs_dead')).toMatch(
+      /herald_jobs_dead\{service="jobtest",queue="work"\} 1/,
+    );
+  });
+
+  it('counts every claim after a lease expiry: a job whose workers keep dying is dead-lettered after its last attempt, and that last run is aborted', async () => {
+    const reasons: unknown[] = [];
+    const runs: Job[] = [];
+    const a = newQueue(600, 1);
+    a.register('work', untilAborted(reasons, runs));
+    await ds.transaction((m) => a.enqueue(m, 'work', {}, { id: 'crashy', maxAttempts: 2 }));
+    await a.start();
+    await eventually(() => runs.length === 1);
+    const b = newQueue(600, 1);
+    b.register('work', untilAborted(reasons, runs));
+    await b.start();
+    await eventually(async () => {
+      await expireLease('crashy', 1);
+      return runs.length === 2;
+    });
+    // the second (last) claim's worker stalls too: nobody may run the job a third time
+    await eventually(async () => {
+      await expireLease('crashy', 2);
+      return (await state('crashy')) === 'failed';
+    });
+    await eventually(() => reasons.length === 2, { message: 'a run kept going after losing its lease' });
+    expect(reasons.every((r) => r instanceof LeaseLostError)).toBe(true);
+    expect(runs.map((j) => j.attempts)).toEqual([1, 2]);
+    const dead = await row('crashy');
+    expect(dead.attempts).toBe(2);
+    expect(dead.lastError).toBe('lease expired on attempt 2 of 2: the worker died or stalled while running it');
+    expect(runs).toHaveLength(2);
+  });
+
+  it('aborts a job whose lease renewals fail until the lease runs out', async () => {
+    const own = await createServiceDataSource(
+      { service: 'jobtest', entities: [Job], migrations: [] },
+      db.url,
+      2,
+    ).initialize();
+    const reasons: unknown[] = [];
+    const q = newQueue(300, 1, own);
+    q.register('work', untilAborted(reasons));
+    await ds.transaction((m) => q.enqueue(m, 'work', {}, { id: 'cut-off' }));
+    await q.start();
+    await eventually(async () => (await state('cut-off')) === 'running');
+    await own.destroy(); // the worker's database connections are gone: every renewal fails
+    await eventually(() => reasons.length === 1);
+    expect(reasons[0]).toBeInstanceOf(LeaseLostError);
+    expect(String((reasons[0] as Error).message)).toMatch(/renewals failed until the lease ran out/);
+  });
+
+  it('lists dead-lettered jobs with their error and retries one from scratch (the operator command)', async () => {
+    await ds.query(
+      `INSERT INTO jobtest.jobs (id, queue, payload, state, attempts, max_attempts, last_error)
+       VALUES ('dead-1', 'work', '{}', 'failed', 5, 5, 'Error: boom'), ('done-1', 'work', '{}', 'completed', 1, 5, NULL)`,
+    );
+    const lines: string[] = [];
+    expect(await runJobsCommand('jobtest', ds, ['list'], (l) => lines.push(l))).toBe(0);
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({
+        service: 'jobtest',
+        id: 'dead-1',
+        queue: 'work',
+        state: 'failed',
+        attempts: 5,
+        lastError: 'Error: boom',
+      }),
+    ]);
+    lines.length = 0;
+    expect(await runJobsCommand('jobtest', ds, ['retry', 'done-1'], (l) => lines.push(l))).toBe(1); // only failed jobs
+    expect(await runJobsCommand('jobtest', ds, ['list', '--bogus', 'x'], (l) => lines.push(l))).toBe(2);
+
+    const q = newQueue();
+    const runs: Job[] = [];
+    q.register('work', async ({ job }) => void runs.push(job));
+    await q.start();
+    expect(await runJobsCommand('jobtest', ds, ['retry', 'dead-1'], () => undefined)).toBe(0);
+    await eventually(async () => (await state('dead-1')) === 'completed');
+    expect(runs.map((j) => [j.id, j.attempts])).toEqual([['dead-1', 1]]);
   });
 });

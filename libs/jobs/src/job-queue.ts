@@ -1,19 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, WakeableSleep } from '@herald/core';
-import { PgNotifications, tableName } from '@herald/persistence';
+import { backoffDelay, createLogger, WakeableSleep } from '@herald/core';
+import { PgNotifications } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Job } from './job.entity.js';
+import type { Job } from './job.entity.js';
+import { JobStore } from './job.store.js';
+import { trackDeadJobs } from './job-metrics.js';
 
 export interface EnqueueOptions {
   /** Job id (e.g. the user-facing `imp_…` id); generated when absent. */
   id?: string;
   runAt?: Date;
+  /** Claims in all, lease expiries included (default 5): then the job is dead-lettered (state `failed`). */
   maxAttempts?: number;
 }
 
 export interface JobContext {
   job: Job;
-  /** Aborted when the process is shutting down: stop at the next safe point and throw. */
+  /**
+   * Aborted when the process is shutting down, or when this worker lost the job's lease (another
+   * worker claimed it after the lease ran out, or renewals failed until it ended): stop at the next
+   * safe point and throw. Its `reason` tells which (`LeaseLostError` for a lost lease).
+   */
   signal: AbortSignal;
 }
 
@@ -25,7 +32,18 @@ export interface JobWorkerOptions {
   pollIntervalMs: number;
   /** Jobs run at once in this process, across queues. */
   concurrency: number;
+  /** The wait before retrying a failed job: `retryBaseMs × 2^(attempt − 1)` with jitter, at most `retryMaxMs`. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
 }
+
+/** The reason a job's signal aborts when its worker no longer holds the job's lease. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+}
+
+/** The default claims of a job (its first run included) before it is dead-lettered. */
+export const DEFAULT_MAX_ATTEMPTS = 5;
 
 const log = createLogger('jobs');
 export const jobsChannel = (service: string): string => `herald_jobs_${service}`;
@@ -33,27 +51,32 @@ export const jobsChannel = (service: string): string => `herald_jobs_${service}`
 /**
  * A durable, Postgres-backed job queue for one service (its schema's `jobs` table): jobs are
  * enqueued inside the caller's transaction, claimed with `FOR UPDATE SKIP LOCKED` under a renewed
- * lease, retried with backoff, and survive restarts (an expired lease is claimed again). NOTIFY at
- * commit wakes the workers at once.
+ * lease, retried with backoff and jitter, and survive restarts (an expired lease is claimed again).
+ * Every claim counts an attempt, a claim after lease expiry too: a job out of attempts is
+ * dead-lettered (state `failed`, with its last error) instead of being run again, so a job that
+ * kills its process does not come back forever. NOTIFY at commit wakes the workers at once.
  */
 export class JobQueue {
-  private readonly table: string;
+  private readonly store: JobStore;
   private readonly handlers = new Map<string, JobHandler>();
   private readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private claims = 0;
   private readonly abort = new AbortController();
   private readonly running = new Set<Promise<void>>();
   private unlisten?: () => Promise<void>;
   private loop?: Promise<void>;
   private readonly pause = new WakeableSleep();
   private stopped = false;
+  private lastReap = 0;
+  private untrack?: () => void;
 
   constructor(
     private readonly service: string,
     private readonly databaseUrl: string,
-    private readonly db: DataSource,
+    db: DataSource,
     private readonly options: JobWorkerOptions,
   ) {
-    this.table = tableName(db, Job);
+    this.store = new JobStore(db);
   }
 
   /** Adds a job in the caller's transaction: it exists if and only if that transaction commits. */
@@ -64,18 +87,16 @@ export class JobQueue {
     options: EnqueueOptions = {},
   ): Promise<string> {
     const id = options.id ?? `job_${randomUUID()}`;
-    await manager.query(
-      `WITH ins AS (
-         INSERT INTO ${this.table} (id, queue, payload, max_attempts, run_after) VALUES ($1, $2, $3::jsonb, $4, $5) RETURNING 1)
-       SELECT pg_notify($6, $2) FROM ins`,
-      [
+    await this.store.insert(
+      manager,
+      {
         id,
         queue,
-        JSON.stringify(payload),
-        options.maxAttempts ?? 5,
-        options.runAt ?? new Date(),
-        jobsChannel(this.service),
-      ],
+        payload,
+        maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        runAt: options.runAt ?? new Date(),
+      },
+      jobsChannel(this.service),
     );
     return id;
   }
@@ -83,25 +104,18 @@ export class JobQueue {
   /** Drops the queued (not running) jobs of `queue` whose payload `key` is one of `values`, in the caller's transaction. */
   async cancel(manager: EntityManager, queue: string, key: string, values: string[]): Promise<void> {
     if (values.length === 0) return;
-    await manager.query(
-      `DELETE FROM ${this.table} WHERE queue = $1 AND state <> 'running' AND payload->>$2 = ANY($3::varchar[])`,
-      [queue, key, values],
-    );
+    await this.store.cancel(manager, queue, key, values);
   }
 
   /** Deletes finished jobs by id (a chain of jobs keeps the table small this way). */
   async forget(manager: EntityManager, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await manager.query(`DELETE FROM ${this.table} WHERE id = ANY($1::varchar[]) AND state = 'completed'`, [ids]);
+    await this.store.forget(manager, ids);
   }
 
   /** The values of payload `key` over the jobs of `queue` that are still queued or running. */
   async liveValues(queue: string, key: string): Promise<Set<string>> {
-    const rows: { v: string }[] = await this.db.query(
-      `SELECT DISTINCT payload->>$2 AS v FROM ${this.table} WHERE queue = $1 AND state IN ('queued', 'running')`,
-      [queue, key],
-    );
-    return new Set(rows.map((r) => r.v));
+    return this.store.liveValues(queue, key);
   }
 
   register(queue: string, handler: JobHandler): void {
@@ -109,6 +123,7 @@ export class JobQueue {
   }
 
   async start(): Promise<void> {
+    this.untrack ??= trackDeadJobs(this.service, this.store);
     if (this.loop || this.handlers.size === 0) return;
     this.unlisten = await PgNotifications.for(this.databaseUrl).listen(jobsChannel(this.service), () =>
       this.pause.wake(),
@@ -122,6 +137,7 @@ export class JobQueue {
    */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.stopped = true;
+    this.untrack?.();
     this.abort.abort();
     this.pause.wake();
     await this.loop;
@@ -132,16 +148,27 @@ export class JobQueue {
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
+        await this.deadLetterExpired();
         if (this.running.size >= this.options.concurrency) {
           await Promise.race(this.running);
           continue;
         }
-        const job = await this.claim();
-        if (!job) {
+        // a claim of its own: a job this worker lost and claimed again is told apart from the first run
+        const lockedBy = `${this.workerId}:${++this.claims}`;
+        const claimed = await this.store.claim([...this.handlers.keys()], lockedBy, this.options.leaseMs);
+        if (!claimed) {
           await this.pause.sleep(this.options.pollIntervalMs);
           continue;
         }
-        const p = this.execute(job).finally(() => this.running.delete(p));
+        if (claimed.leaseExpired)
+          log.warn('job lease expired; claimed again', {
+            service: this.service,
+            queue: claimed.job.queue,
+            jobId: claimed.job.id,
+            attempt: claimed.job.attempts,
+            maxAttempts: claimed.job.maxAttempts,
+          });
+        const p = this.execute(claimed.job, lockedBy).finally(() => this.running.delete(p));
         this.running.add(p);
       } catch (err) {
         log.error('job claim failed', { service: this.service, err: String(err) });
@@ -150,65 +177,42 @@ export class JobQueue {
     }
   }
 
-  private async claim(): Promise<Job | undefined> {
-    const queues = [...this.handlers.keys()];
-    const rows: Record<string, unknown>[] = await this.db
-      .query(
-        `UPDATE ${this.table} SET state = 'running', attempts = attempts + 1, locked_by = $1,
-              locked_until = now() + ($2::int * interval '1 millisecond'), updated_at = now()
-        WHERE id = (
-          SELECT id FROM ${this.table}
-           WHERE queue = ANY($3::varchar[])
-             AND ((state = 'queued' AND run_after <= now()) OR (state = 'running' AND locked_until < now()))
-           ORDER BY run_after, created_at
-           FOR UPDATE SKIP LOCKED LIMIT 1)
-        RETURNING *`,
-        [this.workerId, this.options.leaseMs, queues],
-      )
-      .then((r: unknown) =>
-        Array.isArray(r) && Array.isArray(r[0])
-          ? (r[0] as Record<string, unknown>[])
-          : (r as Record<string, unknown>[]),
-      );
-    const row = rows[0];
-    if (!row) return undefined;
-    return this.db.getRepository(Job).create({
-      id: row.id as string,
-      queue: row.queue as string,
-      payload: row.payload as Record<string, unknown>,
-      state: 'running',
-      attempts: row.attempts as number,
-      maxAttempts: row.max_attempts as number,
-      runAfter: row.run_after as Date,
-      lockedBy: this.workerId,
-      lockedUntil: row.locked_until as Date,
-      lastError: row.last_error as string | null,
-      createdAt: row.created_at as Date,
-      updatedAt: row.updated_at as Date,
-    });
+  /** At most once per poll interval: the expired jobs with no attempts left are dead-lettered, never run again. */
+  private async deadLetterExpired(): Promise<void> {
+    if (Date.now() - this.lastReap < this.options.pollIntervalMs) return;
+    this.lastReap = Date.now();
+    for (const dead of await this.store.deadLetterExpired([...this.handlers.keys()]))
+      log.error('job dead-lettered: its lease expired with no attempts left', {
+        service: this.service,
+        queue: dead.queue,
+        jobId: dead.id,
+        attempts: dead.attempts,
+        err: dead.lastError,
+      });
   }
 
-  private async execute(job: Job): Promise<void> {
+  private async execute(job: Job, lockedBy: string): Promise<void> {
     const handler = this.handlers.get(job.queue)!;
-    const renew = setInterval(
-      () => {
-        void this.db
-          .query(
-            `UPDATE ${this.table} SET locked_until = now() + ($1::int * interval '1 millisecond') WHERE id = $2 AND locked_by = $3`,
-            [this.options.leaseMs, job.id, this.workerId],
-          )
-          .catch(() => undefined);
-      },
-      Math.max(100, Math.floor(this.options.leaseMs / 3)),
-    );
+    const lease = this.holdLease(job, lockedBy);
+    const signal = AbortSignal.any([this.abort.signal, lease.signal]);
     try {
-      await handler({ job, signal: this.abort.signal });
-      await this.finish(job, `state = 'completed', locked_by = NULL, locked_until = NULL, last_error = NULL`);
+      await handler({ job, signal });
+      if (lease.signal.aborted) return this.lostBeforeFinishing(job, 'completed');
+      await this.store.finish(
+        job.id,
+        lockedBy,
+        `state = 'completed', locked_by = NULL, locked_until = NULL, last_error = NULL`,
+      );
     } catch (err) {
       const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      if (lease.signal.aborted) return this.lostBeforeFinishing(job, message);
       if (this.abort.signal.aborted) {
         // Interrupted by shutdown, not failed: back to the queue without counting the attempt.
-        await this.finish(job, `state = 'queued', attempts = attempts - 1, locked_by = NULL, locked_until = NULL`);
+        await this.store.finish(
+          job.id,
+          lockedBy,
+          `state = 'queued', attempts = attempts - 1, locked_by = NULL, locked_until = NULL`,
+        );
       } else if (job.attempts >= job.maxAttempts) {
         log.error('job failed for good', {
           service: this.service,
@@ -217,9 +221,17 @@ export class JobQueue {
           attempts: job.attempts,
           err: message,
         });
-        await this.finish(job, `state = 'failed', locked_by = NULL, locked_until = NULL, last_error = $3`, [message]);
+        await this.store.finish(
+          job.id,
+          lockedBy,
+          `state = 'failed', locked_by = NULL, locked_until = NULL, last_error = $3`,
+          [message],
+        );
       } else {
-        const delayMs = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
+        const delayMs = backoffDelay(job.attempts, {
+          baseMs: this.options.retryBaseMs ?? 1000,
+          maxMs: this.options.retryMaxMs ?? 60_000,
+        });
         log.warn('job failed; retrying', {
           service: this.service,
           queue: job.queue,
@@ -228,22 +240,69 @@ export class JobQueue {
           retryInMs: delayMs,
           err: message,
         });
-        await this.finish(
-          job,
+        await this.store.finish(
+          job.id,
+          lockedBy,
           `state = 'queued', locked_by = NULL, locked_until = NULL, last_error = $3, run_after = now() + ($4::int * interval '1 millisecond')`,
           [message, delayMs],
         );
       }
     } finally {
-      clearInterval(renew);
+      lease.release();
     }
   }
 
-  private async finish(job: Job, set: string, params: unknown[] = []): Promise<void> {
-    await this.db.query(`UPDATE ${this.table} SET ${set}, updated_at = now() WHERE id = $1 AND locked_by = $2`, [
-      job.id,
-      this.workerId,
-      ...params,
-    ]);
+  /**
+   * Renews the job's lease every third of it. Its signal aborts when the lease is lost: a renewal
+   * that finds the job held by another claim (or dead-lettered), or renewals that kept failing
+   * until the lease ran out (another worker may claim it from then on).
+   */
+  private holdLease(job: Job, lockedBy: string): { signal: AbortSignal; release: () => void } {
+    const lost = new AbortController();
+    const leaseMs = this.options.leaseMs;
+    let leaseEnd = Date.now() + leaseMs;
+    let renewing = false;
+    const lose = (why: string) => {
+      if (lost.signal.aborted) return;
+      log.warn('job lease lost; its work is aborted', {
+        service: this.service,
+        queue: job.queue,
+        jobId: job.id,
+        attempt: job.attempts,
+        why,
+      });
+      lost.abort(new LeaseLostError(`lease on job ${job.id} lost: ${why}`));
+    };
+    const timer = setInterval(
+      () => {
+        if (renewing || lost.signal.aborted) return;
+        renewing = true;
+        const sent = Date.now();
+        this.store
+          .renew(job.id, lockedBy, leaseMs)
+          .then((held) => {
+            if (held) leaseEnd = sent + leaseMs;
+            else lose('another worker claimed the job, or it is no longer running');
+          })
+          .catch((err: unknown) => {
+            log.warn('job lease renewal failed', { service: this.service, jobId: job.id, err: String(err) });
+            if (Date.now() >= leaseEnd) lose(`renewals failed until the lease ran out: ${String(err)}`);
+          })
+          .finally(() => (renewing = false));
+      },
+      Math.max(20, Math.floor(leaseMs / 3)),
+    );
+    return { signal: lost.signal, release: () => clearInterval(timer) };
+  }
+
+  /** The job is another claim's now: nothing of this run is written over it. */
+  private lostBeforeFinishing(job: Job, outcome: string): void {
+    log.warn('job ended after losing its lease; its outcome is not recorded', {
+      service: this.service,
+      queue: job.queue,
+      jobId: job.id,
+      attempt: job.attempts,
+      outcome,
+    });
   }
 }
