@@ -57,9 +57,52 @@ describe('standalone start with embedded PostgreSQL', () => {
     });
   };
 
-  it('warns once at start that SES_SNS_TOPIC_ARNS is unset (notifications of any SNS topic are accepted)', () => {
-    const warnings = logLines().filter((l) => l.msg?.includes('SES_SNS_TOPIC_ARNS'));
-    expect(warnings.map((l) => l.level)).toEqual(['warn']);
+  it('says once at start that SES_SNS_TOPIC_ARNS is empty, so /webhooks/ses refuses every notification', () => {
+    const warnings = logLines().filter((l) => l.msg?.includes('SES_SNS_TOPIC_ARNS is empty'));
+    expect(warnings.map((l) => [l.level, l.msg?.split(' (')[0]])).toEqual([
+      ['warn', 'SES_SNS_TOPIC_ARNS is empty: /webhooks/ses refuses every notification'],
+    ]);
+  });
+
+  it('refuses (403 FORBIDDEN) SES notifications and subscription confirmations while SES_SNS_TOPIC_ARNS is empty, one warn line each', async () => {
+    const before = logLines().length;
+    const envelope = {
+      MessageId: 'd6c8f1b4-0000-4000-8000-000000000001',
+      TopicArn: 'arn:aws:sns:eu-west-1:123456789012:ses-feedback',
+      Message: '{}',
+      Timestamp: new Date().toISOString(),
+      SignatureVersion: '2',
+      Signature: 'c2lnbmF0dXJl',
+      SigningCertURL: 'https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+    };
+    const messages = [
+      { ...envelope, Type: 'Notification' },
+      {
+        ...envelope,
+        Type: 'SubscriptionConfirmation',
+        Token: 'token',
+        SubscribeURL: 'https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&Token=token',
+      },
+    ];
+    for (const message of messages) {
+      const res = await fetch(`${herald!.url}/webhooks/ses`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': message.Type },
+        body: JSON.stringify(message),
+      });
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect([res.status, body.error.code]).toEqual([403, 'FORBIDDEN']);
+    }
+    const refused = await eventually(
+      () => {
+        const lines = logLines()
+          .slice(before)
+          .filter((l) => l.msg === 'SNS message from a topic not in SES_SNS_TOPIC_ARNS refused');
+        return lines.length >= 2 && lines;
+      },
+      { message: 'the two refusals were not logged' },
+    );
+    expect(refused.map((l) => l.level)).toEqual(['warn', 'warn']);
   });
 
   it('answers calls to the unconfigured generic webhook 503 SERVICE_UNAVAILABLE and logs no error or stack trace for them (anyone can call it)', async () => {

@@ -31,8 +31,33 @@ type Answer = {
   error: { code: string; message: string; errors: { field: string; message: string; code: string }[] };
 };
 
+/** The webhook controllers on a loopback port, with the settings of the environment as it is now. */
+async function startApp(sink: RecordingSink, pair: TestKeyPair): Promise<NestFastifyApplication> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      CoreModule.forRoot({
+        mode: 'standalone',
+        databaseUrl: 'postgres://unused',
+        databasePoolSize: 1,
+        internalJwtSecret: 'x'.repeat(32),
+        jobLeaseMs: 30_000,
+      }),
+      HttpPlatformModule,
+      WebhooksModule.register({ sink: { provide: DeliveryNotificationSink, useValue: sink } }),
+    ],
+  })
+    .overrideProvider(SnsHttpClient)
+    .useValue(new NodeHttpsClient({ ca: pair.certPem, timeoutMs: 2000 }))
+    .compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app;
+}
+
 describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback SNS host, recording sink)', () => {
   let app: NestFastifyApplication;
+  /** The same controllers started without SES_SNS_TOPIC_ARNS. */
+  let closed: NestFastifyApplication | undefined;
   let baseUrl: string;
   let sns: Server;
   let snsBase: string;
@@ -67,29 +92,13 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
       SES_SNS_TOPIC_ARNS: `${TOPIC_ARN}, arn:aws:sns:eu-west-1:123456789012:other`,
     });
 
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        CoreModule.forRoot({
-          mode: 'standalone',
-          databaseUrl: 'postgres://unused',
-          databasePoolSize: 1,
-          internalJwtSecret: 'x'.repeat(32),
-          jobLeaseMs: 30_000,
-        }),
-        HttpPlatformModule,
-        WebhooksModule.register({ sink: { provide: DeliveryNotificationSink, useValue: sink } }),
-      ],
-    })
-      .overrideProvider(SnsHttpClient)
-      .useValue(new NodeHttpsClient({ ca: pair.certPem, timeoutMs: 2000 }))
-      .compile();
-    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    app = await startApp(sink, pair);
     baseUrl = await app.getUrl();
   });
 
   afterAll(async () => {
     await app?.close();
+    await closed?.close();
     await new Promise((r) => sns?.close(r));
     process.env = saved;
   });
@@ -102,8 +111,8 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
   const certUrl = () => `${snsBase}/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem`;
 
   /** Posts like SNS does: JSON with Content-Type text/plain. */
-  const postSns = async (message: object, contentType = 'text/plain; charset=UTF-8') => {
-    const res = await fetch(`${baseUrl}/webhooks/ses`, {
+  const postSns = async (message: object, contentType = 'text/plain; charset=UTF-8', base = baseUrl) => {
+    const res = await fetch(`${base}/webhooks/ses`, {
       method: 'POST',
       body: JSON.stringify(message),
       headers: { 'content-type': contentType, 'x-amz-sns-message-type': (message as { Type: string }).Type },
@@ -217,6 +226,41 @@ describe('POST /webhooks/ses and POST /webhooks/generic (controllers, loopback S
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ received: true, duplicate: false, ignored: expect.any(String) });
       expect(sink.calls).toEqual([]);
+    });
+
+    describe('with SES_SNS_TOPIC_ARNS empty (closed by default)', () => {
+      let closedUrl: string;
+      beforeAll(async () => {
+        delete process.env.SES_SNS_TOPIC_ARNS;
+        closed = await startApp(sink, pair);
+        closedUrl = await closed.getUrl();
+      });
+
+      it('refuses (403 FORBIDDEN, the standard error body) a correctly signed notification of any topic and records nothing', async () => {
+        const res = await postSns(
+          signSns(snsNotification(SES.permanentBounce, 'sns-closed-1'), pair.keyPem, certUrl(), '2'),
+          'text/plain; charset=UTF-8',
+          closedUrl,
+        );
+        expect(res.status).toBe(403);
+        expect(res.body.error).toMatchObject({
+          code: 'FORBIDDEN',
+          message: expect.stringMatching(/not accepted here/),
+        });
+        expect(sink.calls).toEqual([]);
+        expect(snsHits).toEqual([]); // refused before the certificate is fetched
+      });
+
+      it('refuses (403) a correctly signed SubscriptionConfirmation and never calls its SubscribeURL', async () => {
+        const subscribe = `${snsBase}/?Action=ConfirmSubscription&TopicArn=${TOPIC_ARN}&Token=closed`;
+        const res = await postSns(
+          signSns(snsSubscriptionConfirmation(subscribe), pair.keyPem, certUrl(), '2'),
+          'text/plain; charset=UTF-8',
+          closedUrl,
+        );
+        expect([res.status, res.body.error.code]).toEqual([403, 'FORBIDDEN']);
+        expect(snsHits).toEqual([]);
+      });
     });
 
     it('answers 400 to a body that is not an SNS message', async () => {

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '@herald/core';
 import { DEFAULT_SNS_CERT_URL_PATTERN, WebhooksSettings } from './webhooks.settings.js';
 
 describe('webhook settings (validated at boot, naming the bad variable)', () => {
-  it('defaults to Amazon SNS hosts, any topic, and no generic secret', () => {
+  it('defaults to Amazon SNS hosts, no topic (every SES notification refused), and no generic secret', () => {
     const s = loadConfig(WebhooksSettings, {});
     expect(s).toMatchObject({ SNS_CERT_URL_PATTERN: DEFAULT_SNS_CERT_URL_PATTERN });
     expect(s.WEBHOOK_SIGNING_SECRET).toBeUndefined();

@@ -44,7 +44,7 @@ export class WebhooksSettings {
   @MinLength(16, { message: 'WEBHOOK_SIGNING_SECRET must be at least 16 characters' })
   WEBHOOK_SIGNING_SECRET?: string;
 
-  /** Only SNS topics in this comma-separated list are accepted (subscriptions and notifications); unset: any topic. */
+  /** Only SNS topics in this comma-separated list are accepted (subscriptions and notifications); unset: none, every message is refused. */
   @IsOptional()
   @Transform(toList)
   @IsString({ each: true })

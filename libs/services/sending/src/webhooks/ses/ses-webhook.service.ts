@@ -26,7 +26,8 @@ const forbidden = (message: string) =>
 export class SesWebhookService implements OnApplicationBootstrap {
   private readonly verifier: SnsVerifier;
   private readonly subscribeUrl: RegExp;
-  private readonly topics?: ReadonlySet<string>;
+  /** The accepted topics; empty: every message is refused (closed by default). */
+  private readonly topics: ReadonlySet<string>;
 
   constructor(
     @Inject(WEBHOOKS_SETTINGS) settings: WebhooksSettings,
@@ -35,15 +36,18 @@ export class SesWebhookService implements OnApplicationBootstrap {
   ) {
     this.verifier = new SnsVerifier(http, settings.SNS_CERT_URL_PATTERN);
     this.subscribeUrl = new RegExp(settings.SNS_SUBSCRIBE_URL_PATTERN);
-    if (settings.SES_SNS_TOPIC_ARNS?.length) this.topics = new Set(settings.SES_SNS_TOPIC_ARNS);
+    this.topics = new Set(settings.SES_SNS_TOPIC_ARNS ?? []);
   }
 
-  /** Once per start: without a topic list, any AWS account's topic can post signed notifications here. */
+  /**
+   * Once per start: without a topic list nothing is accepted (any AWS account can create a topic
+   * whose messages Amazon signs, so a valid signature alone proves nothing about the sender).
+   */
   onApplicationBootstrap(): void {
-    if (!this.topics)
+    if (this.topics.size === 0)
       log.warn(
-        'SES_SNS_TOPIC_ARNS is not set: /webhooks/ses accepts notifications from any Amazon SNS topic with a valid signature, ' +
-          "another AWS account's included; list your SES feedback topics in it (docs/webhooks.md)",
+        'SES_SNS_TOPIC_ARNS is empty: /webhooks/ses refuses every notification (and every subscription confirmation); ' +
+          'list your SES feedback topics in it (docs/webhooks.md)',
       );
   }
 
@@ -56,11 +60,13 @@ export class SesWebhookService implements OnApplicationBootstrap {
         throw new DomainError('bad_request', 'BAD_REQUEST', `Not an Amazon SNS message: ${err.message}`);
       throw err;
     }
-    if (this.topics && !this.topics.has(message.TopicArn)) {
+    if (!this.topics.has(message.TopicArn)) {
       log.warn('SNS message from a topic not in SES_SNS_TOPIC_ARNS refused', {
         topicArn: message.TopicArn,
         type: message.Type,
+        configuredTopics: this.topics.size,
       });
+      // the same answer whether the list is empty or not: a caller learns nothing of the configuration
       throw forbidden(`Topic ${message.TopicArn} is not accepted here (SES_SNS_TOPIC_ARNS)`);
     }
     try {
