@@ -1,8 +1,10 @@
 import { HERALD_RUNTIME, type HeraldRuntime } from '@herald/core';
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { retentionToken, type Retention } from '@herald/persistence';
 import type { DataSource } from 'typeorm';
 import { JobQueue } from './job-queue.js';
+import { jobRetentionTasks } from './job-retention.js';
 
 export const jobQueueToken = (service: string): string => `herald:jobs:${service}`;
 export const InjectJobQueue = (service: string): ParameterDecorator => Inject(jobQueueToken(service));
@@ -28,6 +30,15 @@ export class JobsModule {
           provide: `herald:jobs-lifecycle:${service}`,
           inject: [jobQueueToken(service)],
           useFactory: (queue: JobQueue) => new JobsLifecycle(queue),
+        },
+        {
+          // finished jobs past retention (docs/operations.md, Retention)
+          provide: `herald:jobs-retention:${service}`,
+          inject: [retentionToken(service), getDataSourceToken(service)],
+          useFactory: (retention: Retention, db: DataSource) => {
+            for (const task of jobRetentionTasks(db, retention.retention)) retention.register(task);
+            return true;
+          },
         },
       ],
       exports: [jobQueueToken(service)],

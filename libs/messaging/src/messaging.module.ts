@@ -9,6 +9,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { retentionToken, type Retention } from '@herald/persistence';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { ConsumerRegistry } from './consumer/consumer-registry.js';
@@ -28,6 +29,7 @@ import { PositionsController } from './read-your-writes/positions.controller.js'
 import { ProducerPositionsClient } from './read-your-writes/producer-positions-client.js';
 import { ReadYourWrites } from './read-your-writes/read-your-writes.gate.js';
 import { CallHandlers } from './internal-calls/call-handlers.js';
+import { messagingRetentionTasks } from './retention/messaging-retention.js';
 import { InternalCalls } from './internal-calls/internal-calls.js';
 import { InternalCallsController } from './internal-calls/internal-calls.controller.js';
 
@@ -146,6 +148,7 @@ export class MessagingModule {
             getDataSourceToken(service),
             outboxToken(service),
             relayToken(service),
+            retentionToken(service),
           ],
           useFactory: (
             registry: ConsumerRegistry,
@@ -153,8 +156,10 @@ export class MessagingModule {
             ds: DataSource,
             outbox: Outbox,
             relay: OutboxRelay,
+            retention: Retention,
           ) => {
             registry.register(new EventProcessor(service, ds, outbox, logger, options.retry));
+            for (const task of messagingRetentionTasks(ds, retention.retention)) retention.register(task);
             relays.register(service, relay);
             outbox.relayedBy(relay);
             return new ServiceMessagingLifecycle(relay);

@@ -6,3 +6,7 @@ export * from './pg-notifications.js';
 export * from './single-statement-write.js';
 export * from './prepared-query.js';
 export { TableStatistics } from './table-statistics.js';
+export { Retention, pruneInBatches, retentionDeleted, type RetentionTask } from './retention/retention.js';
+export { RetentionModule, retentionToken, InjectRetention } from './retention/retention.module.js';
+export { tableSizeMetrics } from './retention/table-sizes.js';
+export { TableSizesStore, type TableSize } from './retention/table-sizes.store.js';

@@ -3,6 +3,7 @@ import { Module, type DynamicModule, type OnApplicationBootstrap, type OnApplica
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TableStatistics } from './table-statistics.js';
+import { RetentionModule } from './retention/retention.module.js';
 import {
   migrateServiceSchema,
   pendingMigrations,
@@ -55,6 +56,8 @@ export class PersistenceModule {
           },
         }),
         TypeOrmModule.forFeature(options.entities as never[], options.service),
+        // the pruner of rows past retention and the table-size gauges (docs/operations.md, Retention)
+        RetentionModule.forService(options.service, options.service),
       ],
       providers: [
         {

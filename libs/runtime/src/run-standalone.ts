@@ -8,6 +8,8 @@ import {
   loadConfig,
   NestJsonLogger,
   StandaloneConfig,
+  RetentionConfig,
+  retentionSettings,
   trustedProxies,
   type HeraldRuntime,
   type ServiceDefinition,
@@ -59,6 +61,7 @@ export async function createStandaloneApp(
 export async function runStandalone(services: ServiceDefinition[]): Promise<void> {
   const started = performance.now();
   const config = configOrExit(() => loadConfig(StandaloneConfig));
+  const retention = configOrExit(() => loadConfig(RetentionConfig));
   configureLogging(config.LOG_LEVEL);
   const dataDir = path.resolve(config.HERALD_DATA_DIR);
   await mkdir(dataDir, { recursive: true });
@@ -87,6 +90,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     databasePoolSize: config.DATABASE_POOL_SIZE,
     jobLeaseMs: config.JOB_LEASE_MS,
     readYourWrites: { enabled: config.READ_YOUR_WRITES, timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS },
+    retention: retentionSettings(retention),
     internalJwtSecret: config.INTERNAL_JWT_SECRET ?? (await standaloneSecret(dataDir)),
   };
   const app = await createStandaloneApp(runtime, services, { trustProxy: trustedProxies(config.TRUSTED_PROXIES) });
