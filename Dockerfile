@@ -59,7 +59,8 @@ COPY --chown=node:node package.json ./
 RUN mkdir -p /var/lib/herald && chown node:node /var/lib/herald
 # The official node image's non-root user (uid 1000).
 USER node
-EXPOSE ${PORT}
+# the API port, and METRICS_PORT's default (Prometheus /metrics: never route it from outside)
+EXPOSE ${PORT} 9464
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Shell form so that ${SERVICE} (from the build arg, kept as ENV) is expanded; `exec` makes node the

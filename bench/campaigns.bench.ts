@@ -77,9 +77,9 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 }
 
 /** Where Herald's memory is, from its /metrics (prom-client's process figures): V8 heap used and total, and external memory, in MB. */
-async function heapOf(url: string): Promise<string> {
+async function heapOf(metricsUrl: string): Promise<string> {
   try {
-    const text = await (await fetch(`${url}/metrics`)).text();
+    const text = await (await fetch(metricsUrl)).text();
     const mb = (name: string) => {
       const m = new RegExp(`^herald_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
       return m ? num(Number(m[1]) / 2 ** 20) : '?';
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
         console.error(
           `${new Date().toISOString().slice(11, 19)} ${((now() - started) / 1000).toFixed(0)} s: ${num(count)} at the sink ` +
             `(${num(count / ((now() - started) / 1000))}/s), RSS ${num(memoryOf(pid).rss)} MB, peak ${num(memoryOf(pid).peak)} MB, ` +
-            `${await heapOf(herald.url)}, /v1/send p50 ${ms(p.p50)} p99 ${ms(p.p99)} (${arrived.length} of ${probeStarts.size} arrived)`,
+            `${await heapOf(herald.metricsUrl)}, /v1/send p50 ${ms(p.p50)} p99 ${ms(p.p99)} (${arrived.length} of ${probeStarts.size} arrived)`,
         );
       }
       if (now() - lastProbe >= 200) {

@@ -204,7 +204,7 @@ try {
   row(`POST /v1/track via Herald, ${num(RATE)}/s offered (open loop)`, atRate);
   for (const r of [viaHerald, atRate]) if (r.firstError) console.error(`first error: ${r.firstError}`);
   const total = await stored();
-  const writePaths = await trackWritePaths(herald.url);
+  const writePaths = await trackWritePaths(herald.metricsUrl);
   await herald.stop(); // its backends disconnect and report their counters
   herald = undefined;
   const heraldWork = perEvent(countersBefore, await dbCounters(admin, db.url), total);
@@ -477,8 +477,8 @@ async function trackLoads(
 }
 
 /** How Herald wrote its /v1/track batches, from its /metrics: `single_statement 812 (40,120 requests), locked 3 (95 requests)`. */
-async function trackWritePaths(baseUrl: string): Promise<string> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+async function trackWritePaths(metricsUrl: string): Promise<string> {
+  const text = await (await fetch(metricsUrl)).text();
   const read = (metric: string) =>
     new Map(
       [...text.matchAll(new RegExp(`^${metric}\\{path="(\\w+)"\\} (\\d+)$`, 'gm'))].map((m) => [m[1]!, Number(m[2])]),

@@ -129,7 +129,7 @@ try {
   const send = (method: string, path: string, body: string) => request(`${herald.url}${path}`, method, session, body);
   const api = (method: string, path: string, payload: unknown) =>
     request(`${herald.url}${path}`, method, keyHeaders, JSON.stringify(payload));
-  const stallOf = <T>(work: () => Promise<T>) => withLoopStall(herald.url, work);
+  const stallOf = <T>(work: () => Promise<T>) => withLoopStall(herald.metricsUrl, work);
 
   /** Error lines Herald logged (its last 20 KB of output, read after each shape): a 5xx's cause. */
   const serverErrors = new Set<string>();
@@ -346,7 +346,7 @@ try {
     async (run: number): Promise<Noted[]> => {
       let earlierStall: number | undefined;
       const done = await importAndWait(herald.url, keyHeaders, csv(run), 600_000, async () => {
-        earlierStall = await loopStallMs(herald.url);
+        earlierStall = await loopStallMs(herald.metricsUrl);
       });
       if (!done.job) return [done];
       const { status, imported, skipped, errors } = done.job;

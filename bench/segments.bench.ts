@@ -57,7 +57,7 @@ try {
     return { status: res.status, body: parsed, ms: performance.now() - t };
   };
   const rss = async (): Promise<number> => {
-    const text = await (await fetch(`${herald.url}/metrics`)).text();
+    const text = await (await fetch(herald.metricsUrl)).text();
     return Number(/^herald_process_resident_memory_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
   };
 

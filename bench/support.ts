@@ -580,19 +580,20 @@ export async function importAndWait(
 }
 
 /**
- * The longest event-loop delay of the Herald at `baseUrl` since the previous call, in ms: the
- * herald_nodejs_eventloop_lag_max_seconds gauge of /metrics, which each scrape resets.
+ * The longest event-loop delay of the Herald scraped at `metricsUrl` (its METRICS_PORT's /metrics,
+ * `ServiceProcess.metricsUrl`) since the previous call, in ms: the
+ * herald_nodejs_eventloop_lag_max_seconds gauge, which each scrape resets.
  */
-export async function loopStallMs(baseUrl: string): Promise<number> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+export async function loopStallMs(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
   return Number(/^herald_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
 }
 
-/** The work's result and the longest event-loop stall of the Herald at `baseUrl` while it ran (a scrape right before and right after). */
-export async function withLoopStall<T>(baseUrl: string, work: () => Promise<T>): Promise<[T, number]> {
-  await loopStallMs(baseUrl);
+/** The work's result and the longest event-loop stall of the Herald scraped at `metricsUrl` while it ran (a scrape right before and right after). */
+export async function withLoopStall<T>(metricsUrl: string, work: () => Promise<T>): Promise<[T, number]> {
+  await loopStallMs(metricsUrl);
   const value = await work();
-  return [value, await loopStallMs(baseUrl)];
+  return [value, await loopStallMs(metricsUrl)];
 }
 
 /** Statuses as a table cell: `422`, or `200×3 413×1` when they differ (0, no answer: `none`). */

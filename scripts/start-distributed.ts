@@ -240,7 +240,18 @@ async function main(): Promise<void> {
     GATEWAY_URL: process.env.GATEWAY_URL ?? gatewayUrl,
     ...upstreams,
   };
-  const env = (name: ServiceName): NodeJS.ProcessEnv => ({ ...shared, PORT: String(portOf(name)) });
+  // each service's Prometheus endpoint on a port of its own (METRICS_PORT), printed below
+  const metricsPorts = new Map<ServiceName, number>();
+  for (const { name } of SERVICES) {
+    let port = await freePort();
+    while ([...metricsPorts.values()].includes(port) || port === portOf(name)) port = await freePort();
+    metricsPorts.set(name, port);
+  }
+  const env = (name: ServiceName): NodeJS.ProcessEnv => ({
+    ...shared,
+    PORT: String(portOf(name)),
+    METRICS_PORT: String(metricsPorts.get(name)),
+  });
 
   await migrate(env);
   const timings = await Promise.all(
@@ -254,7 +265,10 @@ async function main(): Promise<void> {
       return [name, await waitReady(name, child, urlOf(name), spawnedAt)] as const;
     }),
   );
-  for (const [name, ms] of timings) say(`${name.padEnd(10)} ${urlOf(name).padEnd(24)} ready ${ms} ms after spawn`);
+  for (const [name, ms] of timings)
+    say(
+      `${name.padEnd(10)} ${urlOf(name).padEnd(24)} ready ${ms} ms after spawn; metrics http://127.0.0.1:${metricsPorts.get(name)}/metrics`,
+    );
   process.stdout.write(`Herald (distributed) is listening on ${gatewayUrl}\n`);
 }
 

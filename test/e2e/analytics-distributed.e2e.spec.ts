@@ -15,8 +15,8 @@ import { AnalyticsOutbox } from './analytics-helpers.js';
 import { newProject, type TestProjectApi } from './contacts-helpers.js';
 
 /** Sum of a Prometheus counter's samples whose labels include all of `labels`. */
-async function counter(url: string, name: string, labels: Record<string, string>): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+async function counter(metricsUrl: string, name: string, labels: Record<string, string>): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
   let sum = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
@@ -155,7 +155,7 @@ describe('activity and analytics across services (distributed, Kafka)', () => {
     await replaying.start();
     await eventually(
       async () =>
-        (await counter(replaying.url, 'herald_events_consumed_total', {
+        (await counter(replaying.metricsUrl, 'herald_events_consumed_total', {
           consumer: 'analytics',
           outcome: 'duplicate',
         })) >= applied

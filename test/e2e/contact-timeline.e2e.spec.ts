@@ -255,9 +255,18 @@ describe(`the contact's timeline (${e2eMode()})`, () => {
     expect(await timeline(api, contactId)).toEqual(before);
   });
 
-  // /metrics answers anyone (issue 39 moves it): its label values are routes, statuses, services and
-  // outcomes, never a tenant's data
-  it('shows nothing of a tenant on the public /metrics of any process: no project, contact or email id, address, domain, subject or event name', async () => {
+  it('does not answer /metrics on the public port (the gateway in distributed mode, the one process in standalone): 404 with and without credentials', async () => {
+    const api = await project();
+    const anonymous = await fetch(`${herald.url}/metrics`);
+    expect(anonymous.status).toBe(404);
+    expect(await anonymous.text()).not.toContain('herald_');
+    const withKey = await fetch(`${herald.url}/metrics`, { headers: { authorization: `Bearer ${api.key}` } });
+    expect(withKey.status).toBe(404);
+  });
+
+  // /metrics is served on each process's METRICS_PORT, which only the network reaches (no credentials):
+  // its label values are routes, statuses, services and outcomes, never a tenant's data
+  it("serves Prometheus metrics on each process's METRICS_PORT, showing nothing of a tenant: no project, contact or email id, address, domain, subject or event name", async () => {
     const api = await project();
     const to = 'metrics-probe@example.com';
     const subject = `Metrics probe ${Date.now().toString(36)}`;
@@ -282,7 +291,7 @@ describe(`the contact's timeline (${e2eMode()})`, () => {
     const processes = [...herald.processes.values()];
     expect(processes.length).toBeGreaterThan(0);
     for (const proc of processes) {
-      const text = await (await fetch(`${proc.url}/metrics`)).text();
+      const text = await (await fetch(proc.metricsUrl)).text();
       expect(text).toContain('herald_http_request_duration_seconds_count');
       expect({ process: proc.app, found: tenant.filter((value) => text.includes(value)) }).toEqual({
         process: proc.app,

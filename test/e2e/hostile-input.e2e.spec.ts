@@ -104,7 +104,7 @@ describe('hostile input on every route (standalone)', () => {
    * monitorEventLoopDelay maximum, reset at each scrape): what /health/live would have waited.
    */
   const loopBlockMs = async (): Promise<number> => {
-    const text = await (await fetch(`${herald.url}/metrics`)).text();
+    const text = await (await fetch(herald.metricsUrl)).text();
     const max = /^herald_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
     if (!max) throw new Error('no event-loop lag in /metrics');
     return Number(max[1]) * 1000;

@@ -95,6 +95,12 @@ describe('npm run start:distributed', () => {
     });
     expect(track.status).toBe(200);
 
+    // /metrics is not on the public port; each service serves it on its METRICS_PORT, which the launcher prints
+    expect((await fetch(`${gateway}/metrics`)).status).toBe(404);
+    const metricsUrl = /gateway +http:\/\/\S+ +ready .*; metrics (http:\/\/\S+)/.exec(output)?.[1];
+    expect(metricsUrl).toBeDefined();
+    expect(await (await fetch(metricsUrl!)).text()).toContain('herald_http_request_duration_seconds_count');
+
     const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
     launcher.kill('SIGINT');
     await eventually(async () => !services.some(alive), {

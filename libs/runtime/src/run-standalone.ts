@@ -14,7 +14,7 @@ import {
   type HeraldRuntime,
   type ServiceDefinition,
 } from '@herald/core';
-import { createHttpApp, type HttpAppOptions } from '@herald/http';
+import { createHttpApp, MetricsServer, MetricsSettings, type HttpAppOptions } from '@herald/http';
 import { ConsumerRegistry, InProcessBus, InProcessEventServer } from '@herald/messaging';
 import { startEmbeddedPostgres } from '@herald/persistence';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -61,6 +61,7 @@ export async function createStandaloneApp(
 export async function runStandalone(services: ServiceDefinition[]): Promise<void> {
   const started = performance.now();
   const config = configOrExit(() => loadConfig(StandaloneConfig));
+  const metricsSettings = configOrExit(() => loadConfig(MetricsSettings));
   const retention = configOrExit(() => loadConfig(RetentionConfig));
   configureLogging(config.LOG_LEVEL);
   const dataDir = path.resolve(config.HERALD_DATA_DIR);
@@ -98,9 +99,11 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
   runtime.selfUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   listened(runtime.selfUrl);
   installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS, stopDatabase);
+  const metrics = await MetricsServer.listen(metricsSettings.METRICS_PORT, config.HOST);
   const url = await app.getUrl();
   log.info('Herald standalone started', {
     url,
+    metricsPort: metrics.port,
     services: services.map((s) => s.name),
     startupMs: Math.round(performance.now() - started),
   });

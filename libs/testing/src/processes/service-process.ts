@@ -91,6 +91,8 @@ export class ServiceProcess {
   private exited?: Promise<number | null>;
   output = '';
   readonly url: string;
+  /** The METRICS_PORT given to the process (the env's, else a free one picked at the first start). */
+  private metricsPort?: number;
 
   constructor(
     readonly app: string,
@@ -108,7 +110,14 @@ export class ServiceProcess {
     return file;
   }
 
+  /** Where the process serves Prometheus metrics (its METRICS_PORT, not its public port); after `start`. */
+  get metricsUrl(): string {
+    if (this.metricsPort === undefined) throw new Error(`${this.app} was not started: no metrics port yet`);
+    return `http://127.0.0.1:${this.metricsPort}/metrics`;
+  }
+
   async start(options: { waitReady?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    this.metricsPort ??= this.env.METRICS_PORT ? Number(this.env.METRICS_PORT) : await freePort();
     const child = spawn(process.execPath, [ServiceProcess.entry(this.app), ...this.args], {
       cwd: ROOT,
       env: {
@@ -117,6 +126,7 @@ export class ServiceProcess {
         LOG_LEVEL: childLogLevel(),
         ...this.env,
         PORT: String(this.port),
+        METRICS_PORT: String(this.metricsPort),
         HOST: '127.0.0.1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
