@@ -1,6 +1,7 @@
 import { PRINCIPAL_HEADER } from '@herald/contracts';
 import {
   createLogger,
+  currentTraceparent,
   decodeWritten,
   DomainError,
   encodePositions,
@@ -32,7 +33,8 @@ export interface InternalCallOptions {
  *
  * Read-your-writes: the call carries what the current request must observe and has written so far
  * (`x-herald-positions`: the callee may answer from a copy of those writes), and what the callee's
- * answer wrote joins the request's own (`x-herald-written`), for the edge to keep.
+ * answer wrote joins the request's own (`x-herald-written`), for the edge to keep. The active span's
+ * W3C `traceparent` goes along (ADR 0019): the callee's server span is its child.
  */
 export class InternalClient {
   constructor(
@@ -54,6 +56,7 @@ export class InternalClient {
     const token = signPrincipal({ kind: 'service', service: this.service, projectId }, this.secret, 60);
     const request = positionsContext.getStore();
     const observe = encodePositions(options.observe ?? request?.forCallee(projectId) ?? {});
+    const traceparent = currentTraceparent();
     let res: Response;
     try {
       res = await fetch(new URL(path, await this.baseUrl()), {
@@ -63,6 +66,7 @@ export class InternalClient {
           [PRINCIPAL_HEADER]: token,
           ...(requestId ? { 'x-request-id': requestId } : {}),
           ...(observe ? { [POSITIONS_HEADER]: observe } : {}),
+          ...(traceparent ? { traceparent } : {}),
         },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs),

@@ -24,5 +24,11 @@ export interface EventEnvelope<P = unknown> {
   correlationId?: string;
   /** The event that caused this one, if any. */
   causationId?: string;
+  /**
+   * W3C trace context (`00-<trace id>-<span id>-<flags>`) of the span that produced the event, when
+   * it was traced (ADR 0019): the outbox row keeps it, the relay replaces it with its publish span's
+   * (and sends it as the Kafka `traceparent` header too), and the consumer's span is that span's child.
+   */
+  traceparent?: string;
   payload: P;
 }

@@ -1,3 +1,4 @@
+import { context, trace } from '@opentelemetry/api';
 import { v7 as uuidv7 } from 'uuid';
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import type { EventEnvelope } from './envelope.js';
@@ -24,6 +25,8 @@ export interface CreateEventArgs<P> {
   occurredAt?: Date;
   correlationId?: string;
   causationId?: string;
+  /** The producing span's W3C trace context (default: the active span's, if any). */
+  traceparent?: string;
 }
 
 export class InvalidEventError extends Error {
@@ -77,6 +80,7 @@ export function defineEvent<P extends object>(def: {
     create(args) {
       const problems = problemsOf(args.payload);
       if (problems.length > 0) throw new InvalidEventError(def.topic, problems);
+      const traceparent = args.traceparent ?? activeTraceparent();
       return {
         eventId: uuidv7(),
         type: def.topic,
@@ -87,6 +91,7 @@ export function defineEvent<P extends object>(def: {
         source: args.source,
         ...(args.correlationId ? { correlationId: args.correlationId } : {}),
         ...(args.causationId ? { causationId: args.causationId } : {}),
+        ...(traceparent ? { traceparent } : {}),
         payload: { ...args.payload },
       };
     },
@@ -108,6 +113,17 @@ export function defineEvent<P extends object>(def: {
   };
   registry.set(`${def.topic}@${def.version}`, contract as unknown as EventContract<object>);
   return contract;
+}
+
+/**
+ * The W3C `traceparent` of the active span, if one is being recorded (ADR 0019): an event created
+ * while a request, consumer or job is traced carries its trace. Without a tracer provider the
+ * active context is always the empty one, and this is a map look-up.
+ */
+function activeTraceparent(): string | undefined {
+  const sc = trace.getSpanContext(context.active());
+  if (!sc || !trace.isSpanContextValid(sc)) return undefined;
+  return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
 }
 
 /** The contract registered for a topic and version, if any. */

@@ -8,6 +8,8 @@ import {
   loadConfig,
   NestJsonLogger,
   StandaloneConfig,
+  startTracing,
+  TracingConfig,
   RetentionConfig,
   retentionSettings,
   trustedProxies,
@@ -64,6 +66,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
   const metricsSettings = configOrExit(() => loadConfig(MetricsSettings));
   const retention = configOrExit(() => loadConfig(RetentionConfig));
   configureLogging(config.LOG_LEVEL);
+  await startTracing({ serviceName: 'herald', config: configOrExit(() => loadConfig(TracingConfig)) });
   const dataDir = path.resolve(config.HERALD_DATA_DIR);
   await mkdir(dataDir, { recursive: true });
 
