@@ -27,6 +27,7 @@ import type { Kafka } from 'kafkajs';
 import { HeraldRootModule } from './root-module.js';
 import { EarlyServer } from './early-server.js';
 import { installGracefulShutdown } from './shutdown.js';
+import { runServiceJobsCommand } from './jobs-command.js';
 import { runTopicsCommand } from './topics-command.js';
 
 const log = createLogger('boot');
@@ -49,7 +50,8 @@ export function configOrExit<T extends object>(load: () => T): T {
  * Entry point of one service in distributed mode (`apps/<service>/src/main.ts`):
  * `main.js` serves HTTP and consumes Kafka; `main.js migrate` applies the schema's migrations and
  * exits (the Kubernetes Job before a rollout); `main.js topics [--check]` creates or checks every
- * Kafka topic Herald uses (the kafka-topics Job; any service's image runs it).
+ * Kafka topic Herald uses (the kafka-topics Job; any service's image runs it); `main.js jobs list|retry`
+ * lists the service's dead-lettered jobs or puts one back in its queue.
  */
 export async function runService(def: ServiceDefinition, argv = process.argv.slice(2)): Promise<void> {
   const started = performance.now();
@@ -64,6 +66,10 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
   }
   if (argv[0] === 'topics') {
     process.exitCode = await runTopicsCommand(def.name, argv.slice(1));
+    return;
+  }
+  if (argv[0] === 'jobs') {
+    process.exitCode = await runServiceJobsCommand(def, argv.slice(1));
     return;
   }
   const config = configOrExit(() => loadConfig((def.config ?? ServiceConfig) as new () => ServiceConfig));
