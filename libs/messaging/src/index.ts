@@ -24,3 +24,4 @@ export * from './kafka/kafka-catch-up.js';
 export * from './read-your-writes/index.js';
 export * from './internal-calls/call-handlers.js';
 export * from './internal-calls/internal-calls.js';
+export * from './retention/messaging-retention.js';
