@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICES, ServiceConfig } from '@herald/core';
+import { MetricsSettings } from '@herald/http';
 import { findKubectl, type K8sObject, render, root, schemaErrors, scratchDeploy, selects } from './kustomize.js';
 
 /**
@@ -258,10 +259,16 @@ describe("the services' network policies follow the call graph", () => {
     expect(reached.sort()).toEqual(calleesOf(s).map((c) => [c, portOf[c]]));
   });
 
-  it('outside the services, Herald pods accept connections only from Prometheus, on their HTTP port', () => {
+  it('outside the services, Herald pods accept connections only from Prometheus, on their metrics port', () => {
     const shared = ofKind('k8s', 'NetworkPolicy').filter((p) => !names.includes(p.metadata.name as never));
     const admitting = shared.filter((p) => (p.spec?.ingress ?? []).length > 0);
     expect(admitting.map((p) => p.metadata.name)).toEqual(['herald-ingress-metrics']);
-    expect(admitting[0]!.spec!.ingress[0].ports).toEqual([{ port: 'http' }]);
+    expect(admitting[0]!.spec!.ingress[0].ports).toEqual([{ port: 'metrics' }]);
+    for (const d of ofKind('k8s', 'Deployment'))
+      expect(podSpec(d).containers[0].ports).toEqual(
+        expect.arrayContaining([{ name: 'metrics', containerPort: new MetricsSettings().METRICS_PORT }]),
+      );
+    const routed = ofKind('k8s', 'Service').flatMap((s) => (s.spec?.ports as Any[]).map((p) => p.targetPort));
+    expect(routed.filter((p) => p === 'metrics' || p === new MetricsSettings().METRICS_PORT)).toEqual([]);
   });
 });
