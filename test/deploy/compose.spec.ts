@@ -90,6 +90,26 @@ describe('docker-compose.yml', () => {
     expect(empty).toEqual([]);
   });
 
+  it('no secret has a default: each is `${NAME:?message}`, so compose refuses to start without it', () => {
+    const secretName = /SECRET|PASSWORD|TOKEN|_KEY$/;
+    const required = /^\$\{[A-Z][A-Z0-9_]*:\?[^{}]+\}$/;
+    const offending = Object.entries(services).flatMap(([name, service]) =>
+      Object.entries(environmentOf(service))
+        .filter(([variable, value]) => secretName.test(variable) && !required.test(String(value)))
+        .map(([variable, value]) => `${name}.${variable}=${String(value)}`),
+    );
+    expect(offending).toEqual([]);
+    // nor anywhere in the file: no `${SECRET:-default}` or `${SECRET-default}`, no password in a URL
+    const text = read('docker-compose.yml');
+    const defaulted = [...text.matchAll(/\$\{([A-Z][A-Z0-9_]*)(:?-)/g)]
+      .map((m) => m[1]!)
+      .filter((v) => secretName.test(v));
+    expect(defaulted).toEqual([]);
+    const urlPasswords = [...text.matchAll(/[a-z]+:\/\/[^:/\s]+:([^@\s]+)@/g)].map((m) => m[1]!);
+    expect(urlPasswords.filter((p) => !required.test(p))).toEqual([]);
+    expect(text).not.toMatch(/change-me/i);
+  });
+
   it.each(apps)('every app service builds its own app and migrates before serving: %s', (app) => {
     const service = services[app] ?? {};
     const args = typeof service.build === 'object' ? service.build.args : undefined;
