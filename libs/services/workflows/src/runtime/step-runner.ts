@@ -38,7 +38,6 @@ export class StepRunner implements RunnerWake, OnApplicationBootstrap, OnApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    if (process.env.WORKFLOWS_RUNTIME === 'off') return;
     this.stopped = false;
     for (let i = 0; i < this.settings.WORKFLOWS_CONCURRENCY; i++) this.loops.push(this.loop());
   }
