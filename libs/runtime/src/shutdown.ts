@@ -1,4 +1,4 @@
-import { createLogger, HealthRegistry } from '@herald/core';
+import { createLogger, HealthRegistry, stopTracing } from '@herald/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 const log = createLogger('shutdown');
@@ -6,8 +6,8 @@ const log = createLogger('shutdown');
 /**
  * Graceful shutdown on SIGTERM/SIGINT: readiness turns 503, the HTTP server stops accepting and
  * finishes in-flight requests, event consumers stop after their batch and commit offsets, outbox
- * relays publish the batch in flight, then data sources close. A second signal, or the timeout,
- * forces the exit.
+ * relays publish the batch in flight, then data sources close, and the spans still batched are
+ * exported. A second signal, or the timeout, forces the exit.
  */
 export function installGracefulShutdown(
   app: NestFastifyApplication,
@@ -42,6 +42,7 @@ export function installGracefulShutdown(
       await Promise.all(app.getMicroservices().map((m) => m.close()));
       await app.close();
       await after?.();
+      await stopTracing();
       log.info('shutdown complete', { durationMs: Date.now() - started });
       process.exit(0);
     } catch (err) {

@@ -7,6 +7,7 @@ import { DeadLetter } from '../entities/dead-letter.entity.js';
 import { messagingMetrics } from '../metrics.js';
 import type { Outbox } from '../outbox/outbox.js';
 import type { EntityManager } from 'typeorm';
+import { consumeSpan } from './consume-span.js';
 import { EventBatchContext, EventContext } from './event-context.js';
 
 /** A per-event handler as the transports call it: Nest's wrapped `OnEvent` method. */
@@ -235,10 +236,16 @@ export class EventProcessor {
     attempt: number,
   ): Promise<void> {
     for (const handler of handlers) {
+      // each in its consumer span (ADR 0019), so that what a handler writes carries its event's trace
       if (typeof handler === 'function') {
-        for (const e of run) await handler(e, new EventContext(e, manager, this.consumer, attempt));
+        for (const e of run)
+          await consumeSpan(this.consumer, [e], attempt, () =>
+            handler(e, new EventContext(e, manager, this.consumer, attempt)),
+          );
       } else {
-        await handler.batch(run, new EventBatchContext(run, manager, this.consumer, attempt));
+        await consumeSpan(this.consumer, run, attempt, () =>
+          handler.batch(run, new EventBatchContext(run, manager, this.consumer, attempt)),
+        );
       }
     }
   }

@@ -14,6 +14,7 @@ export interface InProcessDispatcher {
  * one transaction per consumer at a time also means consumers never deadlock on their own rows.
  */
 export class InProcessBus implements EventPublisher {
+  readonly system = 'herald-in-process';
   private dispatcher?: InProcessDispatcher;
   private attached!: () => void;
   private readonly ready = new Promise<void>((resolve) => (this.attached = resolve));

@@ -1,6 +1,6 @@
 import { InternalClient } from '@herald/auth';
 import type { CallContract, CallGroup } from '@herald/internal-contracts';
-import { HERALD_RUNTIME, positionsContext, type HeraldRuntime, type Observed } from '@herald/core';
+import { HERALD_RUNTIME, positionsContext, SpanKind, withSpan, type HeraldRuntime, type Observed } from '@herald/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { CallHandlers } from './call-handlers.js';
 import { checkCallRequest } from './call-request.pipe.js';
@@ -30,6 +30,8 @@ export type CallClient<G extends CallGroup> = {
  * serialisation; the request checked once for both ends). Distributed: the request is checked here,
  * then sent to the owner's `POST /internal/calls/<name>` at its `<NAME>_URL` with a short-lived
  * service principal, the positions the owner must observe and what it wrote coming back.
+ * Each call is a span (`call <name>`; ADR 0019): in-process, the owner's handler runs in it;
+ * over HTTP, its `traceparent` header makes the owner's server span its child.
  */
 @Injectable()
 export class InternalCalls {
@@ -58,12 +60,23 @@ export class InternalCalls {
   ): Promise<Res> {
     const checked = await checkCallRequest(contract, request);
     const observe = options.observe ?? positionsContext.getStore()?.forCallee(projectId) ?? {};
-    if (this.runtime.mode === 'standalone')
-      return this.handlers.dispatch(contract, projectId, checked, observe, { requestId: options.requestId }, true);
-    return this.over(caller, contract.owner).post<Res>(projectId, callPath(contract), checked, options.requestId, {
-      observe,
-      ...((options.timeoutMs ?? contract.timeoutMs) ? { timeoutMs: options.timeoutMs ?? contract.timeoutMs } : {}),
-    });
+    const standalone = this.runtime.mode === 'standalone';
+    return withSpan(
+      `call ${contract.name}`,
+      {
+        kind: standalone ? SpanKind.INTERNAL : SpanKind.CLIENT,
+        attributes: { 'herald.call': contract.name, 'herald.caller': caller, 'herald.callee': contract.owner },
+      },
+      () =>
+        standalone
+          ? this.handlers.dispatch(contract, projectId, checked, observe, { requestId: options.requestId }, true)
+          : this.over(caller, contract.owner).post<Res>(projectId, callPath(contract), checked, options.requestId, {
+              observe,
+              ...((options.timeoutMs ?? contract.timeoutMs)
+                ? { timeoutMs: options.timeoutMs ?? contract.timeoutMs }
+                : {}),
+            }),
+    );
   }
 
   private over(caller: string, owner: string): InternalClient {

@@ -5,8 +5,10 @@ import type { EventPublisher } from '../event-publisher.js';
 /**
  * Publishes outbox batches to Kafka: one produce request per batch (never one await per message),
  * keyed by the envelope key so one contact's events stay in one partition, in order.
+ * A traced event's `traceparent` is also sent as the W3C `traceparent` header.
  */
 export class KafkaPublisher implements EventPublisher {
+  readonly system = 'kafka';
   private producer?: Producer;
   private connecting?: Promise<Producer>;
 
@@ -24,6 +26,8 @@ export class KafkaPublisher implements EventPublisher {
           'herald-event-id': e.eventId,
           'herald-version': String(e.version),
           'herald-project-id': e.projectId,
+          // W3C trace context for Kafka tools; Herald's consumers read the envelope's (ADR 0019)
+          ...(e.traceparent ? { traceparent: e.traceparent } : {}),
         },
       });
       byTopic.set(e.type, messages);

@@ -7,6 +7,7 @@ import { OutboxMessage } from '../entities/outbox-message.entity.js';
 import type { EventPublisher } from '../event-publisher.js';
 import { messagingMetrics } from '../metrics.js';
 import { outboxChannel, type LocalRelay } from './outbox.js';
+import { startPublishSpans } from './publish-spans.js';
 
 export interface OutboxRelayOptions {
   batchSize: number;
@@ -248,7 +249,15 @@ export class OutboxRelay implements LocalRelay {
         await client.query('COMMIT');
         return 0;
       }
-      await this.publisher.publish(rows.map((r) => r.envelope));
+      const envelopes = rows.map((r) => r.envelope);
+      const traced = startPublishSpans(this.service, this.publisher.system ?? 'herald', envelopes);
+      try {
+        await this.publisher.publish(envelopes);
+      } catch (err) {
+        traced?.(err);
+        throw err;
+      }
+      traced?.();
       const ids = rows.map((r) => r.id);
       if (!ids.every((id) => /^\d+$/.test(id))) throw new Error('outbox ids must be integers'); // bigserial, written into the statement
       await client.query(

@@ -26,6 +26,8 @@ export interface WriteContext {
   /** What caused it: carried by subscription events (the contact's timeline shows it). */
   reason: SubscriptionChangeReason;
   correlationId?: string;
+  /** The W3C trace context of the request that wrote it, taken where a batch groups several (ADR 0019). */
+  traceparent?: string;
   /** The email (and its campaign) whose link caused a subscription change: carried by its event. */
   via?: { emailId?: string; campaignId?: string };
 }
@@ -87,6 +89,7 @@ export const eventMeta = (ctx: WriteContext) => ({
   projectId: ctx.projectId,
   source: CONTACTS,
   ...(ctx.correlationId ? { correlationId: ctx.correlationId } : {}),
+  ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
 });
 
 /**

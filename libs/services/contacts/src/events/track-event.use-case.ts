@@ -1,6 +1,6 @@
 import { isReservedEventName, RESERVED_DATA_KEYS } from '@herald/contact-data';
 import { EventTracked, type EventEnvelope } from '@herald/contracts';
-import { invalidInput, MicroBatcher, newId, settle } from '@herald/core';
+import { currentTraceparent, invalidInput, MicroBatcher, newId, settle } from '@herald/core';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { WriteConflict } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
@@ -34,6 +34,8 @@ interface PendingTrack {
   projectId: string;
   dto: TrackEventDto;
   correlationId?: string;
+  /** The request's trace, taken when it joins the batch (which runs in another request's context). */
+  traceparent?: string;
 }
 
 /**
@@ -74,7 +76,8 @@ export class TrackEventUseCase {
         },
       ]);
     }
-    return this.batcher.submit({ projectId, dto, correlationId });
+    const traceparent = currentTraceparent();
+    return this.batcher.submit({ projectId, dto, correlationId, ...(traceparent ? { traceparent } : {}) });
   }
 
   private async write(batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {
@@ -146,9 +149,9 @@ export class TrackEventUseCase {
   }
 
   private itemsOf(projectId: string, batch: PendingTrack[]): { input: ContactInput; ctx: WriteContext }[] {
-    return batch.map(({ dto, correlationId }) => ({
+    return batch.map(({ dto, correlationId, traceparent }) => ({
       input: { email: dto.email, subscribed: dto.subscribed, data: dto.data },
-      ctx: { projectId, subscribedIfNew: true, reason: 'track', correlationId },
+      ctx: { projectId, subscribedIfNew: true, reason: 'track', correlationId, traceparent },
     }));
   }
 
@@ -169,12 +172,13 @@ export class TrackEventUseCase {
     rows: TrackedRow[],
     now: Date,
   ): EventEnvelope[] {
-    return batch.map(({ correlationId }, k) =>
+    return batch.map(({ correlationId, traceparent }, k) =>
       EventTracked.create({
         projectId,
         source: CONTACTS,
         occurredAt: now,
         ...(correlationId ? { correlationId } : {}),
+        ...(traceparent ? { traceparent } : {}),
         payload: {
           eventRecordId: rows[k]!.id,
           contactId: rows[k]!.contactId,
@@ -187,12 +191,12 @@ export class TrackEventUseCase {
   }
 
   /** One request in its own transaction. */
-  private async executeOne({ projectId, dto, correlationId }: PendingTrack): Promise<TrackEventResult> {
+  private async executeOne({ projectId, dto, correlationId, traceparent }: PendingTrack): Promise<TrackEventResult> {
     const eventData = eventDataOf(dto.data);
     return this.db.transaction(async (m) => {
       const write = await this.writer.upsert(
         m,
-        { projectId, subscribedIfNew: true, reason: 'track', correlationId },
+        { projectId, subscribedIfNew: true, reason: 'track', correlationId, traceparent },
         { email: dto.email, subscribed: dto.subscribed, data: dto.data },
       );
       const id = newId('evt');
@@ -212,6 +216,7 @@ export class TrackEventUseCase {
           source: CONTACTS,
           occurredAt: now,
           ...(correlationId ? { correlationId } : {}),
+          ...(traceparent ? { traceparent } : {}),
           payload: {
             eventRecordId: id,
             contactId: write.contact.id,

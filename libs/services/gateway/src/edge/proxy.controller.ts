@@ -1,6 +1,7 @@
 import { signPrincipal } from '@herald/auth';
 import { PRINCIPAL_HEADER, type Principal } from '@herald/contracts';
 import {
+  currentTraceparent,
   encodePositions,
   HERALD_RUNTIME,
   ObservesWritesOf,
@@ -55,6 +56,7 @@ export class ProxyController {
     const token = principal ? signPrincipal(principal, this.runtime.internalJwtSecret, 60) : undefined;
     const observed = principal?.projectId ? encodePositions(await this.positions.observed(principal.projectId)) : '';
     const target = new URL(req.url, this.upstreams[rule.service]).toString();
+    const traceparent = currentTraceparent();
     // The body (req.body) is the request's stream, which reply-from pipes to the service.
     void reply.from(target, {
       // the service's answer goes back as it is: reply-from would otherwise repeat a GET answered 503
@@ -66,6 +68,7 @@ export class ProxyController {
         if (token) out[PRINCIPAL_HEADER] = token;
         if (observed) out[POSITIONS_HEADER] = observed;
         out['x-request-id'] = String(req.id);
+        if (traceparent) out.traceparent = traceparent; // the service's span is a child of the gateway's
         return out as never;
       },
       onError: (r, { error }) => {

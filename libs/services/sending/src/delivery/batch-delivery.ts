@@ -1,4 +1,4 @@
-import { DomainError } from '@herald/core';
+import { DomainError, SpanKind, withSpan } from '@herald/core';
 import type { Email } from '../emails/email.entity.js';
 import type { DkimKey, SenderDomains } from '../senders/sender-domains.js';
 import type { Lane } from './delivery-lanes.js';
@@ -106,7 +106,34 @@ export class BatchDelivery {
     }
   }
 
-  private async deliverOne(email: Email, raw: Buffer): Promise<Outcome> {
+  /**
+   * An email queued by a traced request or event is handed off in an `smtp send` span, a child of
+   * that trace (ADR 0019; its `traceparent` column); others without a span.
+   */
+  private deliverOne(email: Email, raw: Buffer): Promise<Outcome> {
+    if (!email.traceparent) return this.handOff(email, raw);
+    return withSpan(
+      'smtp send',
+      {
+        kind: SpanKind.CLIENT,
+        parent: email.traceparent,
+        attributes: {
+          'herald.email_id': email.id,
+          'herald.project_id': email.projectId,
+          'herald.attempt': email.attempts,
+        },
+      },
+      async (span) => {
+        const outcome = await this.handOff(email, raw);
+        span?.setAttribute('herald.delivery.outcome', outcome.kind);
+        if (outcome.kind !== 'sent' && outcome.kind !== 'suppressed')
+          span?.setStatus({ code: 2, message: outcome.detail });
+        return outcome;
+      },
+    );
+  }
+
+  private async handOff(email: Email, raw: Buffer): Promise<Outcome> {
     let handedOff = false;
     try {
       const answer = await this.relay.deliver(

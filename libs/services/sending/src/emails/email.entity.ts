@@ -113,6 +113,10 @@ export class Email {
   @Column({ name: 'message_id', type: 'varchar', length: 255 })
   messageId!: string;
 
+  /** W3C trace context of what queued it, when traced: the delivery's SMTP span joins that trace (ADR 0019). */
+  @Column({ type: 'varchar', length: 55, nullable: true })
+  traceparent!: string | null;
+
   @Column({ type: 'text', nullable: true })
   error!: string | null;
 
@@ -163,5 +167,6 @@ export function emailFromRow(r: Record<string, unknown>): Partial<Email> {
     test: r.test === true,
     attempts: r.attempts as number,
     messageId: r.message_id as string,
+    traceparent: (r.traceparent as string | null) ?? null,
   };
 }

@@ -5,6 +5,7 @@ import { ResourceReferences1795489302797 } from './1795489302797-resource-refere
 import { EmailIntake1795600000000 } from './1795600000000-email-intake.js';
 import { EmailTestFlag1795900000000 } from './1795900000000-email-tester-copies.js';
 import { TemplateBodyFormat1795922754956 } from './1795922754956-template-body-format.js';
+import { EmailTraceparent1795943827895 } from './1795943827895-email-traceparent.js';
 
 /** Committed migrations of the sending schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -16,4 +17,5 @@ export const sendingMigrations: Function[] = [
   EmailIntake1795600000000,
   EmailTestFlag1795900000000,
   TemplateBodyFormat1795922754956,
+  EmailTraceparent1795943827895,
 ];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { emailDomain } from '@herald/contact-data';
-import { conflictError, DomainError, invalidInput, newId } from '@herald/core';
+import { conflictError, currentTraceparent, DomainError, invalidInput, newId, withSpan } from '@herald/core';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -153,6 +153,8 @@ export class SendEmailUseCase {
       requestId,
     );
     const drafts: Draft[] = [];
+    // the request's trace, taken here: its emails are written in a batch that runs in another request's context
+    const traceparent = currentTraceparent();
     for (const plan of planRecipients(request, found)) {
       const emailId = newId('eml');
       drafts.push({ plan, emailId, rendered: await this.render(projectId, request, content, emailId, plan) });
@@ -160,18 +162,20 @@ export class SendEmailUseCase {
     // admission (every recipient is one email of the transactional category, docs/billing.md: refused
     // as a whole when over the cap), then every recipient's contact upserted, in order, and the emails
     // stored (SendWrites: with the writes of concurrent requests)
-    const emails = await this.writes.write<SentEmailItem[]>({
-      projectId,
-      requestId,
-      count: request.to.length,
-      upserts: drafts.map(({ plan }) => ({
-        email: plan.recipient.email,
-        subscribed: request.subscribed,
-        data: request.data,
-        ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
-      })),
-      compose: (written) => this.compose(projectId, request, content, drafts, written, suppressed),
-    });
+    const emails = await withSpan('queue emails', { attributes: { 'herald.emails': drafts.length } }, () =>
+      this.writes.write<SentEmailItem[]>({
+        projectId,
+        requestId,
+        count: request.to.length,
+        upserts: drafts.map(({ plan }) => ({
+          email: plan.recipient.email,
+          subscribed: request.subscribed,
+          data: request.data,
+          ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
+        })),
+        compose: (written) => this.compose(projectId, request, content, drafts, written, suppressed, traceparent),
+      }),
+    );
     return { success: true, data: { emails, timestamp: new Date().toISOString() } };
   }
 
@@ -183,6 +187,7 @@ export class SendEmailUseCase {
     drafts: Draft[],
     upserts: RemoteUpsert[],
     suppressed: Set<string>,
+    traceparent: string | undefined,
   ): Promise<{ emails: NewEmail[]; answer: SentEmailItem[] }> {
     const emails: NewEmail[] = [];
     const answer: SentEmailItem[] = [];
@@ -201,7 +206,7 @@ export class SendEmailUseCase {
           suppressed: suppressed.has(upsert.contact.email),
         },
       );
-      emails.push(email);
+      emails.push(traceparent ? { ...email, traceparent } : email);
       answer.push({
         contact: { id: upsert.contact.id, email: upsert.contact.email },
         email: email.id,

@@ -30,7 +30,8 @@ export type NewEmail = Pick<
   | 'status'
   | 'error'
   | 'messageId'
->;
+> &
+  Partial<Pick<Email, 'traceparent'>>;
 
 /** Characters of emails (bodies, attachments) one insert statement carries at most (one jsonb parameter). */
 export const INSERT_MAX_CHARS = 8 * 1024 * 1024;
@@ -104,6 +105,7 @@ const TYPED_COLUMNS: [string, string][] = [
   ['status', 'varchar'],
   ['error', 'text'],
   ['message_id', 'varchar'],
+  ['traceparent', 'varchar'],
 ];
 const COLUMNS = TYPED_COLUMNS.map(([name]) => name);
 const RECORD = TYPED_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
@@ -130,6 +132,7 @@ function rowOf(e: NewEmail): Record<string, unknown> {
     status: e.status,
     error: e.error,
     message_id: e.messageId,
+    traceparent: e.traceparent ?? null,
   };
 }
 
