@@ -1,7 +1,9 @@
 import { loadConfig, type ServiceDefinition } from '@herald/core';
 import { messagingEntities, MessagingModule, ReferencesModule, ResourceReferences } from '@herald/messaging';
-import { PersistenceModule } from '@herald/persistence';
+import { PersistenceModule, retentionToken, type Retention } from '@herald/persistence';
 import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { SENDING } from './consumer.js';
 import { DeliveryNotificationSink } from './delivery/delivery-notification.js';
 import { EmailNotificationSink } from './delivery/delivery-notification.sink.js';
@@ -40,6 +42,7 @@ import { Template } from './templates/template.entity.js';
 import { TemplatesController } from './templates/templates.controller.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UploadsModule } from './uploads/uploads.module.js';
+import { IdempotencyKeysStore } from './send/idempotency-keys.store.js';
 import { VerifyModule } from './verify/verify.module.js';
 import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.module.js';
 
@@ -87,6 +90,16 @@ const schema = {
       },
     },
     RENDER_THREADS_PROVIDER,
+    {
+      // Idempotency-Key rows past their 24 hours (docs/operations.md, Retention)
+      provide: 'herald:sending-idempotency-keys-retention',
+      inject: [retentionToken(SENDING), getDataSourceToken(SENDING)],
+      useFactory: (retention: Retention, db: DataSource) => {
+        const keys = new IdempotencyKeysStore();
+        retention.register({ table: 'idempotency_keys', pruneBatch: (limit) => keys.pruneExpired(db, limit) });
+        return true;
+      },
+    },
     SendingCallHandlers,
     DomainsClient,
     SendAdmission,

@@ -57,4 +57,22 @@ describe('IdempotencyKeysStore (PostgreSQL)', () => {
     expect(await keys.claim(ds, 'prj_a', k, 'new')).toBe(true);
     expect(await keys.kept(ds, 'prj_a', k)).toEqual({ requestHash: 'new', response: null });
   });
+
+  it('deletes keys older than 25 hours, a batch at a time, and keeps younger ones (retention)', async () => {
+    const old = [key(), key(), key()];
+    const young = key();
+    for (const k of [...old, young]) await keys.claim(ds, 'prj_r', k, 'h');
+    await ds.query(
+      `UPDATE sending.idempotency_keys SET created_at = now() - interval '26 hours' WHERE key = ANY($1::varchar[])`,
+      [old],
+    );
+    await ds.query(`UPDATE sending.idempotency_keys SET created_at = now() - interval '24 hours' WHERE key = $1`, [
+      young,
+    ]);
+    expect(await keys.pruneExpired(ds, 2)).toBe(2);
+    expect(await keys.pruneExpired(ds, 2)).toBe(1);
+    expect(await keys.pruneExpired(ds, 2)).toBe(0);
+    for (const k of old) expect(await keys.kept(ds, 'prj_r', k)).toBeUndefined();
+    expect(await keys.kept(ds, 'prj_r', young)).toEqual({ requestHash: 'h', response: null });
+  });
 });

@@ -45,6 +45,23 @@ export class IdempotencyKeysStore {
     ]);
   }
 
+  /**
+   * Deletes at most `limit` keys older than 25 hours: a key older than 24 hours is taken over by the
+   * next request that uses it (`claim`), so a row past that is never read again; the extra hour
+   * keeps a request claiming near the cut from meeting the delete. No index on `created_at`: a
+   * batch reads the table until it found `limit` rows, and the table holds about a day of keys.
+   */
+  async pruneExpired(db: DataSource, limit: number): Promise<number> {
+    const table = tableName(db, IdempotencyKey);
+    const [, n] = (await db.query(
+      `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM ${table} WHERE created_at < now() - interval '25 hours' LIMIT $1))
+         AND created_at < now() - interval '25 hours'`,
+      [limit],
+    )) as [unknown, number];
+    return n;
+  }
+
   /** Gives the key back: the request that claimed it failed, so a retry runs it again. */
   async release(db: DataSource, projectId: string, key: string): Promise<void> {
     await db.query(`DELETE FROM ${tableName(db, IdempotencyKey)} WHERE project_id = $1 AND key = $2`, [projectId, key]);
