@@ -1,4 +1,5 @@
 import { contractFor, deadLetterTopic, type EventEnvelope } from '@herald/contracts';
+import { backoffDelay } from '@herald/core';
 import { tableName } from '@herald/persistence';
 import { v7 as uuidv7 } from 'uuid';
 import type { DataSource } from 'typeorm';
@@ -102,7 +103,7 @@ const DEFAULT_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 200, maxDelay
 /**
  * Applies one event for one consumer, exactly once in effect:
  * the inbox row and the handlers' writes commit in one transaction (a redelivered event finds its
- * inbox row and is skipped); failures are retried with exponential backoff; after the last attempt,
+ * inbox row and is skipped); failures are retried with exponential backoff and jitter (`backoffDelay`); after the last attempt,
  * or at once for a payload that breaks its contract, the event is recorded in `dead_letters` and
  * published to `<topic>.dlq` through the outbox, and the consumer moves on (a poison message never
  * blocks its partition).
@@ -155,7 +156,7 @@ export class EventProcessor {
           return this.deadLetter(topic, envelope, message, attempt);
         }
         messagingMetrics.retries.inc({ consumer: this.consumer, topic });
-        const delay = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
+        const delay = backoffDelay(attempt, { baseMs: this.policy.baseDelayMs, maxMs: this.policy.maxDelayMs });
         this.logger.warn('event handler failed; retrying', {
           consumer: this.consumer,
           topic,

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@herald/contracts';
-import { advisoryLockKey, WakeableSleep } from '@herald/core';
+import { advisoryLockKey, backoffDelay, WakeableSleep } from '@herald/core';
 import { PgNotifications, pgPool, tableName } from '@herald/persistence';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
@@ -174,7 +174,7 @@ export class OutboxRelay implements LocalRelay {
         }
       } catch (err) {
         failures++;
-        const delay = Math.min(30_000, 250 * 2 ** Math.min(failures, 7));
+        const delay = backoffDelay(failures + 1, { baseMs: 250, maxMs: 30_000 }); // 0.5 s, 1 s, 2 s… up to 30 s, jittered
         this.logger.error('outbox relay batch failed; retrying', {
           service: this.service,
           err: String(err),

@@ -36,8 +36,13 @@ describe('delivery outcomes: what a problem makes of an email', () => {
   });
 
   it('the wait before a retry doubles with each attempt from the base, and never passes an hour', () => {
-    expect([1, 2, 3, 4].map((a) => retryDelayMs(a, 30_000))).toEqual([30_000, 60_000, 120_000, 240_000]);
-    expect(retryDelayMs(0, 30_000)).toBe(30_000);
-    expect(retryDelayMs(20, 30_000)).toBe(3_600_000);
+    const top = () => 1;
+    expect([1, 2, 3, 4].map((a) => retryDelayMs(a, 30_000, top))).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(retryDelayMs(0, 30_000, top)).toBe(30_000);
+    expect(retryDelayMs(20, 30_000, top)).toBe(3_600_000);
+    // jittered: between half and all of the exponential wait
+    expect(retryDelayMs(3, 30_000, () => 0)).toBe(60_000);
+    for (let i = 0; i < 50; i++) expect(retryDelayMs(3, 30_000)).toBeGreaterThanOrEqual(60_000);
+    for (let i = 0; i < 50; i++) expect(retryDelayMs(3, 30_000)).toBeLessThanOrEqual(120_000);
   });
 });

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@herald/core';
 import type { Email } from '../emails/email.entity.js';
 import type { FailureKind } from './smtp-relay.js';
 
@@ -31,7 +32,10 @@ export function afterRelayFailure(email: Email, kind: FailureKind, message: stri
   return retryOrGiveUp(email, message, maxAttempts);
 }
 
-/** The wait before the next attempt: `baseMs × 2^(attempts-1)`, at most an hour. */
-export function retryDelayMs(attempts: number, baseMs: number): number {
-  return Math.min(3_600_000, baseMs * 2 ** Math.max(0, attempts - 1));
+/**
+ * The wait before the next attempt: `baseMs × 2^(attempts-1)`, at most an hour, with equal jitter
+ * (between half and all of it: emails that failed together do not all come back at once).
+ */
+export function retryDelayMs(attempts: number, baseMs: number, random: () => number = Math.random): number {
+  return backoffDelay(attempts, { baseMs, maxMs: 3_600_000, random });
 }

@@ -64,7 +64,7 @@ describe('outcomeRecord: what a batch’s outcomes write', () => {
     ]);
   });
 
-  it('a retry goes back to the queue after the backoff of its attempts, with no event', () => {
+  it('a retry goes back to the queue after the jittered backoff of its attempts, with no event', () => {
     const { writes, events } = outcomeRecord(
       [
         { email: email(1, 1), kind: 'retry', detail: '421 later' },
@@ -75,8 +75,14 @@ describe('outcomeRecord: what a batch’s outcomes write', () => {
     expect(writes.retry).toEqual({
       ids: ['eml_1', 'eml_2'],
       details: ['421 later', 'connection reset'],
-      delaysMs: [30_000, 120_000],
+      delaysMs: [expect.any(Number), expect.any(Number)],
     });
+    // between half and all of base × 2^(attempts − 1)
+    const [first, third] = writes.retry.delaysMs;
+    expect(first).toBeGreaterThanOrEqual(15_000);
+    expect(first).toBeLessThanOrEqual(30_000);
+    expect(third).toBeGreaterThanOrEqual(60_000);
+    expect(third).toBeLessThanOrEqual(120_000);
     expect(events).toEqual([]);
   });
 });

@@ -79,10 +79,11 @@ describe('timer math', () => {
   });
 
   it('webhook retries back off 1 s, 4 s, 16 s, 64 s, capped at 10 minutes', () => {
-    expect([1, 2, 3, 4, 10].map((a) => webhookBackoffMs(a))).toEqual([1000, 4000, 16000, 64000, 600000]);
+    expect([1, 2, 3, 4, 10].map((a) => webhookBackoffMs(a, 1000, () => 1))).toEqual([1000, 4000, 16000, 64000, 600000]);
   });
 
   it('webhook retries back off from WORKFLOW_WEBHOOK_RETRY_BASE_MS when it is set, with the same cap', () => {
-    expect([1, 2, 3, 4, 12].map((a) => webhookBackoffMs(a, 50))).toEqual([50, 200, 800, 3200, 600000]);
+    expect([1, 2, 3, 4, 12].map((a) => webhookBackoffMs(a, 50, () => 1))).toEqual([50, 200, 800, 3200, 600000]);
+    expect(webhookBackoffMs(3, 1000, () => 0)).toBe(8000); // jittered: at least half the wait
   });
 });

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@herald/core';
 import type { WorkflowStepType } from '@herald/contracts';
 import type { FieldProblem } from '@herald/core';
 import { validateTemplate } from '@herald/templating';
@@ -142,7 +143,8 @@ export const delayMs = (config: Config): number => (config.amount as number) * D
 
 /**
  * The backoff before webhook attempt `attempt + 1` (attempt counts from 1): `baseMs` × 4^(attempt − 1), so
- * 1 s, 4 s, 16 s, 64 s… by default (`WORKFLOW_WEBHOOK_RETRY_BASE_MS`), at most 10 min.
+ * 1 s, 4 s, 16 s, 64 s… by default (`WORKFLOW_WEBHOOK_RETRY_BASE_MS`), at most 10 min, with equal
+ * jitter (between half and all of it).
  */
-export const webhookBackoffMs = (attempt: number, baseMs = 1000): number =>
-  Math.min(600_000, baseMs * 4 ** (attempt - 1));
+export const webhookBackoffMs = (attempt: number, baseMs = 1000, random: () => number = Math.random): number =>
+  backoffDelay(attempt, { baseMs, maxMs: 600_000, factor: 4, random });
