@@ -10,12 +10,13 @@
 //     KafkaBroker.createTopic() which works on every provider.
 //   - consumer groups + committed offsets work (JoinGroup/SyncGroup/Heartbeat/OffsetCommit/Fetch).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { KafkaClientConfig, kafkaSecurityOf, loadConfig } from '@herald/core';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
 
 export interface KafkaBroker {
   brokers: string[];
@@ -102,7 +103,12 @@ async function startTestcontainers(): Promise<KafkaBroker> {
 }
 
 async function adminCreateTopic(brokers: string[], topic: string, partitions: number): Promise<void> {
-  const admin = new Kafka({ clientId: 'herald-test-admin', brokers, logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({
+    clientId: 'herald-test-admin',
+    brokers,
+    logLevel: logLevel.NOTHING,
+    ...externalSecurity(),
+  }).admin();
   await admin.connect();
   try {
     // Resolves false (no throw) when the topic already exists.
@@ -110,6 +116,32 @@ async function adminCreateTopic(brokers: string[], topic: string, partitions: nu
   } finally {
     await admin.disconnect();
   }
+}
+
+/**
+ * kafkajs' ssl/sasl options from the shell's KAFKA_SSL* / KAFKA_SASL_* settings, for an external
+ * KAFKA_BROKERS cluster that requires them (the PEM files read as the services read them).
+ */
+function externalSecurity(): Pick<KafkaConfig, 'ssl' | 'sasl'> {
+  if (!process.env.KAFKA_BROKERS) return {};
+  const config = loadConfig(KafkaClientConfig, process.env);
+  const security = kafkaSecurityOf(config);
+  const read = (path: string) => readFileSync(path, 'utf8');
+  return {
+    ...(security.ssl
+      ? {
+          ssl: {
+            rejectUnauthorized: security.ssl.rejectUnauthorized,
+            ...(security.ssl.caFile ? { ca: [read(security.ssl.caFile)] } : {}),
+            ...(security.ssl.certFile ? { cert: read(security.ssl.certFile) } : {}),
+            ...(security.ssl.keyFile ? { key: read(security.ssl.keyFile) } : {}),
+            ...(security.ssl.keyPassword ? { passphrase: security.ssl.keyPassword } : {}),
+            ...(security.ssl.servername ? { servername: security.ssl.servername } : {}),
+          },
+        }
+      : {}),
+    ...(security.sasl ? { sasl: security.sasl as SASLOptions } : {}),
+  };
 }
 
 /** True when DOCKER_HOST (unix:// or tcp://) or /var/run/docker.sock answers GET /_ping. */

@@ -189,6 +189,17 @@ export class ServiceProcess {
   }
 }
 
+/**
+ * The shell's KAFKA_SSL* and KAFKA_SASL_* settings, with KAFKA_BROKERS set: the suite run against a
+ * secured cluster (docs/operations.md, "Kafka in production") passes them to every service process.
+ */
+export function kafkaSecurityEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  if (!env.KAFKA_BROKERS) return {};
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => /^KAFKA_(SSL|SASL)/.test(e[0]) && e[1] !== undefined),
+  );
+}
+
 /** The settings every service process needs in distributed-mode tests (plus per-test extras). */
 export function distributedEnv(
   databaseUrl: string,
@@ -203,6 +214,7 @@ export function distributedEnv(
     KAFKA_SESSION_TIMEOUT_MS: '6000',
     KAFKA_MAX_WAIT_MS: '100',
     DATABASE_POOL_SIZE: '4',
+    ...kafkaSecurityEnv(),
     ...extra,
   };
 }
