@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICES, ServiceConfig } from '@herald/core';
+import { loadConfig, SERVICES, ServiceConfig } from '@herald/core';
 import { MetricsSettings } from '@herald/http';
+import { serviceNamed } from '@herald/service-catalog';
 import { findKubectl, type K8sObject, render, root, schemaErrors, scratchDeploy, selects } from './kustomize.js';
 
 /**
@@ -154,6 +155,22 @@ describe.each(overlays)('deploy/%s', (overlay) => {
       const sleep = (spec.containers as Any[]).map((c) => Number(c.lifecycle?.preStop?.exec?.command?.[1] ?? 0));
       const needed = Math.max(...sleep) + timeoutMs / 1000;
       expect([d.metadata.name, spec.terminationGracePeriodSeconds >= needed + 2]).toEqual([d.metadata.name, true]);
+    }
+  });
+
+  it("each service's settings classes accept the environment its pods get (ConfigMap, Secret, env)", () => {
+    const secret = Object.fromEntries(
+      Object.entries(ofKind(overlay, 'Secret')[0]?.data ?? {}).map(([k, v]) => [
+        k,
+        Buffer.from(v, 'base64').toString(),
+      ]),
+    );
+    for (const d of deployments()) {
+      const container = podSpec(d).containers[0];
+      const own = Object.fromEntries((container.env ?? []).map((e: Any) => [e.name, e.value]));
+      const env = { ...configOf(overlay), ...secret, ...own };
+      const classes = [serviceNamed(d.metadata.name).config ?? ServiceConfig, MetricsSettings];
+      for (const cls of classes) expect(() => loadConfig(cls as new () => object, env)).not.toThrow();
     }
   });
 
