@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -119,6 +119,28 @@ describe('the container image ships the product, not the test or benchmark code'
       'context:.',
     ]);
     expect(build.instructions.some((i) => i.keyword === 'RUN' && i.args.includes('scripts/build.sh'))).toBe(true);
+  });
+
+  it('every COPY takes a path that exists: in the build context, or from an earlier stage', () => {
+    const missing = stages.flatMap((stage, i) =>
+      stage.instructions
+        .filter((n) => n.keyword === 'COPY' || n.keyword === 'ADD')
+        .flatMap(sourcesOf)
+        .filter((source) => {
+          const [from, file] = [source.slice(0, source.indexOf(':')), source.slice(source.indexOf(':') + 1)];
+          if (from === 'context') return !existsSync(path.join(root, file)) || ignoredBy(dockerignore, file);
+          return !stages.slice(0, i).some((s) => s.name === from);
+        })
+        .map((source) => `${stage.name}: ${source}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('the image runs each app from where the build puts it: dist/apps/<SERVICE>/src/main.js of apps/<SERVICE>/src/main.ts', () => {
+    const cmd = runtime.instructions.find((i) => i.keyword === 'CMD')!.args;
+    expect(cmd).toContain('dist/apps/${SERVICE}/src/main.js');
+    const fallback = /ARG SERVICE=(\S+)/.exec(read('Dockerfile'))![1]!;
+    expect(existsSync(path.join(root, 'apps', fallback, 'src', 'main.ts'))).toBe(true);
   });
 
   it.each(['libs/testing/src/index.ts', 'bench/support.ts', 'bench/run.sh', 'test/e2e/contacts.e2e.spec.ts'])(
