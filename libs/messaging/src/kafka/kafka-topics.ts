@@ -1,5 +1,8 @@
 import { deadLetterTopic, Topics } from '@herald/contracts';
-import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import type { Admin, ConfigResourceTypes } from 'kafkajs';
+
+/** kafkajs' ConfigResourceTypes.TOPIC: a value import of it fails under ESM (kafkajs is CommonJS). */
+const TOPIC_RESOURCE = 2 as ConfigResourceTypes;
 
 /** A topic as the `topics` command creates it. */
 export interface TopicSpec {
@@ -123,7 +126,7 @@ async function retentionNotes(admin: Admin, present: readonly TopicSpec[]): Prom
     const { resources } = await admin.describeConfigs({
       includeSynonyms: false,
       resources: present.map((s) => ({
-        type: ConfigResourceTypes.TOPIC,
+        type: TOPIC_RESOURCE,
         name: s.topic,
         configNames: ['retention.ms'],
       })),
