@@ -8,7 +8,9 @@
  * the inbox's rows, and the mock broker would cap the rate well below PostgreSQL's). Meanwhile the
  * service's pruner (`Retention`, the same task every service registers) runs every
  * BENCH_INTERVAL_MS (1 000) with an inbox retention of BENCH_RETENTION_MS (3 000) and batches of
- * BENCH_PRUNE_BATCH (5 000). Every 250 ms the inbox is counted (`count(*)`).
+ * BENCH_PRUNE_BATCH (5 000). Every 250 ms the inbox is counted (`count(*)`). On a server with
+ * autovacuum off, a VACUUM of the inbox after each round stands in for it (BENCH_VACUUM=0: none), so
+ * the table's bytes show what autovacuum keeps them to.
  *
  * Bound: the inbox holds what was applied in the last retention plus one interval (the entries
  * that come of age between two rounds) plus a round's own duration; the bench prints the most
@@ -113,12 +115,22 @@ try {
   // each round timed: the inbox may hold what came of age during the longest one
   let longestRoundMs = 0;
   const round = retention.pruneOnce.bind(retention);
+  // with autovacuum off on the server (the shared test server has it off), a VACUUM of the inbox after
+  // each round stands in for it, so that the deleted rows' space is reused as it would be
+  const [{ autovacuum }] = await ds.query(`SELECT current_setting('autovacuum') AS autovacuum`);
+  const vacuumAfterRounds = autovacuum !== 'on' && process.env.BENCH_VACUUM !== '0';
+  let vacuumMs = 0;
   retention.pruneOnce = async () => {
     const t0 = performance.now();
     try {
       return await round();
     } finally {
       longestRoundMs = Math.max(longestRoundMs, performance.now() - t0);
+      if (vacuumAfterRounds) {
+        const v0 = performance.now();
+        await ds.query(`VACUUM ${SERVICE}.inbox`);
+        vacuumMs += performance.now() - v0;
+      }
     }
   };
 
@@ -145,7 +157,9 @@ try {
   await retention.stop();
   sampling = false;
   await sampler;
-  const [{ n: inboxEnd }] = await ds.query(`SELECT count(*)::int AS n FROM ${SERVICE}.inbox`);
+  const [{ n: inboxEnd, bytes: bytesEnd }] = await ds.query(
+    `SELECT count(*)::int AS n, pg_total_relation_size('${SERVICE}.inbox') AS bytes FROM ${SERVICE}.inbox`,
+  );
   await ds.destroy();
 
   const rate = (applied / elapsedMs) * 1000;
@@ -168,7 +182,11 @@ try {
     ['largest inbox seen (rows)', num(maxRows)],
     ['  … when applied was', num(maxRowsAtApplied)],
     [`bound: most applied in any ${(windowMs / 1000).toFixed(1)} s (retention + interval + longest round)`, num(bound)],
-    ['largest inbox size (bytes)', num(maxBytes)],
+    [
+      `largest inbox size (bytes${vacuumAfterRounds ? ', VACUUM after each round for autovacuum' : autovacuum === 'on' ? ', autovacuum on' : ', no vacuum'})`,
+      num(maxBytes),
+    ],
+    ['inbox size at the end (bytes)', num(Number(bytesEnd))],
     ['inbox at the last event (rows)', num(inboxAfter)],
     ['inbox after one more retention (rows)', num(inboxEnd)],
     ['rows pruned', num(pruned)],
@@ -177,6 +195,7 @@ try {
     ['prune statement time, share of the run', `${((pruneMs / elapsedMs) * 100).toFixed(1)}%`],
     ['longest prune statement (ms)', longestStatementMs.toFixed(1)],
     ['longest prune round (ms)', longestRoundMs.toFixed(0)],
+    ...(vacuumAfterRounds ? [['VACUUM time, share of the run', `${((vacuumMs / elapsedMs) * 100).toFixed(1)}%`]] : []),
   ]);
   if (maxRows > bound) {
     console.error(`\nthe inbox outgrew its bound: ${num(maxRows)} rows > ${num(bound)}`);
