@@ -59,6 +59,7 @@ describe(`a billing cap across a period's end (${e2eMode()})`, () => {
         RATE_LIMIT_PER_MINUTE: '100000',
         DNS_SERVERS: dns.address,
         SMTP_URL: smtp.url,
+        NODE_ENV: 'test', // BILLING_CLOCK_START is refused in production
         BILLING_CLOCK_START: new Date(Date.parse(PERIOD_END) - LEAD_S * 1000).toISOString(),
       },
     });

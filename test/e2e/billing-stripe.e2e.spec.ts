@@ -79,6 +79,7 @@ describe(`billing through Stripe (${e2eMode()}, SDK against a loopback stand-in)
         STRIPE_SECRET_KEY: 'sk_test_e2e_0123456789',
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         STRIPE_PRICES: 'price_basic=1000/5000/-,price_pro=-/-/-',
+        NODE_ENV: 'test', // STRIPE_API_URL is refused in production
         STRIPE_API_URL: stripe.url,
       },
     });

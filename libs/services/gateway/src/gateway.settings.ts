@@ -1,4 +1,13 @@
-import { ServiceConfig, toBool, toFloat, toInt, UPSTREAMS, urlVariableOf, type UpstreamName } from '@herald/core';
+import {
+  ServiceConfig,
+  TestOnly,
+  toBool,
+  toFloat,
+  toInt,
+  UPSTREAMS,
+  urlVariableOf,
+  type UpstreamName,
+} from '@herald/core';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -74,9 +83,10 @@ export class GatewaySettings {
   /**
    * Tests and rehearsals only: the instant (ISO 8601) the billing clock shows when the gateway starts;
    * it runs at real speed from there, and event times move by the same offset (docs/billing.md, "The
-   * billing clock"). Unset (the default): the real clock.
+   * billing clock"). Unset (the default): the real clock. Refused when NODE_ENV is production.
    */
   @IsOptional()
+  @TestOnly()
   @IsISO8601({ strict: true }, { message: 'BILLING_CLOCK_START must be an ISO 8601 instant' })
   BILLING_CLOCK_START?: string;
 
@@ -100,8 +110,12 @@ export class GatewaySettings {
   @Matches(PRICES, { message: 'STRIPE_PRICES must be <price id>=<cap>/<cap>/<cap>,… (a cap is a number or -)' })
   STRIPE_PRICES?: string;
 
-  /** Where the SDK sends its requests (tests: a loopback stand-in), e.g. http://127.0.0.1:12111. */
+  /**
+   * Tests only: where the SDK sends its requests (a loopback stand-in), e.g. http://127.0.0.1:12111;
+   * refused when NODE_ENV is production (it would send the Stripe secret key there).
+   */
   @IsOptional()
+  @TestOnly()
   @Matches(HTTP_URL, { message: 'STRIPE_API_URL must be an http(s) URL' })
   STRIPE_API_URL?: string;
 

@@ -1,3 +1,4 @@
+import { TestOnly } from '@herald/core';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MinLength, ValidateBy, type ValidationOptions } from 'class-validator';
 
@@ -50,13 +51,15 @@ export class WebhooksSettings {
   @IsString({ each: true })
   SES_SNS_TOPIC_ARNS?: string[];
 
-  /** Regular expression a SigningCertURL must match before Herald fetches it. */
+  /** Regular expression a SigningCertURL must match before Herald fetches it; another than Amazon's only in tests. */
   @IsOptional()
+  @TestOnly(DEFAULT_SNS_CERT_URL_PATTERN)
   @IsRegExpSource()
   SNS_CERT_URL_PATTERN: string = DEFAULT_SNS_CERT_URL_PATTERN;
 
-  /** Regular expression a SubscribeURL must match before Herald confirms the subscription. */
+  /** Regular expression a SubscribeURL must match before Herald confirms the subscription; another than Amazon's only in tests. */
   @IsOptional()
+  @TestOnly(DEFAULT_SNS_SUBSCRIBE_URL_PATTERN)
   @IsRegExpSource()
   SNS_SUBSCRIBE_URL_PATTERN: string = DEFAULT_SNS_SUBSCRIBE_URL_PATTERN;
 }
