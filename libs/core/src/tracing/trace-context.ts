@@ -137,3 +137,22 @@ export function runInSpan<T>(span: Span | undefined, fn: () => T, parent?: Conte
   if (!span) return fn();
   return context.with(trace.setSpan(parent ?? context.active(), span), fn);
 }
+
+/**
+ * The `traceparent` work done for one message should carry: the active span's when it belongs to the
+ * message's trace (a consumer's span for that message alone), else the message's own (a run of
+ * messages of several traces, whose span is a trace of its own). Undefined when tracing is off.
+ */
+export function traceparentFor(carried: string | undefined | null): string | undefined {
+  if (!enabled) return undefined;
+  const current = currentTraceparent();
+  const own = parseTraceparent(carried);
+  if (!own) return current;
+  return current && parseTraceparent(current)?.traceId === own.traceId ? current : carried!;
+}
+
+/** Runs `fn` with the remote span a `traceparent` names as the active context (what it writes carries it). */
+export function inTrace<T>(traceparent: string | undefined | null, fn: () => T): T {
+  if (!enabled || !parseTraceparent(traceparent)) return fn();
+  return context.with(contextOf(traceparent), fn);
+}

@@ -43,6 +43,12 @@ export interface IntakeItem {
    * (never skipped as unsubscribed; a suppressed or invalid address still is), recorded `test: true`.
    */
   test?: boolean;
+  /**
+   * The W3C trace context this email belongs to when it is not the call's (a call for items of
+   * several traces: a workflow runner's batch): its delivery's SMTP span joins it (ADR 0019).
+   * One of more than 55 characters is ignored, as a malformed one is when the span starts.
+   */
+  traceparent?: string;
 }
 
 export const INTAKE_LIMITS = { items: 500, key: 200, id: 60, subject: 998, name: 200, address: 320 } as const;
@@ -163,6 +169,7 @@ function parseItem(raw: unknown, at: string, errors: FieldProblem[]): IntakeItem
     ...(executionId ? { executionId } : {}),
     priority: priority ?? (origin === 'campaign' ? 'bulk' : 'normal'),
     ...(raw.test === true ? { test: true } : {}),
+    ...(typeof raw.traceparent === 'string' && raw.traceparent.length <= 55 ? { traceparent: raw.traceparent } : {}),
   };
 }
 

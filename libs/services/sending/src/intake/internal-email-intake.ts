@@ -1,5 +1,5 @@
 import { emailDomain, isValidEmail, normaliseEmail } from '@herald/contact-data';
-import { currentTraceparent, DomainError, invalidInput, newId } from '@herald/core';
+import { DomainError, invalidInput, newId, traceparentFor } from '@herald/core';
 import type { BodyFormat } from '@herald/templating';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -271,7 +271,8 @@ export class InternalEmailIntake {
       executionId: item.executionId ?? null,
       test: item.test === true,
       messageId: `${id}@${emailDomain(content.from)}`,
-      traceparent: currentTraceparent() ?? null, // the delivery's SMTP span joins the caller's trace
+      // the delivery's SMTP span joins the caller's trace, or the item's own when it is another one
+      traceparent: traceparentFor(item.traceparent) ?? null,
     });
   }
 }

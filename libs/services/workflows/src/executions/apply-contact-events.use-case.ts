@@ -1,4 +1,5 @@
 import { Topics } from '@herald/contracts';
+import { traceparentFor } from '@herald/core';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Workflow } from '../definitions/workflow.entity.js';
@@ -16,6 +17,8 @@ export interface ContactEvent {
   /** The event's id: one execution per workflow and event, however often it is delivered. */
   eventId: string;
   correlationId?: string;
+  /** The event's W3C trace context: the executions it starts or resumes run in its trace (ADR 0019). */
+  traceparent?: string;
   contactId: string;
   email: string;
   name: string;
@@ -183,7 +186,7 @@ export class ApplyContactEventsUseCase {
     let resumed = 0;
     for (const e of events)
       if (awaited.has(awaitedKey(e.projectId, e.contactId, e.name)))
-        resumed += await this.executions.resume(m, e, e.data);
+        resumed += await this.executions.resume(m, e, e.data, traceparentFor(e.traceparent));
     const triggered = await this.triggeredBy(m, events);
     const starts = events.flatMap((e) =>
       (triggered.get(triggerKey(e.projectId, e.name)) ?? []).map((w) => ({ w, req: request(e) })),
@@ -223,5 +226,6 @@ function request(e: ContactEvent): StartRequest {
     event: e.data,
     context: {},
     trace: { causationId: e.eventId, ...(e.correlationId ? { correlationId: e.correlationId } : {}) },
+    ...(e.traceparent ? { traceparent: e.traceparent } : {}),
   };
 }

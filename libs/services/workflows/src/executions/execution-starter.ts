@@ -1,4 +1,4 @@
-import { newId } from '@herald/core';
+import { newId, traceparentFor } from '@herald/core';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { entryStep, type GraphStep } from '../definitions/graph.js';
@@ -19,6 +19,8 @@ export interface StartRequest {
   event: Record<string, unknown>;
   context: Record<string, unknown>;
   trace?: { correlationId?: string; causationId?: string };
+  /** The W3C trace context the execution's steps run in (ADR 0019); default: the active span's. */
+  traceparent?: string;
 }
 
 export type StartResult =
@@ -141,7 +143,7 @@ export class ExecutionStarter {
         reason: null,
         finishedAt: null,
       });
-      batch.enter(e, w.name, first!, true);
+      batch.enter(e, w.name, first!, true, traceparentFor(req.traceparent) ?? null);
       started.push(executionEvents.started(e, w.name, req.trace));
       fresh.push(e);
       results[i] = { started: true, execution: e };

@@ -117,6 +117,13 @@ export class WorkflowStepRun {
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
 
+  /**
+   * W3C trace context of what entered the run (the event that started the execution, the step
+   * before) or of the event that resumed it, when traced: the runner runs the step in that trace (ADR 0019).
+   */
+  @Column({ type: 'varchar', length: 55, nullable: true })
+  traceparent!: string | null;
+
   /** What the step did (sent, delayed, …), or the branch it took (a multi-branch CONDITION's id: up to 64). */
   @Column({ type: 'varchar', length: 64, nullable: true })
   outcome!: string | null;

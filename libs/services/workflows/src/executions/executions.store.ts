@@ -54,18 +54,23 @@ export class ExecutionsStore implements WorkflowExecutionsPort {
 
   /**
    * Resumes the contact's runs waiting for `event` and not resumed yet: due now, with the event's
-   * data. A run locked by a runner right now is passed by. Returns how many were resumed.
+   * data, in the event's trace when it is traced (ADR 0019). A run locked by a runner right now is passed by. Returns how many were resumed.
    */
-  async resume(m: EntityManager, event: AwaitedEvent, data: Record<string, unknown>): Promise<number> {
+  async resume(
+    m: EntityManager,
+    event: AwaitedEvent,
+    data: Record<string, unknown>,
+    traceparent?: string | null,
+  ): Promise<number> {
     const runs = tableName(m, WorkflowStepRun);
     // an UPDATE answers [rows, affected] through TypeORM's PostgreSQL driver
     const [, resumed] = await m.query<[unknown[], number]>(
-      `UPDATE ${runs} SET due_at = now(), resumed_with = $4
+      `UPDATE ${runs} SET due_at = now(), resumed_with = $4, traceparent = COALESCE($5, traceparent)
        WHERE id IN (SELECT id FROM ${runs}
                     WHERE project_id = $1 AND contact_id = $2 AND wait_event = $3 AND status = 'PENDING' AND resumed_with IS NULL
                     FOR UPDATE SKIP LOCKED)
        RETURNING id`,
-      [event.projectId, event.contactId, event.name, JSON.stringify(data)],
+      [event.projectId, event.contactId, event.name, JSON.stringify(data), traceparent ?? null],
     );
     return resumed;
   }

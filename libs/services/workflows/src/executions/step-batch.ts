@@ -66,9 +66,16 @@ export class StepBatch {
   /**
    * Enters `step`: its run becomes due now, or at the end of its wait, or never by itself (a
    * WAIT_FOR_EVENT without a timeout: its event makes it due); the execution is then WAITING.
-   * `fresh`: the execution row is not written yet (its insert carries the status).
+   * `fresh`: the execution row is not written yet (its insert carries the status). `traceparent`:
+   * the trace the step will run in (ADR 0019): the starting event's, or the step's before it.
    */
-  enter(e: WorkflowExecution, workflowName: string, step: GraphStep, fresh = false): void {
+  enter(
+    e: WorkflowExecution,
+    workflowName: string,
+    step: GraphStep,
+    fresh = false,
+    traceparent: string | null = null,
+  ): void {
     const { ms, waitEvent } = waitOf(step);
     e.status = waits(ms) ? 'WAITING' : 'RUNNING';
     e.currentStepId = step.id;
@@ -81,6 +88,7 @@ export class StepBatch {
       stepType: step.type,
       ms,
       waitEvent,
+      traceparent,
       ...(waits(ms) ? { waiting: { e, workflowName, step } } : {}),
     });
     if (!fresh) this.change(e, false);

@@ -30,6 +30,8 @@ export interface EnteredRun {
   stepType: string;
   ms: number | null;
   waitEvent: string | null;
+  /** The trace the step runs in (ADR 0019), when traced. */
+  traceparent?: string | null;
 }
 
 /**
@@ -104,9 +106,10 @@ export class StepRunsStore {
     if (runs.length === 0) return new Map();
     // a null ms is a null due_at: never claimed (`due_at <= now()`) until the awaited event sets it
     const rows = await m.query<{ id: string; due_at: Date | null }[]>(
-      `INSERT INTO ${tableName(m, WorkflowStepRun)} (id, project_id, execution_id, contact_id, step_id, step_type, status, due_at, wait_event)
-       SELECT x.id, x.p, x.e, x.c, x.s, x.t, 'PENDING', now() + x.ms * interval '1 millisecond', x.w
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[]) AS x(id, p, e, c, s, t, ms, w)
+      `INSERT INTO ${tableName(m, WorkflowStepRun)} (id, project_id, execution_id, contact_id, step_id, step_type, status, due_at, wait_event, traceparent)
+       SELECT x.id, x.p, x.e, x.c, x.s, x.t, 'PENDING', now() + x.ms * interval '1 millisecond', x.w, x.tp
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[], $9::text[])
+         AS x(id, p, e, c, s, t, ms, w, tp)
        RETURNING id, due_at`,
       [
         runs.map((x) => x.id),
@@ -117,6 +120,7 @@ export class StepRunsStore {
         runs.map((x) => x.stepType),
         runs.map((x) => x.ms),
         runs.map((x) => x.waitEvent),
+        runs.map((x) => x.traceparent ?? null),
       ],
     );
     return new Map(rows.map((x) => [x.id, x.due_at]));
@@ -137,4 +141,5 @@ const runOf = (r: Record<string, unknown>): WorkflowStepRun =>
     waitEvent: r.wait_event,
     resumedWith: r.resumed_with,
     attempts: r.attempts,
+    traceparent: r.traceparent ?? null,
   });

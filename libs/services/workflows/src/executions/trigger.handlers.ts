@@ -26,6 +26,7 @@ const origin = (e: EventEnvelope) => ({
   projectId: e.projectId,
   eventId: e.eventId,
   ...(e.correlationId ? { correlationId: e.correlationId } : {}),
+  ...(e.traceparent ? { traceparent: e.traceparent } : {}),
 });
 
 const tracked = (e: EventEnvelope<EventTrackedV1>): TrackedContactEvent => ({

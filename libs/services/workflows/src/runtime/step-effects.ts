@@ -18,6 +18,7 @@ import { ContactFactsStore } from '../executions/contact-facts.store.js';
 import type { WorkflowExecution, WorkflowStepRun } from '../executions/execution.entity.js';
 import { WORKFLOWS_RENDER_POOL } from '../render-threads.provider.js';
 import { WORKFLOWS_SETTINGS, type WorkflowsSettings } from '../workflows.settings.js';
+import { stepSpan } from './step-spans.js';
 import { WebhookCaller } from './webhook/webhook-caller.js';
 
 const log = createLogger('workflows.runtime');
@@ -106,7 +107,7 @@ export class StepEffects {
       this.sendEmails(emails, out),
       ...others.map(async (t) => {
         try {
-          out.set(t.run.id, await this.runOne(t, m));
+          out.set(t.run.id, await stepSpan([t], () => this.runOne(t, m)));
         } catch (err) {
           out.set(t.run.id, this.failure(err));
         }
@@ -305,56 +306,59 @@ export class StepEffects {
   private async sendEmails(tasks: StepTask[], out: Map<string, StepOutcome>): Promise<void> {
     const byProject = new Map<string, StepTask[]>();
     for (const t of tasks) byProject.set(t.execution.projectId, [...(byProject.get(t.execution.projectId) ?? []), t]);
-    for (const [projectId, list] of byProject) {
-      try {
-        const items: IntakeItem[] = [];
-        for (const t of list) {
-          const c = t.step.config;
-          // the override renders with the contact's data (`{{ manager_email }}`), as in the dry run
-          const contact = c.to ? await this.contacts.get(projectId, t.execution.contactId) : undefined;
-          const to = c.to
-            ? (
-                await this.renderer.render({
-                  parts: [{ source: c.to as string, escape: 'none' }],
-                  variables: templateVariables(t, contact),
-                })
-              ).outputs[0]!.trim()
-            : t.execution.email;
-          items.push({
-            key: `workflow:${t.execution.id}:${t.step.id}`,
-            to,
-            ...(contact ? { contact: snapshotOf(contact) } : {}),
-            ...(c.from ? { from: c.from as string } : {}),
-            ...(c.fromName ? { fromName: c.fromName as string } : {}),
-            ...(c.replyTo ? { replyTo: c.replyTo as string } : {}),
-            templateId: c.templateId as string,
-            data: { event: t.execution.event, context: t.execution.context },
-            category: await this.category(projectId, c.templateId as string),
-            origin: 'workflow',
-            workflowId: t.execution.workflowId,
-            executionId: t.execution.id,
-            priority: 'normal',
-          });
-        }
-        const { results, refused } = await this.sendRefusingBadItems(projectId, items);
-        list.forEach((t, i) => {
-          const bad = refused.get(i);
-          if (bad) return out.set(t.run.id, { kind: 'fail', error: bad.message, detail: { errors: bad.errors } });
-          const r = results.get(i);
-          if (!r) out.set(t.run.id, { kind: 'retry', error: 'no answer for this email', delayMs: TRANSIENT_RETRY_MS });
-          else if (r.status === 'skipped')
-            out.set(t.run.id, { kind: 'next', branch: '', outcome: 'skipped', detail: { reason: r.reason ?? null } });
-          else
-            out.set(t.run.id, {
-              kind: 'next',
-              branch: '',
-              outcome: 'sent',
-              detail: { emailId: r.emailId ?? null, status: r.status },
-            });
+    for (const [projectId, list] of byProject) await stepSpan(list, () => this.sendProject(projectId, list, out));
+  }
+
+  private async sendProject(projectId: string, list: StepTask[], out: Map<string, StepOutcome>): Promise<void> {
+    try {
+      const items: IntakeItem[] = [];
+      for (const t of list) {
+        const c = t.step.config;
+        // the override renders with the contact's data (`{{ manager_email }}`), as in the dry run
+        const contact = c.to ? await this.contacts.get(projectId, t.execution.contactId) : undefined;
+        const to = c.to
+          ? (
+              await this.renderer.render({
+                parts: [{ source: c.to as string, escape: 'none' }],
+                variables: templateVariables(t, contact),
+              })
+            ).outputs[0]!.trim()
+          : t.execution.email;
+        items.push({
+          key: `workflow:${t.execution.id}:${t.step.id}`,
+          to,
+          ...(contact ? { contact: snapshotOf(contact) } : {}),
+          ...(c.from ? { from: c.from as string } : {}),
+          ...(c.fromName ? { fromName: c.fromName as string } : {}),
+          ...(c.replyTo ? { replyTo: c.replyTo as string } : {}),
+          templateId: c.templateId as string,
+          data: { event: t.execution.event, context: t.execution.context },
+          category: await this.category(projectId, c.templateId as string),
+          origin: 'workflow',
+          workflowId: t.execution.workflowId,
+          executionId: t.execution.id,
+          priority: 'normal',
+          ...(t.run.traceparent ? { traceparent: t.run.traceparent } : {}),
         });
-      } catch (err) {
-        for (const t of list) out.set(t.run.id, this.failure(err));
       }
+      const { results, refused } = await this.sendRefusingBadItems(projectId, items);
+      list.forEach((t, i) => {
+        const bad = refused.get(i);
+        if (bad) return out.set(t.run.id, { kind: 'fail', error: bad.message, detail: { errors: bad.errors } });
+        const r = results.get(i);
+        if (!r) out.set(t.run.id, { kind: 'retry', error: 'no answer for this email', delayMs: TRANSIENT_RETRY_MS });
+        else if (r.status === 'skipped')
+          out.set(t.run.id, { kind: 'next', branch: '', outcome: 'skipped', detail: { reason: r.reason ?? null } });
+        else
+          out.set(t.run.id, {
+            kind: 'next',
+            branch: '',
+            outcome: 'sent',
+            detail: { emailId: r.emailId ?? null, status: r.status },
+          });
+      });
+    } catch (err) {
+      for (const t of list) out.set(t.run.id, this.failure(err));
     }
   }
 }

@@ -1,4 +1,4 @@
-import { createLogger } from '@herald/core';
+import { createLogger, inTrace } from '@herald/core';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -99,7 +99,8 @@ export class StepRunner implements RunnerWake, OnApplicationBootstrap, OnApplica
       await this.runs.cancel(m, stale);
       const outcomes = await this.effects.runAll(tasks, m);
       const batch = new StepBatch();
-      for (const t of tasks) await this.apply(m, t, outcomes.get(t.run.id)!, batch);
+      // each run's writes and workflow.* events carry its trace (ADR 0019), and so does its next step
+      for (const t of tasks) await inTrace(t.run.traceparent, () => this.apply(m, t, outcomes.get(t.run.id)!, batch));
       await this.scheduler.flush(m, batch);
       return runs.length;
     });
@@ -127,6 +128,6 @@ export class StepRunner implements RunnerWake, OnApplicationBootstrap, OnApplica
     const next = nextStepId(v.graph, step.id, o.branch);
     const nextStep = next ? v.graph.steps.find((s) => s.id === next) : undefined;
     if (!nextStep) return batch.finish(e, t.workflowName, 'COMPLETED', null);
-    batch.enter(e, t.workflowName, nextStep);
+    batch.enter(e, t.workflowName, nextStep, false, run.traceparent);
   }
 }
