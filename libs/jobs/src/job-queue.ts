@@ -153,23 +153,30 @@ export class JobQueue {
           await Promise.race(this.running);
           continue;
         }
-        // a claim of its own: a job this worker lost and claimed again is told apart from the first run
-        const lockedBy = `${this.workerId}:${++this.claims}`;
-        const claimed = await this.store.claim([...this.handlers.keys()], lockedBy, this.options.leaseMs);
-        if (!claimed) {
+        // as many jobs as there are free slots, in one statement; each claim has a lease of its own, so
+        // that a job this worker lost and claimed again is told apart from the first run
+        const claimed = await this.store.claim(
+          [...this.handlers.keys()],
+          `${this.workerId}:${++this.claims}`,
+          this.options.leaseMs,
+          this.options.concurrency - this.running.size,
+        );
+        if (claimed.length === 0) {
           await this.pause.sleep(this.options.pollIntervalMs);
           continue;
         }
-        if (claimed.leaseExpired)
-          log.warn('job lease expired; claimed again', {
-            service: this.service,
-            queue: claimed.job.queue,
-            jobId: claimed.job.id,
-            attempt: claimed.job.attempts,
-            maxAttempts: claimed.job.maxAttempts,
-          });
-        const p = this.execute(claimed.job, lockedBy).finally(() => this.running.delete(p));
-        this.running.add(p);
+        for (const { job, leaseExpired } of claimed) {
+          if (leaseExpired)
+            log.warn('job lease expired; claimed again', {
+              service: this.service,
+              queue: job.queue,
+              jobId: job.id,
+              attempt: job.attempts,
+              maxAttempts: job.maxAttempts,
+            });
+          const p = this.execute(job, job.lockedBy!).finally(() => this.running.delete(p));
+          this.running.add(p);
+        }
       } catch (err) {
         log.error('job claim failed', { service: this.service, err: String(err) });
         await this.pause.sleep(1000);

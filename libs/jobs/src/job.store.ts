@@ -70,45 +70,50 @@ export class JobStore {
   }
 
   /**
-   * Takes the next due job of `queues` under a lease held by `lockedBy`, counting the attempt: a queued
-   * job whose time has come, or a running one whose lease ran out (its worker died) with attempts left.
+   * Takes up to `limit` due jobs of `queues`, oldest first, each under a lease of its own
+   * (`locked_by` = `claim`/job id), counting the attempt: queued jobs whose time has come, and
+   * running ones whose lease ran out (their worker died) with attempts left.
    */
-  async claim(queues: string[], lockedBy: string, leaseMs: number): Promise<Claimed | undefined> {
+  async claim(queues: string[], claim: string, leaseMs: number, limit: number): Promise<Claimed[]> {
     const rows = rowsOf(
       await this.db.query(
-        `UPDATE ${this.table} j SET state = 'running', attempts = j.attempts + 1, locked_by = $1,
+        `UPDATE ${this.table} j SET state = 'running', attempts = j.attempts + 1, locked_by = $1 || '/' || j.id,
                 locked_until = now() + ($2::int * interval '1 millisecond'), updated_at = now(),
-                last_error = CASE WHEN c.was = 'running'
-                  THEN ${LEASE_EXPIRED}
-                  ELSE j.last_error END
+                last_error = CASE WHEN c.was = 'running' THEN ${LEASE_EXPIRED} ELSE j.last_error END
            FROM (SELECT id, state AS was FROM ${this.table}
                   WHERE queue = ANY($3::varchar[])
                     AND ((state = 'queued' AND run_after <= now())
                       OR (state = 'running' AND locked_until < now() AND attempts < max_attempts))
                   ORDER BY run_after, created_at
-                  FOR UPDATE SKIP LOCKED LIMIT 1) c
+                  FOR UPDATE SKIP LOCKED LIMIT $4) c
           WHERE j.id = c.id
           RETURNING j.*, c.was`,
-        [lockedBy, leaseMs, queues],
+        [claim, leaseMs, queues, limit],
       ),
     );
-    const row = rows[0];
-    if (!row) return undefined;
-    const job = this.db.getRepository(Job).create({
-      id: row.id as string,
-      queue: row.queue as string,
-      payload: row.payload as Record<string, unknown>,
-      state: 'running',
-      attempts: row.attempts as number,
-      maxAttempts: row.max_attempts as number,
-      runAfter: row.run_after as Date,
-      lockedBy,
-      lockedUntil: row.locked_until as Date,
-      lastError: row.last_error as string | null,
-      createdAt: row.created_at as Date,
-      updatedAt: row.updated_at as Date,
-    });
-    return { job, leaseExpired: row.was === 'running' };
+    const repo = this.db.getRepository(Job);
+    return rows
+      .map((row) => ({
+        job: repo.create({
+          id: row.id as string,
+          queue: row.queue as string,
+          payload: row.payload as Record<string, unknown>,
+          state: 'running',
+          attempts: row.attempts as number,
+          maxAttempts: row.max_attempts as number,
+          runAfter: row.run_after as Date,
+          lockedBy: row.locked_by as string,
+          lockedUntil: row.locked_until as Date,
+          lastError: row.last_error as string | null,
+          createdAt: row.created_at as Date,
+          updatedAt: row.updated_at as Date,
+        }),
+        leaseExpired: row.was === 'running',
+      }))
+      .sort(
+        (a, b) =>
+          a.job.runAfter.getTime() - b.job.runAfter.getTime() || a.job.createdAt.getTime() - b.job.createdAt.getTime(),
+      );
   }
 
   /**
