@@ -167,7 +167,7 @@ describe(`traces (${e2eMode()})`, () => {
     }
   });
 
-  it('POST /v1/track is one trace through contacts’ outbox to the consumers of event.tracked (segments, workflows)', async () => {
+  it('POST /v1/track is one trace through contacts’ outbox to the consumers of event.tracked (segments, workflows), and on through the workflow’s SEND_EMAIL step and its intake call to the SMTP hand-off', async () => {
     const api = await projectWithDomain(herald.url, owner, dns, sending);
     const template = (
       await api.post<{ id: string }>('/templates', {
@@ -206,8 +206,29 @@ describe(`traces (${e2eMode()})`, () => {
       expect(chain[0]).toBe('publish event.tracked');
       expect(chain[chain.length - 1]).toBe('POST /v1/track');
     }
-    // (the workflow's SEND_EMAIL step runs from the step runner's claim loop, which does not carry the
-    // trace yet: the email is sent, outside this trace — ADR 0019, "Not yet")
+    // the workflow's step run kept the event's trace (its traceparent column): the runner ran the
+    // SEND_EMAIL step in it, its intake call carried it to sending, and the email's row to the SMTP hand-off
     await eventually(() => (smtp.messages.some((m) => m.to.includes('tracked@example.com')) ? true : undefined));
+    const smtpSpan = await eventually(
+      () => inTrace().find((s) => s.name === 'smtp send' && s.attributes['herald.delivery.outcome'] === 'sent'),
+      { message: 'no smtp send span in the tracked event’s trace' },
+    );
+    const chain = ancestry(collector.spans, smtpSpan);
+    const names = chain.map((s) => s.name);
+    const at = (name: string) => names.indexOf(name);
+    expect(at('call sending.intake')).toBeGreaterThanOrEqual(0);
+    expect(at('workflow step SEND_EMAIL')).toBeGreaterThan(at('call sending.intake'));
+    const consumed = chain.find((s) => s.name === 'process event.tracked');
+    expect(consumed?.attributes['messaging.consumer.group.name']).toBe('workflows');
+    expect(names.indexOf('process event.tracked')).toBeGreaterThan(at('workflow step SEND_EMAIL'));
+    expect(names[names.length - 1]).toBe('POST /v1/track');
+    const step = chain[at('workflow step SEND_EMAIL')]!;
+    expect(step.attributes['herald.workflow.step_type']).toBe('SEND_EMAIL');
+    if (herald.mode === 'distributed') {
+      // the step ran in the workflows process, the intake and the hand-off in sending's
+      expect(step.service).toBe('workflows');
+      expect(smtpSpan.service).toBe('sending');
+      expect(chain.some((s) => s.service === 'sending' && s.name.startsWith('POST /internal/calls/'))).toBe(true);
+    }
   });
 });
