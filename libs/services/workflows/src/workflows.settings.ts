@@ -54,7 +54,7 @@ export class WorkflowsSettings {
 
   /**
    * The first backoff of a failing WEBHOOK step (ms): the n-th retry waits base × 4^(n − 1), at most
-   * 10 minutes. Lowered by tests that watch the retries run out.
+   * 10 minutes, jittered between half and all of it. Lowered by tests that watch the retries run out.
    */
   @IsOptional()
   @Transform(toInt)
