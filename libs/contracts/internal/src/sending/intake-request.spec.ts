@@ -75,6 +75,15 @@ describe('parseIntakeRequest: the body of POST /internal/emails', () => {
     }) as IntakeItem[];
     expect(ok!.contact).toEqual({ id: 'ctc_1', email: 'a@b.test', subscribed: true, data: { a: 1 }, locale: 'fr' });
   });
+
+  it("carries an item's own traceparent, and drops one that is not a string of up to 55 characters without refusing the call", () => {
+    const traceparent = `00-${'a'.repeat(32)}-${'1'.repeat(16)}-01`;
+    const [traced, long, other, none] = parseIntakeRequest({
+      items: [item({ traceparent }), item({ traceparent: `${traceparent}-x` }), item({ traceparent: 7 }), item()],
+    }) as IntakeItem[];
+    expect(traced!.traceparent).toBe(traceparent);
+    for (const i of [long, other, none]) expect(i).not.toHaveProperty('traceparent');
+  });
 });
 
 describe('intakeItemOf', () => {

@@ -104,6 +104,19 @@ describe('ExecutionsStore (PostgreSQL)', () => {
     expect(await run(other.id)).toMatchObject({ dueAt: null, resumedWith: null });
   });
 
+  it("resumes a run in the resuming event's trace when it is traced, and keeps the run's when not (ADR 0019)", async () => {
+    const entered = `00-${'a'.repeat(32)}-${'1'.repeat(16)}-01`;
+    const resuming = `00-${'b'.repeat(32)}-${'2'.repeat(16)}-01`;
+    const traced = await waitingRun('prj_rt', 'c1', 'paid');
+    const untraced = await waitingRun('prj_rt', 'c2', 'paid');
+    for (const { id } of [traced, untraced])
+      await ds.getRepository(WorkflowStepRun).update({ id }, { traceparent: entered });
+    await ds.transaction((m) => store.resume(m, { projectId: 'prj_rt', contactId: 'c1', name: 'paid' }, {}, resuming));
+    await ds.transaction((m) => store.resume(m, { projectId: 'prj_rt', contactId: 'c2', name: 'paid' }, {}));
+    expect((await run(traced.id)).traceparent).toBe(resuming);
+    expect((await run(untraced.id)).traceparent).toBe(entered);
+  });
+
   it('passes by a waiting run a runner holds locked, and resumes it once released', async () => {
     const r = await waitingRun('prj_lk', 'c1', 'paid');
     const event = { projectId: 'prj_lk', contactId: 'c1', name: 'paid' };

@@ -150,4 +150,20 @@ describe('StepRunsStore (PostgreSQL)', () => {
     });
     expect(await ds.transaction((m) => store.enter(m, []))).toEqual(new Map());
   });
+
+  it('keeps the trace context a run was entered with, and the claim answers it (ADR 0019); an untraced run has none', async () => {
+    const traceparent = `00-${'c'.repeat(32)}-${'3'.repeat(16)}-01`;
+    const base = { projectId: 'prj_1', executionId: 'wfx_t', contactId: 'c1', stepType: 'SEND_EMAIL', waitEvent: null };
+    await ds.transaction((m) =>
+      store.enter(m, [
+        { ...base, id: 'wfr_t1', stepId: 'wfs_a', ms: -1000, traceparent },
+        { ...base, id: 'wfr_t2', stepId: 'wfs_b', ms: 0 },
+      ]),
+    );
+    const claimed = await ds.transaction((m) => store.claimDue(m, 10));
+    expect(claimed.map((r) => [r.id, r.traceparent])).toEqual([
+      ['wfr_t1', traceparent],
+      ['wfr_t2', null],
+    ]);
+  });
 });
