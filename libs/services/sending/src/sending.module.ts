@@ -29,6 +29,7 @@ import { sendBodyLimit, sendRouteLimit } from './send/send-body-limit.js';
 import { sendingMigrations } from './migrations/index.js';
 import { ContactsClient } from './send/contacts-client.js';
 import { IdempotencyKey } from './send/idempotency-key.entity.js';
+import { SendBatchUseCase } from './send/send-batch.use-case.js';
 import { SendEmailUseCase } from './send/send-email.use-case.js';
 import { SendController } from './send/send.controller.js';
 import { SENDING_SETTINGS, SendingServiceConfig, SendingSettings } from './sending.settings.js';
@@ -110,6 +111,7 @@ const schema = {
     LinkTracking,
     EmailRenderer,
     SendEmailUseCase,
+    SendBatchUseCase,
     IntakeStore,
     InternalEmailIntake,
     EmailsStore,

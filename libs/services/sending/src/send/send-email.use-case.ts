@@ -13,10 +13,10 @@ import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
-import { ContactsClient, type RemoteContact, type RemoteUpsert } from './contacts-client.js';
+import { ContactsClient, type RecipientUpsert, type RemoteContact, type RemoteUpsert } from './contacts-client.js';
 import { IdempotencyKeysStore } from './idempotency-keys.store.js';
 import { SEND_BATCHING, type SendBatching } from './send-batch.js';
-import { SendLookups } from './send-lookups.js';
+import { SendLookups, type RecipientLookup } from './send-lookups.js';
 import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
 import { contactDifference, planRecipients, type PlannedRecipient } from './send-recipients.js';
 import { SendWrites } from './send-writes.js';
@@ -28,7 +28,7 @@ export { EMAILS_CHANNEL } from './send.store.js';
 const TIMESTAMP_VARIABLE = /createdAt|updatedAt/;
 
 /** What every recipient's email is rendered from: the request's fields over the template's. */
-interface Content extends EmailSource {
+export interface Content extends EmailSource {
   from: Mailbox;
   replyTo?: string | undefined;
   templateId?: string | undefined;
@@ -39,6 +39,25 @@ interface Draft {
   plan: PlannedRecipient;
   emailId: string;
   rendered: RenderedEmail;
+}
+
+/** A request whose preflight passed: what its writes need. */
+export interface PreparedSend {
+  request: SendRequest;
+  content: Content;
+  drafts: Draft[];
+  suppressed: Set<string>;
+  traceparent: string | undefined;
+}
+
+/** The contact upserts of a prepared request, one per recipient, in order. */
+export function upsertsOf({ request, drafts }: PreparedSend): RecipientUpsert[] {
+  return drafts.map(({ plan }) => ({
+    email: plan.recipient.email,
+    subscribed: request.subscribed,
+    data: request.data,
+    ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
+  }));
 }
 
 /** One recipient's email in the /v1/send answer: the spec's `{contact, email}` plus what became of it. */
@@ -71,9 +90,10 @@ export const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
  */
 @Injectable()
 export class SendEmailUseCase {
-  private readonly lookups: SendLookups;
+  /** The preflight reads and the writes, shared with SendBatchUseCase (its batches join the same ones). */
+  readonly lookups: SendLookups;
+  readonly writes: SendWrites;
   private readonly keys: IdempotencyKeysStore;
-  private readonly writes: SendWrites;
 
   constructor(
     @InjectDataSource(SENDING) private readonly db: DataSource,
@@ -91,25 +111,39 @@ export class SendEmailUseCase {
     this.writes = new SendWrites(db, store, contacts, admission, batching.writes);
   }
 
-  async execute(
+  execute(
     projectId: string,
     body: unknown,
     idempotencyKey: string | undefined,
     requestId?: string,
   ): Promise<SendResult> {
-    if (idempotencyKey === undefined) return this.send(projectId, body, requestId);
+    return this.idempotent(projectId, idempotencyKey, body, () => this.send(projectId, body, requestId));
+  }
+
+  /**
+   * `run` under the request's Idempotency-Key (none: just `run`): remembered for 24 hours per project
+   * with the hash of `request` (what makes two requests the same); a retry with the same key and
+   * request gets the first answer, another request with it is 422, one while the first runs is 409.
+   */
+  async idempotent<T>(
+    projectId: string,
+    idempotencyKey: string | undefined,
+    request: unknown,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    if (idempotencyKey === undefined) return run();
     if (idempotencyKey.length === 0 || idempotencyKey.length > 255) {
       throw invalidInput([
         { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 characters', code: 'invalid_string' },
       ]);
     }
     const hash = createHash('sha256')
-      .update(JSON.stringify(body ?? null))
+      .update(JSON.stringify(request ?? null))
       .digest('hex');
     // a key is remembered for 24 hours: an older row is taken over as if it were new
     if (!(await this.keys.claim(this.db, projectId, idempotencyKey, hash))) {
-      const previous = await this.keys.kept<SendResult>(this.db, projectId, idempotencyKey);
-      if (!previous) return this.execute(projectId, body, idempotencyKey, requestId);
+      const previous = await this.keys.kept<T>(this.db, projectId, idempotencyKey);
+      if (!previous) return this.idempotent(projectId, idempotencyKey, request, run);
       if (previous.requestHash !== hash) {
         throw invalidInput([
           {
@@ -128,7 +162,7 @@ export class SendEmailUseCase {
       return previous.response;
     }
     try {
-      const result = await this.send(projectId, body, requestId);
+      const result = await run();
       await this.keys.answer(this.db, projectId, idempotencyKey, result);
       return result;
     } catch (err) {
@@ -147,47 +181,51 @@ export class SendEmailUseCase {
 
     // preflight, read-only: each recipient's contact as its upsert will make it, and its email rendered
     // for it; a refusal here leaves no trace (no contact, email, event, idempotency row or reservation)
-    const { found, suppressed } = await this.lookups.lookup(
+    const lookup = await this.lookups.lookup(
       projectId,
       request.to.map((t) => t.email),
       requestId,
     );
-    const drafts: Draft[] = [];
-    // the request's trace, taken here: its emails are written in a batch that runs in another request's context
-    const traceparent = currentTraceparent();
-    for (const plan of planRecipients(request, found)) {
-      const emailId = newId('eml');
-      drafts.push({ plan, emailId, rendered: await this.render(projectId, request, content, emailId, plan) });
-    }
+    const prepared = await this.prepare(projectId, request, content, lookup);
     // admission (every recipient is one email of the transactional category, docs/billing.md: refused
     // as a whole when over the cap), then every recipient's contact upserted, in order, and the emails
     // stored (SendWrites: with the writes of concurrent requests)
-    const emails = await withSpan('queue emails', { attributes: { 'herald.emails': drafts.length } }, () =>
+    const emails = await withSpan('queue emails', { attributes: { 'herald.emails': prepared.drafts.length } }, () =>
       this.writes.write<SentEmailItem[]>({
         projectId,
         requestId,
         count: request.to.length,
-        upserts: drafts.map(({ plan }) => ({
-          email: plan.recipient.email,
-          subscribed: request.subscribed,
-          data: request.data,
-          ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
-        })),
-        compose: (written) => this.compose(projectId, request, content, drafts, written, suppressed, traceparent),
+        upserts: upsertsOf(prepared),
+        compose: (written) => this.compose(projectId, prepared, written),
       }),
     );
     return { success: true, data: { emails, timestamp: new Date().toISOString() } };
   }
 
-  /** Each recipient's email for the contact its upsert wrote, and the answer's item for it. */
-  private async compose(
+  /**
+   * The preflight of one request after its lookup: each recipient's contact planned and its email
+   * rendered for it (throws the request's 422, nothing written). The request's trace is taken here:
+   * its emails are written in a batch that may run in another request's context.
+   */
+  async prepare(
     projectId: string,
     request: SendRequest,
     content: Content,
-    drafts: Draft[],
+    { found, suppressed }: RecipientLookup,
+  ): Promise<PreparedSend> {
+    const drafts: Draft[] = [];
+    for (const plan of planRecipients(request, found)) {
+      const emailId = newId('eml');
+      drafts.push({ plan, emailId, rendered: await this.render(projectId, request, content, emailId, plan) });
+    }
+    return { request, content, drafts, suppressed, traceparent: currentTraceparent() };
+  }
+
+  /** Each recipient's email for the contact its upsert wrote, and the answer's item for it. */
+  async compose(
+    projectId: string,
+    { request, content, drafts, suppressed, traceparent }: PreparedSend,
     upserts: RemoteUpsert[],
-    suppressed: Set<string>,
-    traceparent: string | undefined,
   ): Promise<{ emails: NewEmail[]; answer: SentEmailItem[] }> {
     const emails: NewEmail[] = [];
     const answer: SentEmailItem[] = [];
@@ -221,7 +259,7 @@ export class SendEmailUseCase {
    * travels with the body: the request's `type` with the request's body, the template's format
    * with the template's.
    */
-  private content(request: SendRequest, template: Template | undefined): Content {
+  content(request: SendRequest, template: Template | undefined): Content {
     const subject = request.subject ?? template?.subject;
     const body = request.body ?? template?.body;
     const format = request.body !== undefined ? (request.type ?? 'html') : (template?.format ?? 'html');

@@ -49,7 +49,8 @@ interface Composed {
  *    on its own, so each gets its own answer and a capped category reserves exactly what the
  *    requests asked one by one would (each reservation is atomic). A refused request writes nothing.
  * 2. The contacts of every admitted request of a project upserted in one contacts `upsertMany` (up to
- *    500 upserts, in request order, one transaction). The call is all or nothing: when it fails, each
+ *    500 upserts, in request order, one transaction; a request larger than that alone, a
+ *    /v1/send/batch, in consecutive calls). The call is all or nothing: when it fails, each
  *    request's upserts are sent again on their own, so one request's error is never another's.
  *    Each request records the positions the call wrote as its own (read-your-writes).
  * 3. Each request's emails composed for the contacts written (a refusal there is the request's own).
@@ -137,8 +138,17 @@ export class SendWrites {
     projectId: string,
     requests: SendWrite<unknown>[],
   ): Promise<PromiseSettledResult<RemoteUpsert[]>[]> {
+    // a request past one call's worth (a /v1/send/batch) is sent in consecutive calls, in order (each
+    // upsert's share in integer billionths: 500 shares of 1/500 add up to exactly one call)
     const one = (r: SendWrite<unknown>) =>
-      settle(() => callFor(projectId, [r], () => this.contacts.upsertMany(projectId, r.upserts, r.requestId)));
+      settle(() =>
+        callFor(projectId, [r], async () => {
+          const written: RemoteUpsert[] = [];
+          for (const part of chunksOf(r.upserts, (u) => Math.round(shareOf([u]) * 1e9), 1e9))
+            written.push(...(await this.contacts.upsertMany(projectId, part, r.requestId)));
+          return written;
+        }),
+      );
     if (requests.length === 1) return [await one(requests[0]!)];
     const together = await settle(() =>
       callFor(projectId, requests, () =>

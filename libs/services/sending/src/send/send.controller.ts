@@ -4,6 +4,7 @@ import { BodyLimit } from '@herald/http';
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { sendRouteLimit } from './send-body-limit.js';
+import { batchValidationOf, SendBatchUseCase, type BatchSendResult } from './send-batch.use-case.js';
 import { idempotencyKeyOf, SendEmailUseCase, type SendResult } from './send-email.use-case.js';
 
 // the sender's domain is decided by SenderDomains (its copy, or the owner while the copy may lag); the
@@ -11,7 +12,10 @@ import { idempotencyKeyOf, SendEmailUseCase, type SendResult } from './send-emai
 @ObservesWritesOf('gateway')
 @Controller('v1/send')
 export class SendController {
-  constructor(private readonly send: SendEmailUseCase) {}
+  constructor(
+    private readonly send: SendEmailUseCase,
+    private readonly batch: SendBatchUseCase,
+  ) {}
 
   /** The body is validated by parseSendRequest (its union-typed fields do not fit a DTO class). */
   @Post()
@@ -24,5 +28,23 @@ export class SendController {
     @Req() req: FastifyRequest,
   ): Promise<SendResult> {
     return this.send.execute(projectId, body, idempotencyKeyOf(key), String(req.id));
+  }
+
+  /**
+   * Up to 100 /v1/send bodies (a JSON array), answered per item; `X-Batch-Validation: permissive`
+   * sends the valid items when others are invalid (default `strict`: the whole batch is refused).
+   * The whole batch is at most one /v1/send body's size.
+   */
+  @Post('batch')
+  @BodyLimit(() => sendRouteLimit.bytes)
+  @HttpCode(200)
+  executeBatch(
+    @ProjectId() projectId: string,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | string[] | undefined,
+    @Headers('x-batch-validation') validation: string | string[] | undefined,
+    @Req() req: FastifyRequest,
+  ): Promise<BatchSendResult> {
+    return this.batch.execute(projectId, body, batchValidationOf(validation), idempotencyKeyOf(key), String(req.id));
   }
 }
