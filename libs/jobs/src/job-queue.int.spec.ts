@@ -199,7 +199,7 @@ describe('durable job queue on PostgreSQL', () => {
     await eventually(async () => (await state('stolen')) === 'completed');
   });
 
-  it('dead-letters a job whose lease expired with no attempts left, with the lease expiry as its error, and never runs it again', async () => {
+  it('dead-letters a job whose lease expired with no attempts left, with the lease expiry as its error, tells its queue, and never runs it again', async () => {
     // the worker died on the job's last attempt (a job that kills its process)
     await ds.query(
       `INSERT INTO jobtest.jobs (id, queue, payload, state, attempts, max_attempts, locked_by, locked_until, last_error)
@@ -207,9 +207,14 @@ describe('durable job queue on PostgreSQL', () => {
     );
     const q = newQueue();
     const runs: string[] = [];
-    q.register('work', async ({ job }) => void runs.push(job.id));
+    const told: string[] = [];
+    q.register('work', async ({ job }) => void runs.push(job.id), {
+      onDead: async (job) => void told.push(`${job.id}: ${job.lastError}`),
+    });
     await q.start();
     await eventually(async () => (await state('doomed')) === 'failed');
+    await eventually(() => told.length === 1, { message: "the queue's dead-letter hook was not told" });
+    expect(told[0]).toMatch(/^doomed: lease expired on attempt 3 of 3/);
     const dead = await row('doomed');
     expect(dead.attempts).toBe(3);
     expect(dead.lockedBy).toBeNull();

@@ -3,7 +3,7 @@ import { backoffDelay, createLogger, WakeableSleep } from '@herald/core';
 import { PgNotifications } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Job } from './job.entity.js';
-import { JobStore } from './job.store.js';
+import { JobStore, type DeadLettered } from './job.store.js';
 import { trackDeadJobs } from './job-metrics.js';
 
 export interface EnqueueOptions {
@@ -25,6 +25,15 @@ export interface JobContext {
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<void>;
+
+export interface JobHandlerOptions {
+  /**
+   * Told when a job of the queue is dead-lettered because its lease expired with no attempts left
+   * (its worker died on its last attempt, so the handler never saw it fail): to mark what the job
+   * was doing as failed. Best effort: called once, by the worker that dead-lettered the job.
+   */
+  onDead?: (job: DeadLettered) => Promise<void>;
+}
 
 export interface JobWorkerOptions {
   /** How long a claim lasts without renewal; a crashed worker's job is retried after this. */
@@ -59,6 +68,7 @@ export const jobsChannel = (service: string): string => `herald_jobs_${service}`
 export class JobQueue {
   private readonly store: JobStore;
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly onDead = new Map<string, NonNullable<JobHandlerOptions['onDead']>>();
   private readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private claims = 0;
   private readonly abort = new AbortController();
@@ -118,8 +128,9 @@ export class JobQueue {
     return this.store.liveValues(queue, key);
   }
 
-  register(queue: string, handler: JobHandler): void {
+  register(queue: string, handler: JobHandler, options: JobHandlerOptions = {}): void {
     this.handlers.set(queue, handler);
+    if (options.onDead) this.onDead.set(queue, options.onDead);
   }
 
   async start(): Promise<void> {
@@ -188,7 +199,7 @@ export class JobQueue {
   private async deadLetterExpired(): Promise<void> {
     if (Date.now() - this.lastReap < this.options.pollIntervalMs) return;
     this.lastReap = Date.now();
-    for (const dead of await this.store.deadLetterExpired([...this.handlers.keys()]))
+    for (const dead of await this.store.deadLetterExpired([...this.handlers.keys()])) {
       log.error('job dead-lettered: its lease expired with no attempts left', {
         service: this.service,
         queue: dead.queue,
@@ -196,6 +207,12 @@ export class JobQueue {
         attempts: dead.attempts,
         err: dead.lastError,
       });
+      await this.onDead
+        .get(dead.queue)?.(dead)
+        .catch((err: unknown) =>
+          log.error('job dead-letter hook failed', { service: this.service, jobId: dead.id, err: String(err) }),
+        );
+    }
   }
 
   private async execute(job: Job, lockedBy: string): Promise<void> {

@@ -12,6 +12,7 @@ export interface Claimed {
 export interface DeadLettered {
   id: string;
   queue: string;
+  payload: Record<string, unknown>;
   attempts: number;
   lastError: string;
 }
@@ -130,13 +131,14 @@ export class JobStore {
                   WHERE queue = ANY($1::varchar[]) AND state = 'running' AND locked_until < now() AND attempts >= max_attempts
                   FOR UPDATE SKIP LOCKED LIMIT 100) d
           WHERE j.id = d.id
-          RETURNING j.id, j.queue, j.attempts, j.last_error`,
+          RETURNING j.id, j.queue, j.payload, j.attempts, j.last_error`,
         [queues],
       ),
     );
     return rows.map((r) => ({
       id: r.id as string,
       queue: r.queue as string,
+      payload: r.payload as Record<string, unknown>,
       attempts: r.attempts as number,
       lastError: r.last_error as string,
     }));

@@ -38,7 +38,15 @@ export class CsvImportProcessor implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(IMPORT_QUEUE, (ctx) => this.run(ctx));
+    this.jobs.register(IMPORT_QUEUE, (ctx) => this.run(ctx), {
+      // the process died on the import's last attempt (out of memory, killed): the import fails, saying so
+      onDead: (job) =>
+        this.store.fail(
+          this.db,
+          (job.payload as { importId: string }).importId,
+          'The import stopped: the process running it died or stalled on its last attempt.',
+        ),
+    });
   }
 
   private async run({ job, signal }: JobContext): Promise<void> {
