@@ -219,22 +219,21 @@ export class JobQueue {
     const handler = this.handlers.get(job.queue)!;
     const lease = this.holdLease(job, lockedBy);
     const signal = AbortSignal.any([this.abort.signal, lease.signal]);
+    // written only while this claim still holds the job (never over another worker's claim)
+    const finish = async (outcome: string, set: string, params: unknown[] = []) => {
+      if (!(await this.store.finish(job.id, lockedBy, set, params))) this.lostBeforeFinishing(job, outcome);
+    };
     try {
       await handler({ job, signal });
       if (lease.signal.aborted) return this.lostBeforeFinishing(job, 'completed');
-      await this.store.finish(
-        job.id,
-        lockedBy,
-        `state = 'completed', locked_by = NULL, locked_until = NULL, last_error = NULL`,
-      );
+      await finish('completed', `state = 'completed', locked_by = NULL, locked_until = NULL, last_error = NULL`);
     } catch (err) {
       const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       if (lease.signal.aborted) return this.lostBeforeFinishing(job, message);
       if (this.abort.signal.aborted) {
         // Interrupted by shutdown, not failed: back to the queue without counting the attempt.
-        await this.store.finish(
-          job.id,
-          lockedBy,
+        await finish(
+          'interrupted by shutdown',
           `state = 'queued', attempts = attempts - 1, locked_by = NULL, locked_until = NULL`,
         );
       } else if (job.attempts >= job.maxAttempts) {
@@ -245,12 +244,7 @@ export class JobQueue {
           attempts: job.attempts,
           err: message,
         });
-        await this.store.finish(
-          job.id,
-          lockedBy,
-          `state = 'failed', locked_by = NULL, locked_until = NULL, last_error = $3`,
-          [message],
-        );
+        await finish(message, `state = 'failed', locked_by = NULL, locked_until = NULL, last_error = $3`, [message]);
       } else {
         const delayMs = backoffDelay(job.attempts, {
           baseMs: this.options.retryBaseMs ?? 1000,
@@ -264,9 +258,8 @@ export class JobQueue {
           retryInMs: delayMs,
           err: message,
         });
-        await this.store.finish(
-          job.id,
-          lockedBy,
+        await finish(
+          message,
           `state = 'queued', locked_by = NULL, locked_until = NULL, last_error = $3, run_after = now() + ($4::int * interval '1 millisecond')`,
           [message, delayMs],
         );

@@ -4,7 +4,9 @@ export type JobState = 'queued' | 'running' | 'completed' | 'failed';
 
 /**
  * A durable background job in the service's own schema. A worker holds a lease on a running job
- * and renews it; a job whose lease ran out (its worker died) is claimed again.
+ * and renews it; a job whose lease ran out (its worker died) is claimed again while it has attempts
+ * left (every claim counts one). `failed` is the dead letter: attempts exhausted, the last error
+ * kept, never claimed again until an operator's `jobs retry`.
  */
 @Entity({ name: 'jobs' })
 @Index('jobs_claim_idx', ['queue', 'runAfter'], { where: `"state" = 'queued'` })
