@@ -8,3 +8,5 @@ out="${HERALD_DIST:-dist}"
 rm -rf "$out"
 npx --no-install swc apps libs scripts bench --config-file .swcrc -d "$out" --ignore '**/*.spec.ts' --ignore '**/*.spec-support.ts' --ignore '**/*.mjs' >/dev/null
 echo '{"type":"module"}' > "$out/package.json"
+# the OpenAPI document (`npm run openapi`), which the gateway serves at GET /openapi.json
+if [ -f docs/openapi.json ]; then mkdir -p "$out/docs" && cp docs/openapi.json "$out/docs/"; fi

@@ -13,6 +13,7 @@ import { CredentialsService } from './credentials.service.js';
 import { CredentialsStore } from './credentials.store.js';
 import { EarlyAuthentication } from './early-authentication.guard.js';
 import { API_RATE_LIMITER, EdgeAuthGuard, OptionalSessionGuard } from './edge-auth.guard.js';
+import { OpenApiController } from './openapi.controller.js';
 import { MemoryPositionsStore, RedisPositionsStore } from './project-positions.store.js';
 import { PublicKeyCors } from './public-key-cors.js';
 
@@ -32,11 +33,11 @@ class PositionsAtTheEdge implements OnModuleInit {
 /**
  * The edge: authenticates (API keys, sessions; before the body is read too), rate-limits and guards
  * every request (EdgeAuthGuard, global), answers the public-key routes' CORS, keeps the projects'
- * positions, and tells clients what this install offers (GET /config).
+ * positions, and tells clients what this install offers (GET /config) and its API (GET /openapi.json).
  */
 @Module({
   imports: [GatewayCoreModule, PassportModule, AccountsModule, BillingModule],
-  controllers: [ConfigController],
+  controllers: [ConfigController, OpenApiController],
   providers: [
     PositionsAtTheEdge,
     {

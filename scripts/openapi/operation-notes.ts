@@ -1,0 +1,121 @@
+import type { Schema } from './ts-types.js';
+
+export const DOCUMENT_INFO = {
+  title: 'Herald API',
+  summary: 'Self-hostable email platform: transactional sends, contacts, events, campaigns, workflows',
+  description: [
+    'Generated from the code (`npm run openapi`); served at `GET /openapi.json`, rendered at `GET /docs`.',
+    '',
+    'Quick start: send an email, then track an event (which can start a workflow):',
+    '',
+    '```sh',
+    'curl -X POST $HERALD/v1/send -H "Authorization: Bearer sk_…" -H "Content-Type: application/json" \\',
+    '  -d \'{"to":"ada@example.com","subject":"Welcome","body":"<p>Hello!</p>"}\'',
+    'curl -X POST $HERALD/v1/track -H "Authorization: Bearer pk_…" -H "Content-Type: application/json" \\',
+    '  -d \'{"email":"ada@example.com","event":"signed-up"}\'',
+    '```',
+    '',
+    'Errors share one body (`ErrorBody`); docs/errors.md lists the codes.',
+  ].join('\n'),
+  license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+};
+
+export const SECURITY_SCHEMES = {
+  secretKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The project's secret key (`sk_…`): every project-scoped route. Server side only.",
+  },
+  publicKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The project's public key (`pk_…`): `POST /v1/track` only, safe in a browser.",
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'herald_session',
+    description: 'A dashboard session (`POST /auth/login` sets it).',
+  },
+  projectId: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Project-Id',
+    description: 'With a session, the project a project-scoped request acts on (the user must be a member).',
+  },
+};
+
+/** What the code cannot say about an operation: examples, and bodies not checked by a DTO class. */
+export interface OperationNote {
+  /** Else the handler's name, in words. */
+  summary?: string;
+  body?: Schema;
+  requestType?: string;
+  example?: unknown;
+  response?: Schema;
+  responseType?: string;
+  responseDescription?: string;
+  responseExample?: unknown;
+}
+
+const mailbox: Schema = {
+  anyOf: [
+    { type: 'string', format: 'email' },
+    {
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' }, name: { type: 'string' } },
+      required: ['email'],
+    },
+  ],
+};
+
+/** The raw /v1/send body that parseSendRequest (send-request.ts) checks: Plunk's field names. */
+const sendBody: Schema = {
+  type: 'object',
+  properties: {
+    to: { anyOf: [mailbox, { type: 'array', items: mailbox, minItems: 1 }] },
+    template: { type: 'string', description: 'A template id: its subject and body, rendered with `data`' },
+    subject: { type: 'string' },
+    body: { type: 'string' },
+    type: { type: 'string', enum: ['html', 'markdown'], description: 'The format of `body`' },
+    from: mailbox,
+    reply: { type: 'string', format: 'email' },
+    data: { type: 'object', additionalProperties: true },
+    subscribed: { type: 'boolean' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    attachments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          filename: { type: 'string' },
+          content: { type: 'string', contentEncoding: 'base64' },
+          contentType: { type: 'string' },
+        },
+        required: ['filename', 'content'],
+      },
+    },
+  },
+  required: ['to'],
+};
+
+const multipartFile = (field: string): Schema => ({
+  type: 'object',
+  properties: { [field]: { type: 'string', contentMediaType: 'application/octet-stream' } },
+  required: [field],
+});
+
+export const OPERATION_NOTES: Record<string, OperationNote> = {
+  'SendController.execute': {
+    summary: 'Send a transactional email',
+    body: sendBody,
+    example: { to: 'ada@example.com', subject: 'Welcome', body: '<p>Hello {{name}}!</p>', data: { name: 'Ada' } },
+  },
+  'EventsController.track': {
+    summary: 'Track an event for a contact',
+    example: { email: 'ada@example.com', event: 'signed-up', data: { plan: 'pro' } },
+  },
+  'UploadsController.upload': { body: multipartFile('file'), requestType: 'multipart/form-data' },
+  'ContactImportsController.start': { body: multipartFile('file'), requestType: 'multipart/form-data' },
+  'RecipientsController.recipientsCsv': { response: { type: 'string' }, responseType: 'text/csv' },
+};
