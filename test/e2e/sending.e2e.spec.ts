@@ -471,7 +471,7 @@ describe(`sending through the public API (${e2eMode()})`, () => {
     expect((await sending.email(res.body.data.emails[0]!.email))!.attempts).toBe(2);
   });
 
-  it('answers a retried request with the same Idempotency-Key with the original result and sends nothing new', async () => {
+  it('answers a retried request with the same Idempotency-Key with the original result and sends nothing new; another body with the key is 409', async () => {
     const api = await project();
     const body = { to: 'idem@example.com', from: api.from, subject: 'Once', body: 'Once' };
     const call = (key: string, b: unknown = body) =>
@@ -485,7 +485,9 @@ describe(`sending through the public API (${e2eMode()})`, () => {
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(await second.json()).toEqual(await first.json());
-    expect((await call('order-1', { ...body, subject: 'Other' })).status).toBe(422);
+    // the same key with another body: 409 (Stripe's rule, the same on /v1/track), nothing sent
+    const reused = await call('order-1', { ...body, subject: 'Other' });
+    expect([reused.status, ((await reused.json()) as ErrorBody).error.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
     await smtp.waitFor((m) => m.to.includes('idem@example.com'));
     expect(await sending.emailsOf(api.projectId)).toHaveLength(1);
     // an email accepted after the retries and delivered proves the worker has delivered since: a second copy would be there by now

@@ -10,3 +10,14 @@ export { Retention, pruneInBatches, retentionDeleted, type RetentionTask } from 
 export { RetentionModule, retentionToken, InjectRetention } from './retention/retention.module.js';
 export { tableSizeMetrics } from './retention/table-sizes.js';
 export { TableSizesStore, type TableSize } from './retention/table-sizes.store.js';
+export { IdempotencyKey } from './idempotency/idempotency-key.entity.js';
+export { IdempotencyKeysStore, type KeptRequest } from './idempotency/idempotency-keys.store.js';
+export {
+  IdempotentRequests,
+  idempotencyKeyOf,
+  idempotencyKeysRetention,
+  requestFingerprint,
+  IDEMPOTENCY_KEY_IN_USE,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_REUSED,
+} from './idempotency/idempotent-requests.js';

@@ -1,9 +1,7 @@
 import { loadConfig, type ServiceDefinition } from '@herald/core';
 import { messagingEntities, MessagingModule, ReferencesModule, ResourceReferences } from '@herald/messaging';
-import { PersistenceModule, retentionToken, type Retention } from '@herald/persistence';
+import { IdempotencyKey, idempotencyKeysRetention, PersistenceModule } from '@herald/persistence';
 import { Module } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { SENDING } from './consumer.js';
 import { DeliveryNotificationSink } from './delivery/delivery-notification.js';
 import { EmailNotificationSink } from './delivery/delivery-notification.sink.js';
@@ -28,7 +26,6 @@ import { RENDER_THREADS_PROVIDER } from './render/render-threads.provider.js';
 import { sendBodyLimit, sendRouteLimit } from './send/send-body-limit.js';
 import { sendingMigrations } from './migrations/index.js';
 import { ContactsClient } from './send/contacts-client.js';
-import { IdempotencyKey } from './send/idempotency-key.entity.js';
 import { SendBatchUseCase } from './send/send-batch.use-case.js';
 import { SendEmailUseCase } from './send/send-email.use-case.js';
 import { SendController } from './send/send.controller.js';
@@ -43,7 +40,6 @@ import { Template } from './templates/template.entity.js';
 import { TemplatesController } from './templates/templates.controller.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UploadsModule } from './uploads/uploads.module.js';
-import { IdempotencyKeysStore } from './send/idempotency-keys.store.js';
 import { VerifyModule } from './verify/verify.module.js';
 import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.module.js';
 
@@ -91,16 +87,8 @@ const schema = {
       },
     },
     RENDER_THREADS_PROVIDER,
-    {
-      // Idempotency-Key rows past their 24 hours (docs/operations.md, Retention)
-      provide: 'herald:sending-idempotency-keys-retention',
-      inject: [retentionToken(SENDING), getDataSourceToken(SENDING)],
-      useFactory: (retention: Retention, db: DataSource) => {
-        const keys = new IdempotencyKeysStore();
-        retention.register({ table: 'idempotency_keys', pruneBatch: (limit) => keys.pruneExpired(db, limit) });
-        return true;
-      },
-    },
+    // Idempotency-Key rows past their 24 hours (docs/operations.md, Retention)
+    idempotencyKeysRetention(SENDING),
     SendingCallHandlers,
     DomainsClient,
     SendAdmission,

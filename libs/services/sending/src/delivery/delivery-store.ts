@@ -1,8 +1,7 @@
-import { tableName } from '@herald/persistence';
+import { IdempotencyKey, tableName } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Email, emailFromRow } from '../emails/email.entity.js';
 import { Suppression } from '../emails/suppression.entity.js';
-import { IdempotencyKey } from '../send/idempotency-key.entity.js';
 
 /** Emails leaving a batch with the same new status, each with its detail (the email's `error`). */
 export interface StatusWrite {

@@ -6,6 +6,7 @@ import { EmailIntake1795600000000 } from './1795600000000-email-intake.js';
 import { EmailTestFlag1795900000000 } from './1795900000000-email-tester-copies.js';
 import { TemplateBodyFormat1795922754956 } from './1795922754956-template-body-format.js';
 import { EmailTraceparent1795943827895 } from './1795943827895-email-traceparent.js';
+import { IdempotencyResponseJson1795946251757 } from './1795946251757-idempotency-response-json.js';
 
 /** Committed migrations of the sending schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -18,4 +19,5 @@ export const sendingMigrations: Function[] = [
   EmailTestFlag1795900000000,
   TemplateBodyFormat1795922754956,
   EmailTraceparent1795943827895,
+  IdempotencyResponseJson1795946251757,
 ];

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { emailDomain } from '@herald/contact-data';
-import { conflictError, currentTraceparent, DomainError, invalidInput, newId, withSpan } from '@herald/core';
+import { currentTraceparent, invalidInput, newId, withSpan } from '@herald/core';
+import { IdempotentRequests } from '@herald/persistence';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -14,7 +14,6 @@ import { SenderDomains } from '../senders/sender-domains.js';
 import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import { ContactsClient, type RecipientUpsert, type RemoteContact, type RemoteUpsert } from './contacts-client.js';
-import { IdempotencyKeysStore } from './idempotency-keys.store.js';
 import { SEND_BATCHING, type SendBatching } from './send-batch.js';
 import { SendLookups, type RecipientLookup } from './send-lookups.js';
 import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
@@ -68,9 +67,6 @@ export interface SendResult {
   data: { emails: SentEmailItem[]; timestamp: string };
 }
 
-/** A request with this Idempotency-Key is still running (409). */
-export const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
-
 /**
  * POST /v1/send, which never half-writes. First a read-only preflight: the request is validated,
  * each recipient's contact is planned as its upsert will make it (`planRecipients`: contacts' data
@@ -93,10 +89,10 @@ export class SendEmailUseCase {
   /** The preflight reads and the writes, shared with SendBatchUseCase (its batches join the same ones). */
   readonly lookups: SendLookups;
   readonly writes: SendWrites;
-  private readonly keys: IdempotencyKeysStore;
+  private readonly idempotency: IdempotentRequests;
 
   constructor(
-    @InjectDataSource(SENDING) private readonly db: DataSource,
+    @InjectDataSource(SENDING) db: DataSource,
     @Inject(SENDING_SETTINGS) private readonly settings: SendingSettings,
     private readonly templates: TemplatesService,
     private readonly senders: SenderDomains,
@@ -106,7 +102,7 @@ export class SendEmailUseCase {
     @Optional() @Inject(SEND_BATCHING) batching: SendBatching = {},
   ) {
     const store = new SendStore();
-    this.keys = new IdempotencyKeysStore();
+    this.idempotency = new IdempotentRequests(db);
     this.lookups = new SendLookups(db, store, contacts, batching.lookups);
     this.writes = new SendWrites(db, store, contacts, admission, batching.writes);
   }
@@ -121,54 +117,18 @@ export class SendEmailUseCase {
   }
 
   /**
-   * `run` under the request's Idempotency-Key (none: just `run`): remembered for 24 hours per project
-   * with the hash of `request` (what makes two requests the same); a retry with the same key and
-   * request gets the first answer, another request with it is 422, one while the first runs is 409.
+   * `run` under the request's Idempotency-Key (none: just `run`; IdempotentRequests, the rule /v1/track
+   * shares): remembered for 24 hours per project with the fingerprint of `request` (what makes two
+   * requests the same); a retry with the same key and request gets the first answer, another request
+   * with it is 409 IDEMPOTENCY_KEY_REUSED, one while the first runs is 409 IDEMPOTENCY_KEY_IN_USE.
    */
-  async idempotent<T>(
+  idempotent<T>(
     projectId: string,
     idempotencyKey: string | undefined,
     request: unknown,
     run: () => Promise<T>,
   ): Promise<T> {
-    if (idempotencyKey === undefined) return run();
-    if (idempotencyKey.length === 0 || idempotencyKey.length > 255) {
-      throw invalidInput([
-        { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 characters', code: 'invalid_string' },
-      ]);
-    }
-    const hash = createHash('sha256')
-      .update(JSON.stringify(request ?? null))
-      .digest('hex');
-    // a key is remembered for 24 hours: an older row is taken over as if it were new
-    if (!(await this.keys.claim(this.db, projectId, idempotencyKey, hash))) {
-      const previous = await this.keys.kept<T>(this.db, projectId, idempotencyKey);
-      if (!previous) return this.idempotent(projectId, idempotencyKey, request, run);
-      if (previous.requestHash !== hash) {
-        throw invalidInput([
-          {
-            field: 'Idempotency-Key',
-            message: 'This Idempotency-Key was used with a different request body',
-            code: 'idempotency_key_reused',
-          },
-        ]);
-      }
-      if (!previous.response)
-        throw conflictError(
-          IDEMPOTENCY_KEY_IN_USE,
-          'A request with this Idempotency-Key is still being processed',
-          'Retry in a moment to receive its result.',
-        );
-      return previous.response;
-    }
-    try {
-      const result = await run();
-      await this.keys.answer(this.db, projectId, idempotencyKey, result);
-      return result;
-    } catch (err) {
-      await this.keys.release(this.db, projectId, idempotencyKey);
-      throw err;
-    }
+    return idempotencyKey === undefined ? run() : this.idempotency.run(projectId, idempotencyKey, request, run);
   }
 
   private async send(projectId: string, body: unknown, requestId?: string): Promise<SendResult> {
@@ -389,10 +349,4 @@ export class SendEmailUseCase {
       messageId: `${id}@${emailDomain(content.from.email)}`,
     };
   }
-}
-
-/** For the controller: the header is optional; an array (repeated header) is refused. */
-export function idempotencyKeyOf(value: string | string[] | undefined): string | undefined {
-  if (Array.isArray(value)) throw new DomainError('bad_request', 'VALIDATION_ERROR', 'Send one Idempotency-Key header');
-  return value;
 }

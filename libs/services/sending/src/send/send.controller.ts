@@ -1,11 +1,12 @@
 import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { BodyLimit } from '@herald/http';
+import { idempotencyKeyOf } from '@herald/persistence';
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { sendRouteLimit } from './send-body-limit.js';
 import { batchValidationOf, SendBatchUseCase, type BatchSendResult } from './send-batch.use-case.js';
-import { idempotencyKeyOf, SendEmailUseCase, type SendResult } from './send-email.use-case.js';
+import { SendEmailUseCase, type SendResult } from './send-email.use-case.js';
 
 // the sender's domain is decided by SenderDomains (its copy, or the owner while the copy may lag); the
 // recipients are upserted in contacts, their owner: only a project reset (the gateway's) must be applied

@@ -1,5 +1,5 @@
-import { tableName } from '@herald/persistence';
 import type { DataSource } from 'typeorm';
+import { tableName } from '../table-name.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 
 /** A key's row as an earlier request left it: the hash of its body, and its answer once it has one. */
@@ -9,9 +9,10 @@ export interface KeptRequest<R> {
 }
 
 /**
- * The SQL of /v1/send's Idempotency-Key (Stripe's semantics, docs/sending.md): a key is claimed by
- * the first request that uses it, or taken over once its row is older than 24 hours; its answer is
- * kept for the requests that repeat it; a request that failed gives its key back.
+ * The SQL of an Idempotency-Key (Stripe's semantics, docs/sending.md; `IdempotentRequests` runs a
+ * request under it): a key is claimed by the first request that uses it, or taken over once its row
+ * is older than 24 hours; its answer is kept for the requests that repeat it; a request that failed
+ * gives its key back. The table is the service's own: the data source's schema holds it.
  */
 export class IdempotencyKeysStore {
   /** Whether this request claimed the key (a new key, or one remembered for more than 24 hours). */
