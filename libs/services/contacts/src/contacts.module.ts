@@ -2,7 +2,7 @@ import type { ServiceDefinition } from '@herald/core';
 import { enableMultipart } from '@herald/http';
 import { Job, JobsModule } from '@herald/jobs';
 import { messagingEntities, MessagingModule, ReferencesModule, ResourceReferences } from '@herald/messaging';
-import { PersistenceModule } from '@herald/persistence';
+import { IdempotencyKey, idempotencyKeysRetention, PersistenceModule } from '@herald/persistence';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { BulkJob } from './bulk/bulk-job.entity.js';
@@ -49,6 +49,7 @@ export const contactsSchema = {
     Contact,
     ContactSearchEntry,
     ContactUpdateKey,
+    IdempotencyKey,
     TrackedEvent,
     ContactField,
     ContactFieldDeletion,
@@ -80,6 +81,8 @@ export const contactsSchema = {
     TimelineHandler,
   ],
   providers: [
+    // /v1/track's Idempotency-Key rows past their 24 hours (docs/operations.md, Retention)
+    idempotencyKeysRetention(CONTACTS),
     ContactsCallHandlers,
     ContactsExport,
     ContactStore,
@@ -123,6 +126,7 @@ export const contactsService: ServiceDefinition = {
       ContactField,
       ContactFieldDeletion,
       ContactUpdateKey,
+      IdempotencyKey,
       ContactImport,
       BulkJob,
       ResourceReferences,

@@ -1,7 +1,8 @@
 import { ObservesWritesOf } from '@herald/core';
 import { ProjectId } from '@herald/auth';
 import { CursorQueryDto, type CursorPage } from '@herald/http';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { idempotencyKeyOf } from '@herald/persistence';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Usage } from '@herald/messaging';
 import { EventsService, type EventStats, type TrackedEventView } from './events.service.js';
@@ -15,16 +16,23 @@ export class EventsController {
     private readonly events: EventsService,
   ) {}
 
-  /** Writes the contact and its event, this service's own: only a project reset (the gateway's) must have been applied. */
+  /**
+   * Writes the contact and its event, this service's own: only a project reset (the gateway's) must
+   * have been applied. An `Idempotency-Key` records one event per key and body (docs/contacts.md).
+   */
   @Post('v1/track')
   @ObservesWritesOf('gateway')
   @HttpCode(200)
   async track(
     @ProjectId() projectId: string,
     @Body() body: TrackEventDto,
+    @Headers('idempotency-key') key: string | string[] | undefined,
     @Req() req: FastifyRequest,
   ): Promise<{ success: true; data: TrackEventResult }> {
-    return { success: true, data: await this.trackEvent.execute(projectId, body, String(req.id)) };
+    return {
+      success: true,
+      data: await this.trackEvent.execute(projectId, body, String(req.id), idempotencyKeyOf(key)),
+    };
   }
 
   /** Dashboard alias of /v1/track. */
@@ -34,9 +42,10 @@ export class EventsController {
   trackFromDashboard(
     @ProjectId() projectId: string,
     @Body() body: TrackEventDto,
+    @Headers('idempotency-key') key: string | string[] | undefined,
     @Req() req: FastifyRequest,
   ): Promise<{ success: true; data: TrackEventResult }> {
-    return this.track(projectId, body, req);
+    return this.track(projectId, body, key, req);
   }
 
   @Get('events')

@@ -2,7 +2,7 @@ import { isReservedEventName, RESERVED_DATA_KEYS } from '@herald/contact-data';
 import { EventTracked, type EventEnvelope } from '@herald/contracts';
 import { currentTraceparent, invalidInput, MicroBatcher, newId, settle } from '@herald/core';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import { WriteConflict } from '@herald/persistence';
+import { IdempotentRequests, WriteConflict } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -59,14 +59,28 @@ export class TrackEventUseCase {
     maxConcurrent: 2,
   });
 
+  private readonly idempotent: IdempotentRequests;
+
   constructor(
     @InjectDataSource(CONTACTS) private readonly db: DataSource,
     @InjectOutbox(CONTACTS) private readonly outbox: Outbox,
     private readonly writer: ContactWriter,
     private readonly events: TrackedEventsStore,
-  ) {}
+  ) {
+    this.idempotent = new IdempotentRequests(db);
+  }
 
-  execute(projectId: string, dto: TrackEventDto, correlationId?: string): Promise<TrackEventResult> {
+  /**
+   * With an `Idempotency-Key` (as /v1/send's: 24 hours per project, the first answer replayed, 409
+   * for another body or while the first runs), the request is claimed first and then joins the
+   * batches like any other; without one, it goes straight to the batches.
+   */
+  execute(
+    projectId: string,
+    dto: TrackEventDto,
+    correlationId?: string,
+    idempotencyKey?: string,
+  ): Promise<TrackEventResult> {
     if (isReservedEventName(dto.event)) {
       throw invalidInput([
         {
@@ -76,8 +90,11 @@ export class TrackEventUseCase {
         },
       ]);
     }
-    const traceparent = currentTraceparent();
-    return this.batcher.submit({ projectId, dto, correlationId, ...(traceparent ? { traceparent } : {}) });
+    const submit = () => {
+      const traceparent = currentTraceparent();
+      return this.batcher.submit({ projectId, dto, correlationId, ...(traceparent ? { traceparent } : {}) });
+    };
+    return idempotencyKey === undefined ? submit() : this.idempotent.run(projectId, idempotencyKey, dto, submit);
   }
 
   private async write(batch: PendingTrack[]): Promise<PromiseSettledResult<TrackEventResult>[]> {

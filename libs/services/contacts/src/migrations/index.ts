@@ -7,6 +7,7 @@ import { TimelineSystemEvents1795488299936 } from './1795488299936-timeline-syst
 import { ResourceReferences1795489202797 } from './1795489202797-resource-references.js';
 import { FieldDeletionTombstones1795489952557 } from './1795489952557-field-deletion-tombstones.js';
 import { WorkflowUpdateKeys1795510828715 } from './1795510828715-workflow-update-keys.js';
+import { TrackIdempotencyKeys1795946020479 } from './1795946020479-track-idempotency-keys.js';
 
 /** Committed migrations of the contacts schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -20,4 +21,5 @@ export const contactsMigrations: Function[] = [
   ResourceReferences1795489202797,
   FieldDeletionTombstones1795489952557,
   WorkflowUpdateKeys1795510828715,
+  TrackIdempotencyKeys1795946020479,
 ];

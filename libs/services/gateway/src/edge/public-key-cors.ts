@@ -30,7 +30,7 @@ export class PublicKeyCors implements OnModuleInit {
       void reply
         .status(204)
         .header('access-control-allow-methods', 'POST, OPTIONS')
-        .header('access-control-allow-headers', 'authorization, content-type')
+        .header('access-control-allow-headers', 'authorization, content-type, idempotency-key')
         .header('access-control-max-age', '86400')
         .send();
     });
