@@ -1,6 +1,6 @@
 export * from './config-transforms.js';
 export * from './load-config.js';
-export * from './test-only-setting.js';
+export * from './non-production-setting.js';
 export * from './kafka-config.js';
 export * from './service-config.js';
 export * from './retention-config.js';

@@ -1,6 +1,6 @@
 import { IsOptional, IsString } from 'class-validator';
 import { loadConfig } from './load-config.js';
-import { TestOnly } from './test-only-setting.js';
+import { TestOnly } from './non-production-setting.js';
 
 class Settings {
   @IsOptional() @TestOnly() @IsString() CLOCK_START?: string;
