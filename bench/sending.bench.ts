@@ -6,8 +6,9 @@
  * worker thread of this process: parsing each message, as the test sink does, would take CPU from
  * the processes measured); the same sink takes Herald's messages and the raw nodemailer runs.
  *
- *  0. on that Herald (delivery off), /v1/send against /v1/track in the same run (send-vs-track.ts:
- *     issue 38's target); BENCH_ONLY=capacity stops after it;
+ *  0. on that Herald (delivery off), a /v1/send/batch of 100 against 100 single /v1/send
+ *     (send-batch.ts: issue 41's target; BENCH_ONLY=batch runs it alone), then /v1/send against
+ *     /v1/track in the same run (send-vs-track.ts: issue 38's target); BENCH_ONLY=capacity stops after it;
  *  1. accept BENCH_DELIVER (5 000) sends with the delivery worker off (Herald started without
  *     SMTP_URL): accepted requests/s and latency, nothing else running;
  *  2. raw nodemailer (pooled SMTP transport, SMTP_POOL_SIZE = 5 connections and maxMessages 1 000
@@ -51,6 +52,7 @@ import {
   summarise,
   type Summary,
 } from './support.js';
+import { measureBatchAgainstSingles, printBatchAgainstSingles } from './send-batch.js';
 import { measureSendAgainstTrack, printSendAgainstTrack } from './send-vs-track.js';
 
 const SINK_SLOTS = 5; // count, bytes, first arrival, last arrival (epoch ms), connections
@@ -293,6 +295,11 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`/v1/send answered ${res.status}: ${res.body.slice(0, 300)}`);
     };
     let client = httpClient(herald.url, CONCURRENCY);
+    if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'batch') {
+      const nextItem = () => JSON.parse(nextSend()) as Record<string, unknown>;
+      printBatchAgainstSingles(await measureBatchAgainstSingles({ client, headers, nextItem }));
+      if (process.env.BENCH_ONLY === 'batch') return;
+    }
     const capacity = await measureSendAgainstTrack({
       client,
       headers,
