@@ -10,3 +10,8 @@ npx --no-install swc apps libs scripts bench --config-file .swcrc -d "$out" --ig
 echo '{"type":"module"}' > "$out/package.json"
 # the OpenAPI document (`npm run openapi`), which the gateway serves at GET /openapi.json
 if [ -f docs/openapi.json ]; then mkdir -p "$out/docs" && cp docs/openapi.json "$out/docs/"; fi
+# the API reference page's files (GET /docs): swagger-ui-dist, a dev dependency the image does not install
+if [ -d node_modules/swagger-ui-dist ]; then
+  mkdir -p "$out/docs/swagger-ui"
+  cp node_modules/swagger-ui-dist/{swagger-ui.css,swagger-ui-bundle.js,LICENSE,NOTICE} "$out/docs/swagger-ui/"
+fi

@@ -118,4 +118,16 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
   'UploadsController.upload': { body: multipartFile('file'), requestType: 'multipart/form-data' },
   'ContactImportsController.start': { body: multipartFile('file'), requestType: 'multipart/form-data' },
   'RecipientsController.recipientsCsv': { response: { type: 'string' }, responseType: 'text/csv' },
+  'ApiReferenceController.page': {
+    summary: 'API reference page',
+    response: { type: 'string' },
+    responseType: 'text/html',
+    responseDescription: 'Swagger UI rendering `GET /openapi.json`; nothing is loaded from another origin',
+  },
+  'ApiReferenceController.asset': {
+    summary: "API reference page's file",
+    response: { type: 'string' },
+    responseType: 'text/javascript',
+    responseDescription: 'A script (`text/javascript`) or the stylesheet (`text/css`) of the page',
+  },
 };

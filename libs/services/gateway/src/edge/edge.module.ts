@@ -8,6 +8,7 @@ import { BillingModule } from '../billing/billing.module.js';
 import { GATEWAY_REDIS, GatewayCoreModule } from '../gateway-core.module.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
 import { RateLimiter } from '../shared/rate-limiter.js';
+import { ApiReferenceController } from './api-reference.controller.js';
 import { ConfigController } from './config.controller.js';
 import { CredentialsService } from './credentials.service.js';
 import { CredentialsStore } from './credentials.store.js';
@@ -33,11 +34,12 @@ class PositionsAtTheEdge implements OnModuleInit {
 /**
  * The edge: authenticates (API keys, sessions; before the body is read too), rate-limits and guards
  * every request (EdgeAuthGuard, global), answers the public-key routes' CORS, keeps the projects'
- * positions, and tells clients what this install offers (GET /config) and its API (GET /openapi.json).
+ * positions, and tells clients what this install offers (GET /config) and its API (GET /openapi.json,
+ * rendered at GET /docs).
  */
 @Module({
   imports: [GatewayCoreModule, PassportModule, AccountsModule, BillingModule],
-  controllers: [ConfigController, OpenApiController],
+  controllers: [ConfigController, OpenApiController, ApiReferenceController],
   providers: [
     PositionsAtTheEdge,
     {
