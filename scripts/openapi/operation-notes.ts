@@ -111,6 +111,21 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
     body: sendBody,
     example: { to: 'ada@example.com', subject: 'Welcome', body: '<p>Hello {{name}}!</p>', data: { name: 'Ada' } },
   },
+  'SendController.executeBatch': {
+    summary: 'Send up to 100 emails in one request',
+    body: {
+      type: 'array',
+      items: sendBody,
+      minItems: 1,
+      maxItems: 100,
+      description:
+        'Each item a full /v1/send body; errors are named `items[<i>].<field>`. Header `x-batch-validation`: `strict` (default) or `permissive`.',
+    },
+    example: [
+      { to: 'ada@example.com', from: 'hello@example.com', subject: 'Welcome', body: '<p>Hello!</p>' },
+      { to: 'grace@example.com', template: 'tpl_…', data: { plan: 'pro' } },
+    ],
+  },
   'EventsController.track': {
     summary: 'Track an event for a contact',
     example: { email: 'ada@example.com', event: 'signed-up', data: { plan: 'pro' } },
