@@ -1,4 +1,4 @@
-import { backoffDelay, retry } from './backoff.js';
+import { backoffDelay } from './backoff.js';
 
 describe('backoffDelay', () => {
   const top = () => 0.999_999;
@@ -33,69 +33,5 @@ describe('backoffDelay', () => {
   it('spreads workers that failed together over the interval instead of one instant', () => {
     const delays = new Set(Array.from({ length: 50 }, () => backoffDelay(6, { baseMs: 1000, maxMs: 60_000 })));
     expect(delays.size).toBeGreaterThan(10);
-  });
-});
-
-describe('retry', () => {
-  const fast = { baseMs: 1, maxMs: 2 };
-
-  it('returns the first success, passing the attempt number', async () => {
-    const seen: number[] = [];
-    const result = await retry(
-      async (attempt) => {
-        seen.push(attempt);
-        if (attempt < 3) throw new Error(`fail ${attempt}`);
-        return 'ok';
-      },
-      { ...fast, attempts: 5 },
-    );
-    expect(result).toBe('ok');
-    expect(seen).toEqual([1, 2, 3]);
-  });
-
-  it('throws the last failure once its attempts are spent, telling each retry before its wait', async () => {
-    const retries: [number, number][] = [];
-    await expect(
-      retry(
-        async (attempt) => {
-          throw new Error(`fail ${attempt}`);
-        },
-        { ...fast, attempts: 3, onRetry: (_e, attempt, delayMs) => retries.push([attempt, delayMs]) },
-      ),
-    ).rejects.toThrow('fail 3');
-    expect(retries.map(([a]) => a)).toEqual([1, 2]);
-    for (const [, d] of retries) expect(d).toBeLessThanOrEqual(2);
-  });
-
-  it('does not retry a failure that is not retryable', async () => {
-    let calls = 0;
-    await expect(
-      retry(
-        async () => {
-          calls++;
-          throw new Error('permanent');
-        },
-        { ...fast, attempts: 5, retryable: () => false },
-      ),
-    ).rejects.toThrow('permanent');
-    expect(calls).toBe(1);
-  });
-
-  it('stops waiting when its signal aborts', async () => {
-    const abort = new AbortController();
-    const running = retry(
-      async () => {
-        throw new Error('down');
-      },
-      {
-        baseMs: 3_600_000,
-        maxMs: 3_600_000,
-        jitter: 'none',
-        attempts: 2,
-        signal: abort.signal,
-        onRetry: () => abort.abort(new Error('stopping')),
-      },
-    );
-    await expect(running).rejects.toThrow('stopping');
   });
 });
