@@ -48,6 +48,8 @@ function depConstraints({ allowTesting }) {
     'type:platform': ['type:platform', 'type:contracts'],
     'type:contracts': ['type:contracts'],
     'type:testing': ['type:platform', 'type:contracts', 'type:testing'],
+    // the published client (@herald/sdk): self-contained, it depends on no Herald library
+    'type:sdk': [],
   };
   return [
     ...Object.entries(types).map(([sourceTag, allowed]) => ({
