@@ -127,6 +127,12 @@ describe('@herald/sdk against a loopback HTTP server', () => {
     expect(received[0]!.headers).toMatchObject({ 'idempotency-key': 'order-42', 'x-batch-validation': 'permissive' });
   });
 
+  it('makes no Idempotency-Key of its own when retries are off (nothing to repeat)', async () => {
+    replies.push((_, res) => json(res, 200, sent));
+    await herald({ maxRetries: 0 }).emails.send({ to: 'ada@example.com', subject: 'Hi', body: 'x' });
+    expect(received[0]!.headers['idempotency-key']).toBeUndefined();
+  });
+
   it('retries a 503 with exponential backoff and throws the last answer once the retries are spent', async () => {
     for (let i = 0; i < 3; i++) replies.push((_, res) => json(res, 503, errorBody(503, 'SERVICE_UNAVAILABLE')));
     await expect(herald({ maxRetries: 2 }).workflows.list()).rejects.toMatchObject({

@@ -57,11 +57,12 @@ export class Transport {
       ...req.headers,
     };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
-    if (req.idempotencyKey) {
-      headers['idempotency-key'] = req.idempotencyKey === 'auto' ? crypto.randomUUID() : req.idempotencyKey;
-    }
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     const maxRetries = this.options.maxRetries ?? 3;
+    // `auto`: one key for every attempt of this call (as Stripe's clients do), when it may be retried
+    if (req.idempotencyKey === 'auto') {
+      if (maxRetries > 0) headers['idempotency-key'] = crypto.randomUUID();
+    } else if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
