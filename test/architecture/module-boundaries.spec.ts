@@ -71,6 +71,14 @@ describe(RULE, () => {
     );
   });
 
+  it('rejects the published SDK importing a Herald library (type:sdk depends on none)', async () => {
+    const { boundary } = await lintProbe(
+      'libs/sdk/src',
+      "import { backoffDelay } from '@herald/core';\n\nexport const probe = backoffDelay;\n",
+    );
+    expect(boundary).toContainEqual(expect.stringContaining('tagged with "type:sdk" cannot depend on any libs'));
+  });
+
   it('accepts an app importing a platform library (control)', async () => {
     const { all } = await lintProbe(
       'apps/contacts/src',
