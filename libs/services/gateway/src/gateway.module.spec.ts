@@ -29,12 +29,14 @@ describe("the gateway's composition: one module per feature over one core", () =
     const hosted = hostedControllers([{ name: 'gateway', modules: [gatewayService.module, EdgeProxyModule] }]);
     expect([...hosted].map(([c, s]) => `${s}:${(c as { name: string }).name}`).sort()).toEqual(
       [
+        'ApiReferenceController',
         'AuthController',
         'BillingController',
         'ConfigController',
         'ContactCreatedHandler',
         'MeController',
         'MeteringHandlers',
+        'OpenApiController',
         'ProjectTeamController',
         'ProxyController',
         'SecurityController',
