@@ -29,8 +29,8 @@ const nothing: OutcomeWrites = {
 
 /**
  * The delivery worker's SQL on PostgreSQL: what a claim takes and how it leases it, that hand-offs
- * and renewals touch only emails still being sent, what each outcome writes, what recovery makes of
- * an expired lease, and the purge of old Idempotency-Keys.
+ * and renewals touch only emails still being sent, what each outcome writes, and what recovery makes of
+ * an expired lease (old Idempotency-Keys go with retention: idempotency-keys.store.int.spec.ts).
  */
 describe('DeliveryStore (PostgreSQL)', () => {
   let db: TestDatabase;
@@ -231,19 +231,5 @@ describe('DeliveryStore (PostgreSQL)', () => {
     near(h.sent, -30);
     expect(await state(live)).toMatchObject({ status: 'sending' });
     expect(await store.transaction((m) => store.recoverExpired(m))).toEqual({ requeued: 0, sent: [] });
-  });
-
-  it('the purge forgets Idempotency-Keys older than 24 hours and keeps the others', async () => {
-    const key = (k: string, age: string) =>
-      ds.query(
-        `INSERT INTO sending.idempotency_keys (project_id, key, request_hash, created_at) VALUES ('prj_store', $1, 'h', now() - $2::interval)`,
-        [k, age],
-      );
-    await key('old', '25 hours');
-    await key('recent', '23 hours');
-    await store.purgeIdempotencyKeys();
-    expect(await ds.query(`SELECT key FROM sending.idempotency_keys WHERE project_id = 'prj_store'`)).toEqual([
-      { key: 'recent' },
-    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { IdempotencyKey, tableName } from '@herald/persistence';
+import { tableName } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Email, emailFromRow } from '../emails/email.entity.js';
 import { Suppression } from '../emails/suppression.entity.js';
@@ -134,13 +134,6 @@ export class DeliveryStore {
     )) as [Record<string, unknown>[], number];
     const sent = rows.filter((r) => r.status === 'sent').map((r) => this.toEmail(r));
     return { requeued: rows.length - sent.length, sent };
-  }
-
-  /** Housekeeping of /v1/send: an `Idempotency-Key` is remembered for 24 hours. */
-  async purgeIdempotencyKeys(): Promise<void> {
-    await this.db.query(
-      `DELETE FROM ${tableName(this.db, IdempotencyKey)} WHERE created_at < now() - interval '24 hours'`,
-    );
   }
 
   private toEmail(row: Record<string, unknown>): Email {

@@ -10,7 +10,6 @@ import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import { BatchDelivery } from './batch-delivery.js';
-import { Cadence } from './cadence.js';
 import type { Lane } from './delivery-lanes.js';
 import { deliveryMetrics } from './delivery-metrics.js';
 import { DeliveryStore } from './delivery-store.js';
@@ -37,8 +36,8 @@ interface Started {
  * records its outcomes (OutcomeRecorder: temporary failures retry with exponential backoff,
  * permanent ones bounce and suppress the address). The normal lane also recovers expired leases
  * (LeaseRecovery: a crashed worker's emails go back to the queue, unless their hand-off was
- * recorded, in which case they count as sent and are never sent twice) and purges old
- * `Idempotency-Key`s. The SQL of all of them is in DeliveryStore.
+ * recorded, in which case they count as sent and are never sent twice); old `Idempotency-Key`s go
+ * with the service's retention (IdempotentRequests). The SQL of all of them is in DeliveryStore.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -46,7 +45,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly leases: LeaseKeeper;
   private readonly recovery: LeaseRecovery;
   private readonly recorder: OutcomeRecorder;
-  private readonly purge = new Cadence(60_000);
   private running = false;
   private started?: Started;
 
@@ -119,10 +117,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /** The normal lane's chores between claims: expired leases, then old `Idempotency-Key`s. */
+  /** The normal lane's chore between claims: expired leases. */
   private async housekeeping(): Promise<void> {
     await this.recovery.recoverIfDue();
-    if (this.purge.due()) await this.store.purgeIdempotencyKeys();
   }
 
   private async deliver(batch: Email[], lane: Lane, delivery: BatchDelivery): Promise<void> {
