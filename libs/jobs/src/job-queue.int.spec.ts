@@ -307,4 +307,33 @@ describe('durable job queue on PostgreSQL', () => {
     await eventually(async () => (await state('dead-1')) === 'completed');
     expect(runs.map((j) => [j.id, j.attempts])).toEqual([['dead-1', 1]]);
   });
+  it('records work that failed outside a run as a dead-lettered job (replacing one of its id), listed and retried by the operator command', async () => {
+    const q = newQueue();
+    const runs: Job[] = [];
+    q.register('redo', async ({ job }) => void runs.push(job));
+    await ds.transaction((m) =>
+      q.enqueue(m, 'redo', { n: 0 }, { id: 'chain-1', runAt: new Date(Date.now() + 3_600_000) }),
+    );
+    await ds.transaction((m) =>
+      q.deadLetter(m, 'redo', { n: 1 }, { id: 'chain-1', attempts: 8, lastError: 'HTTP 500' }),
+    );
+    await ds.transaction((m) =>
+      q.deadLetter(m, 'redo', { n: 2 }, { id: 'chain-2', attempts: 3, lastError: 'timeout' }),
+    );
+    const lines: string[] = [];
+    expect(await runJobsCommand('jobtest', ds, ['list', '--queue', 'redo'], (l) => lines.push(l))).toBe(0);
+    expect(
+      lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .sort((a, b) => String(a.id).localeCompare(String(b.id))),
+    ).toEqual([
+      expect.objectContaining({ id: 'chain-1', state: 'failed', attempts: 8, lastError: 'HTTP 500' }),
+      expect.objectContaining({ id: 'chain-2', state: 'failed', attempts: 3, lastError: 'timeout' }),
+    ]);
+    await q.start();
+    expect(await runJobsCommand('jobtest', ds, ['retry', 'chain-1'], () => undefined)).toBe(0);
+    await eventually(async () => (await state('chain-1')) === 'completed');
+    expect(runs.map((j) => [j.id, j.payload])).toEqual([['chain-1', { n: 1 }]]);
+    expect(await state('chain-2')).toBe('failed');
+  });
 });

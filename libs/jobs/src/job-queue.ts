@@ -111,6 +111,27 @@ export class JobQueue {
     return id;
   }
 
+  /**
+   * Records work that failed for good outside a run of this queue (a chain that retries on its own
+   * schedule, such as a webhook delivery), in the caller's transaction: a dead-lettered job (state
+   * `failed`) of `queue` with `lastError`, which `main.js jobs list` shows and counts, and which
+   * `main.js jobs retry <id>` puts back in the queue for its handler. A job with that id is replaced.
+   */
+  async deadLetter(
+    manager: EntityManager,
+    queue: string,
+    payload: Record<string, unknown>,
+    dead: { id: string; attempts: number; lastError: string },
+  ): Promise<void> {
+    await this.store.insertDead(manager, {
+      id: dead.id,
+      queue,
+      payload,
+      attempts: dead.attempts,
+      lastError: dead.lastError,
+    });
+  }
+
   /** Drops the queued (not running) jobs of `queue` whose payload `key` is one of `values`, in the caller's transaction. */
   async cancel(manager: EntityManager, queue: string, key: string, values: string[]): Promise<void> {
     if (values.length === 0) return;

@@ -51,6 +51,21 @@ export class JobStore {
     );
   }
 
+  /** A job already dead-lettered (state `failed`), replacing any job of that id. */
+  async insertDead(
+    manager: EntityManager,
+    job: { id: string; queue: string; payload: Record<string, unknown>; attempts: number; lastError: string },
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO ${this.table} (id, queue, payload, state, attempts, max_attempts, last_error)
+       VALUES ($1, $2, $3::jsonb, 'failed', $4, $4, $5)
+       ON CONFLICT (id) DO UPDATE SET queue = EXCLUDED.queue, payload = EXCLUDED.payload, state = 'failed',
+         attempts = EXCLUDED.attempts, max_attempts = EXCLUDED.max_attempts, last_error = EXCLUDED.last_error,
+         locked_by = NULL, locked_until = NULL, updated_at = now()`,
+      [job.id, job.queue, JSON.stringify(job.payload), job.attempts, job.lastError],
+    );
+  }
+
   async cancel(manager: EntityManager, queue: string, key: string, values: string[]): Promise<void> {
     await manager.query(
       `DELETE FROM ${this.table} WHERE queue = $1 AND state <> 'running' AND payload->>$2 = ANY($3::varchar[])`,

@@ -12,7 +12,11 @@ export const InjectJobQueue = (service: string): ParameterDecorator => Inject(jo
 /** A service's durable job queue (its `jobs` table; add `Job` to the service's entities). */
 @Module({})
 export class JobsModule {
-  static forService(service: string, options: { concurrency?: number } = {}): DynamicModule {
+  /**
+   * `concurrency`: jobs run at once in this process (default 2), or a function read when the queue is
+   * built (a service whose settings class names it: the environment is read then, not at import).
+   */
+  static forService(service: string, options: { concurrency?: number | (() => number) } = {}): DynamicModule {
     return {
       module: JobsModule,
       providers: [
@@ -23,7 +27,8 @@ export class JobsModule {
             new JobQueue(service, rt.databaseUrl, db, {
               leaseMs: rt.jobLeaseMs,
               pollIntervalMs: 1000,
-              concurrency: options.concurrency ?? 2,
+              concurrency:
+                (typeof options.concurrency === 'function' ? options.concurrency() : options.concurrency) ?? 2,
             }),
         },
         {
