@@ -32,7 +32,11 @@ export function isPrincipal(value: unknown): value is Principal {
   if (!value || typeof value !== 'object') return false;
   const p = value as Record<string, unknown>;
   if (p.kind === 'api-key')
-    return typeof p.projectId === 'string' && (p.keyType === 'secret' || p.keyType === 'public');
+    return (
+      typeof p.projectId === 'string' &&
+      (p.keyType === 'secret' || p.keyType === 'public') &&
+      (p.testMode === undefined || p.testMode === true)
+    );
   if (p.kind === 'user') return typeof p.userId === 'string';
   if (p.kind === 'service') return typeof p.service === 'string' && typeof p.projectId === 'string';
   return false;

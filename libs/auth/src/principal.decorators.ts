@@ -17,3 +17,12 @@ export const ProjectId = createParamDecorator((_: unknown, ctx: ExecutionContext
   if (!projectId) throw forbidden('This route needs a project: use a project API key or name the project');
   return projectId;
 });
+
+/**
+ * Whether the request was made with a test key (`sk_test_…`, `pk_test_…`; docs/test-mode.md): the
+ * routes that behave differently in test mode (`/v1/send`, `/v1/send/batch`) read it.
+ */
+export const TestMode = createParamDecorator((_: unknown, ctx: ExecutionContext): boolean => {
+  const principal = ctx.switchToHttp().getRequest<RequestWithPrincipal>().principal;
+  return principal?.kind === 'api-key' && principal.testMode === true;
+});

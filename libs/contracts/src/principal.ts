@@ -5,7 +5,8 @@
 export type ProjectRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
 export type Principal =
-  | { kind: 'api-key'; projectId: string; keyType: 'secret' | 'public' }
+  /** `testMode`: a test key (`sk_test_…`, `pk_test_…`): its sends never reach a relay (docs/test-mode.md). */
+  | { kind: 'api-key'; projectId: string; keyType: 'secret' | 'public'; testMode?: true }
   | { kind: 'user'; userId: string; projectId?: string; role?: ProjectRole }
   /** Another Herald service calling an `/internal` route on a project's behalf. */
   | { kind: 'service'; service: string; projectId: string };

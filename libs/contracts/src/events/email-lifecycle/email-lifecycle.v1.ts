@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
 import { IsEmailAddress } from '../../email-address.js';
 import { defineEvent } from '../../event-contract.js';
 import { Topics } from '../../topics.js';
@@ -29,7 +29,22 @@ export class EmailLifecycleV1 {
   @IsOptional() @IsString() url?: string;
   /** email.sent: the Message-ID header handed to the relay. */
   @IsOptional() @IsString() messageId?: string;
+  /**
+   * `true` for an email of test mode (docs/test-mode.md): sent with a test key (`sk_test_…`) or to a
+   * sandbox address; it never reached a relay, its outcome was simulated. Absent for live mail.
+   * Consumers that keep live state (billing, reputation, analytics totals, contacts, segments,
+   * workflows) skip such events (`liveEmailEvents`).
+   */
+  @IsOptional() @IsBoolean() testMode?: boolean;
 }
+
+/** Whether an `email.*` event is of test mode (its `testMode` payload flag). */
+export const isTestModeEvent = (e: { payload: Pick<EmailLifecycleV1, 'testMode'> }): boolean =>
+  e.payload.testMode === true;
+
+/** The events of live mail among `events` (those of test mode left out: they change no live state). */
+export const liveEmailEvents = <E extends { payload: Pick<EmailLifecycleV1, 'testMode'> }>(events: E[]): E[] =>
+  events.filter((e) => !isTestModeEvent(e));
 
 const emailEvent = (topic: string) =>
   defineEvent({
