@@ -4,10 +4,9 @@
 import dgram from 'node:dgram';
 import { loadConfig } from '@herald/core';
 import { startDnsServer, type TestDnsServer } from '@herald/testing';
+import { EmailVerifier, VERIFY_SETTINGS, VerifySettings } from '@herald/verification';
 import { Test } from '@nestjs/testing';
-import { EmailVerifier } from './email-verifier.js';
 import { VerifyModule } from './verify.module.js';
-import { VERIFY_SETTINGS, VerifySettings } from './verify.settings.js';
 
 async function verifierFor(env: Record<string, string>): Promise<EmailVerifier> {
   const moduleRef = await Test.createTestingModule({ imports: [VerifyModule] })

@@ -1,6 +1,6 @@
 import { ObservesWritesOf } from '@herald/core';
+import { EmailVerifier, type EmailVerification } from '@herald/verification';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { EmailVerifier, type EmailVerification } from './email-verifier.js';
 import { VerifyEmailDto } from './verify-email.dto.js';
 
 /** `POST /v1/verify` (secret key; closed by the global principal guard like every route). */

@@ -4,6 +4,7 @@ import {
   classifyDnsError,
   isNullMx,
   lookUpDomain,
+  mailDeliverability,
   type DnsResolver,
   type DomainDns,
   type LookupOutcome,
@@ -192,5 +193,54 @@ describe('lookUpDomain: parallel lookups under one deadline', () => {
       NS: { status: 'error', code: 'ESERVFAIL' },
       SOA: nxdomain,
     });
+  });
+});
+
+describe('mailDeliverability: acceptsMail, with a definite "no" told from an unknown answer', () => {
+  const error = { status: 'error', code: 'ESERVFAIL' } as const;
+  const outcomes: Record<string, LookupOutcome<never>> = { nodata, nxdomain, timeout, error };
+  const mxAnswers: LookupOutcome<MxRecord[]>[] = [mx('mx1.example.test'), found([{ priority: 0, exchange: '.' }])];
+  const addresses: LookupOutcome<string[]>[] = [found(['192.0.2.1'])];
+  const everyDns = (): DomainDns[] => {
+    const out: DomainDns[] = [];
+    for (const MX of [...mxAnswers, ...Object.values(outcomes)])
+      for (const A of [...addresses, ...Object.values(outcomes)])
+        for (const AAAA of [found(['2001:db8::1']), nodata, timeout, nxdomain])
+          for (const NS of [found(['ns1.example.test']), nodata, nxdomain, timeout])
+            out.push({ MX, A, AAAA, NS, SOA: NS.status === 'found' ? found({}) : NS });
+    return out;
+  };
+
+  it('accepts exactly where assessDomainDns says acceptsMail, over every combination of answers', () => {
+    for (const answers of everyDns())
+      expect([answers, mailDeliverability(answers) === 'accepts']).toEqual([
+        answers,
+        assessDomainDns('example.test', answers, 3000).acceptsMail,
+      ]);
+  });
+
+  it.each<[string, Partial<DomainDns>]>([
+    ['NXDOMAIN', { MX: nxdomain, A: nxdomain, AAAA: nxdomain, NS: nxdomain, SOA: nxdomain }],
+    [
+      'NXDOMAIN on one type, the others timed out',
+      { MX: nxdomain, A: timeout, AAAA: timeout, NS: timeout, SOA: timeout },
+    ],
+    ['a null MX, even with an A record', { MX: found([{ priority: 0, exchange: '' }]) }],
+    ['neither MX nor A/AAAA', { MX: nodata, A: nodata, AAAA: nodata }],
+  ])('refuses: %s', (_rule, answers) => {
+    expect(mailDeliverability(dns(answers))).toBe('refuses');
+  });
+
+  it.each<[string, Partial<DomainDns>]>([
+    ['no lookup completed', { MX: timeout, A: timeout, AAAA: timeout, NS: timeout, SOA: timeout }],
+    ['the MX lookup failed, even with an A record', { MX: error }],
+    ['no MX, and the A/AAAA lookups timed out', { MX: nodata, A: timeout, AAAA: nodata }],
+  ])('unknown: %s', (_rule, answers) => {
+    expect(mailDeliverability(dns(answers))).toBe('unknown');
+  });
+
+  it('accepts: MX hosts, or no MX but A/AAAA (implicit MX)', () => {
+    expect(mailDeliverability(dns())).toBe('accepts');
+    expect(mailDeliverability(dns({ MX: nodata, A: nodata, AAAA: found(['2001:db8::1']) }))).toBe('accepts');
   });
 });

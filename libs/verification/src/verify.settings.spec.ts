@@ -28,6 +28,15 @@ describe('VerifySettings', () => {
     expect(() => loadConfig(VerifySettings, { VERIFY_TIMEOUT_MS: '60000' })).toThrow(/VERIFY_TIMEOUT_MS/);
   });
 
+  it('a verifying import looks up 16 domains at once by default; IMPORT_VERIFY_CONCURRENCY sets 1 to 256', () => {
+    expect(loadConfig(VerifySettings, {}).IMPORT_VERIFY_CONCURRENCY).toBe(16);
+    expect(loadConfig(VerifySettings, { IMPORT_VERIFY_CONCURRENCY: '64' }).IMPORT_VERIFY_CONCURRENCY).toBe(64);
+    expect(() => loadConfig(VerifySettings, { IMPORT_VERIFY_CONCURRENCY: '0' })).toThrow(/IMPORT_VERIFY_CONCURRENCY/);
+    expect(() => loadConfig(VerifySettings, { IMPORT_VERIFY_CONCURRENCY: '1000' })).toThrow(
+      /IMPORT_VERIFY_CONCURRENCY/,
+    );
+  });
+
   it('the resolver factory gives a fresh resolver on DNS_SERVERS each time', () => {
     const make = dnsResolverFactory(loadConfig(VerifySettings, { DNS_SERVERS: '127.0.0.1:5353' }));
     const a = make();

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { DnsResolver } from './domain-dns.js';
 
-/** Settings of POST /v1/verify, read from the environment at boot (`loadConfig(VerifySettings)`). */
+/** Settings of POST /v1/verify and of verifying imports, read from the environment at boot (`loadConfig(VerifySettings)`). */
 export class VerifySettings {
   /** Resolvers for the MX/A/AAAA/NS/SOA lookups; unset: the system's resolvers (/etc/resolv.conf). */
   @IsOptional()
@@ -18,6 +18,14 @@ export class VerifySettings {
   @Min(100)
   @Max(30_000)
   VERIFY_TIMEOUT_MS: number = 3000;
+
+  /** Domains a verifying import (`POST /contacts/import?verify=true`) looks up at once, per import. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  IMPORT_VERIFY_CONCURRENCY: number = 16;
 }
 
 export const VERIFY_SETTINGS = Symbol('VERIFY_SETTINGS');

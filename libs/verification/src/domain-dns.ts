@@ -158,3 +158,23 @@ export function assessDomainDns(domain: string, dns: DomainDns, deadlineMs: numb
 
   return { domainExists, hasMxRecords, hasWebsite, acceptsMail, reasons };
 }
+
+/** Whether a domain takes mail, as far as its DNS answers tell: `unknown` when a lookup that decides it did not complete. */
+export type MailDeliverability = 'accepts' | 'refuses' | 'unknown';
+
+/**
+ * The same judgement as `acceptsMail` of {@link assessDomainDns}, telling a definite "no" (NXDOMAIN,
+ * null MX, neither MX nor A/AAAA) from an unknown answer (a timeout or failure where it decides). Pure.
+ */
+export function mailDeliverability(dns: DomainDns): MailDeliverability {
+  const outcomes = RECORD_TYPES.map((type) => dns[type]);
+  if (!outcomes.some((o) => o.status === 'found' || o.status === 'nodata'))
+    return outcomes.some((o) => o.status === 'nxdomain') ? 'refuses' : 'unknown';
+  const mx = dns.MX;
+  if (found(mx) && isNullMx(mx.records)) return 'refuses';
+  if (found(mx) && mx.records.some((r) => r.exchange !== '' && r.exchange !== '.')) return 'accepts';
+  if (incomplete(mx)) return 'unknown';
+  if (found(dns.A) || found(dns.AAAA)) return 'accepts';
+  if (incomplete(dns.A) || incomplete(dns.AAAA)) return 'unknown';
+  return 'refuses';
+}
