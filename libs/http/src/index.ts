@@ -17,3 +17,5 @@ export * from './http-platform.module.js';
 export * from './create-http-app.js';
 export * from './multipart.js';
 export * from './request/input-limits.js';
+export * from './outbound/ssrf-guard.js';
+export * from './outbound/outbound-request.js';

@@ -1,9 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { classifyTarget, WebhookAllowlist } from './ssrf-guard.js';
+import { OutboundAllowlist, outboundRequest, OutboundRefused, OutboundTimeout } from '@herald/http';
 
 export interface WebhookRequest {
   url: string;
@@ -37,18 +33,18 @@ class Refused extends Error {}
 /**
  * Calls a WEBHOOK step's URL: signed (`X-Herald-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
  * "<t>.<body>">`), with `Idempotency-Key`, 10 s for the whole exchange, the answer read up to a
- * bound. Every connection, redirects included, goes through a lookup that resolves the host and
- * refuses it unless every address is public or allowlisted; the socket connects to the checked
- * address (no second resolution between check and connect).
+ * bound. Every connection, redirects included, goes through the SSRF guard of `outboundRequest`
+ * (@herald/http): the host is refused unless every address is public or allowlisted, and the socket
+ * connects to the checked address (no second resolution between check and connect).
  */
 export class WebhookCaller {
-  private readonly allow: WebhookAllowlist;
+  private readonly allow: OutboundAllowlist;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly maxRedirects: number;
 
   constructor(private readonly options: WebhookCallerOptions) {
-    this.allow = new WebhookAllowlist(options.allow);
+    this.allow = new OutboundAllowlist(options.allow);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxBytes = options.maxResponseBytes ?? 64 * 1024;
     this.maxRedirects = options.maxRedirects ?? 5;
@@ -92,33 +88,13 @@ export class WebhookCaller {
     return { status: 0, body: '', error: 'too many redirects' };
   }
 
-  private guardedLookup(host: string): LookupFunction {
-    return (hostname, options, callback) => {
-      const done = (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-        if (err) return callback(err, '', 0);
-        for (const a of addresses) {
-          const verdict = classifyTarget(host, a.address, this.allow);
-          if (!verdict.ok) return callback(new Refused(verdict.reason) as NodeJS.ErrnoException, '', 0);
-        }
-        const first = addresses[0];
-        if (!first) return callback(new Error(`${host} has no address`) as NodeJS.ErrnoException, '', 0);
-        if ((options as { all?: boolean }).all)
-          (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [first]);
-        else callback(null, first.address, first.family);
-      };
-      if (isIP(hostname)) return done(null, [{ address: hostname, family: isIP(hostname) }]);
-      dnsLookup(hostname, { all: true }, done);
-    };
-  }
-
-  private once(
+  private async once(
     url: URL,
     method: string,
     req: WebhookRequest,
     body: string | undefined,
     deadline: number,
   ): Promise<{ status: number; location?: string; body: string }> {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
     const payload = body ?? '';
     const headers: Record<string, string> = {
       'user-agent': 'Herald-Workflows/1',
@@ -126,47 +102,21 @@ export class WebhookCaller {
       'idempotency-key': req.idempotencyKey,
       'x-herald-signature': this.sign(payload),
     };
-    if (body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
-    }
-    // an address literal is connected to without a lookup: check it here
-    if (isIP(host)) {
-      const verdict = classifyTarget(host, host, this.allow);
-      if (!verdict.ok) return Promise.reject(new Refused(verdict.reason));
-    }
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) return Promise.reject(new Error('timed out after 10 s'));
-    const lib = url.protocol === 'https:' ? https : http;
-    return new Promise((resolve, reject) => {
-      const r = lib.request(
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    try {
+      return await outboundRequest({
         url,
-        { method, headers, lookup: this.guardedLookup(host), agent: false, timeout: remaining },
-        (res: IncomingMessage) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            if (size >= this.maxBytes) return;
-            chunks.push(c.subarray(0, this.maxBytes - size));
-            size += c.length;
-            if (size >= this.maxBytes) res.destroy();
-          });
-          const finish = () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              ...(typeof res.headers.location === 'string' ? { location: res.headers.location } : {}),
-              body: Buffer.concat(chunks).toString('utf8'),
-            });
-          res.on('end', finish);
-          res.on('close', finish);
-          res.on('error', finish);
-        },
-      );
-      const timer = setTimeout(() => r.destroy(new Error('timed out after 10 s')), remaining);
-      r.on('close', () => clearTimeout(timer));
-      r.on('timeout', () => r.destroy(new Error('timed out after 10 s')));
-      r.on('error', reject);
-      r.end(body);
-    });
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        deadline,
+        allow: this.allow,
+        maxResponseBytes: this.maxBytes,
+      });
+    } catch (err) {
+      if (err instanceof OutboundRefused) throw new Refused(err.message);
+      if (err instanceof OutboundTimeout) throw new Error('timed out after 10 s');
+      throw err;
+    }
   }
 }

@@ -1,13 +1,14 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * The SSRF guard of WEBHOOK steps: which resolved addresses a request may connect to. Everything
+ * The SSRF guard of every request Herald makes to a host its users name (a workflow's WEBHOOK step,
+ * the webhooks service's deliveries): which resolved addresses a request may connect to. Everything
  * that is not a public unicast address is refused: loopback, private (RFC 1918, unique local),
  * carrier-grade NAT, link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254 included),
  * multicast, reserved, documentation and benchmark ranges, the unspecified address, and IPv6 forms
  * that embed an IPv4 address (mapped, NAT64, 6to4) when that address is refused. The operator's
- * allowlist (`WORKFLOW_WEBHOOK_ALLOW`: CIDRs, addresses or host names, comma-separated) permits
- * otherwise refused targets.
+ * allowlist (`WORKFLOW_WEBHOOK_ALLOW`, `WEBHOOKS_ALLOW`: CIDRs, addresses or host names,
+ * comma-separated) permits otherwise refused targets.
  */
 const BLOCKED_V4: [string, number][] = [
   ['0.0.0.0', 8],
@@ -68,7 +69,7 @@ function expandV6(ip: string): number[] | undefined {
   return all.map((g) => parseInt(g, 16));
 }
 
-/** Whether an IP address (v4 or v6) is a public unicast address a webhook may reach. */
+/** Whether an IP address (v4 or v6) is a public unicast address an outbound request may reach. */
 export function isPublicAddress(ip: string): boolean {
   const family = isIP(ip);
   if (family === 4) return !blocked.check(ip, 'ipv4');
@@ -81,7 +82,7 @@ export function isPublicAddress(ip: string): boolean {
 }
 
 /** The operator's allowlist: CIDRs and addresses, and host names (exact, case-insensitive). */
-export class WebhookAllowlist {
+export class OutboundAllowlist {
   private readonly nets = new BlockList();
   private readonly hosts = new Set<string>();
 
@@ -113,7 +114,7 @@ export class WebhookAllowlist {
 export function classifyTarget(
   host: string,
   ip: string,
-  allow: WebhookAllowlist,
+  allow: OutboundAllowlist,
 ): { ok: true } | { ok: false; reason: string } {
   if (allow.allowsHost(host) || allow.allowsAddress(ip) || isPublicAddress(ip)) return { ok: true };
   return { ok: false, reason: `${host} resolves to ${ip}, which is not a public address` };
