@@ -18,3 +18,4 @@ export * from './events/segment-membership/segment-membership.v1.js';
 export * from './events/campaign-lifecycle/campaign-lifecycle.v1.js';
 export * from './events/workflow-execution/workflow-execution.v1.js';
 export * from './events/billing/billing.v1.js';
+export * from './webhooks/webhook-events.js';
