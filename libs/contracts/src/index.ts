@@ -12,6 +12,7 @@ export * from './events/event-tracked/event-tracked.v1.js';
 export * from './events/project-lifecycle/project-lifecycle.v1.js';
 export * from './events/domain-verification/domain-verification.v1.js';
 export * from './events/email-lifecycle/email-lifecycle.v1.js';
+export * from './events/email-received/email-received.v1.js';
 export * from './events/resource-references/resource-references-changed.v1.js';
 export * from './email-address.js';
 export * from './events/segment-membership/segment-membership.v1.js';
