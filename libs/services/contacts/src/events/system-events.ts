@@ -4,6 +4,7 @@ import {
   Topics,
   type ContactSubscriptionChangedV1,
   type EmailLifecycleV1,
+  type EmailReceivedV1,
   type EventEnvelope,
   type SegmentMembershipChangedV1,
 } from '@herald/contracts';
@@ -23,6 +24,7 @@ export const SYSTEM_EVENT_NAMES = [
   Topics.EmailBounced,
   Topics.EmailComplained,
   Topics.EmailFailed,
+  Topics.EmailReceived,
 ] as const;
 
 export type SystemEventName = (typeof SYSTEM_EVENT_NAMES)[number];
@@ -44,14 +46,17 @@ export interface TimelineEntry {
   occurredAt: string;
 }
 
-/** What an email event shows on the timeline: the email and what happened to it, not the recipient again. */
-function emailData(p: EmailLifecycleV1): Record<string, unknown> {
+/**
+ * What an email event shows on the timeline: the email and what happened to it (a received one: its
+ * inbound id, subject and what it answers), not the contact's address again.
+ */
+function emailData(p: EmailLifecycleV1 | EmailReceivedV1): Record<string, unknown> {
   const { contactId: _contactId, email: _email, ...rest } = p;
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== null));
 }
 
 /**
- * The timeline entry of a subscription change, an email lifecycle event or a segment entry or exit
+ * The timeline entry of a subscription change, an email lifecycle event, a received message or a segment entry or exit
  * (under `segment.<slug>.entry|exit`, with the segment's id and name and the reason); undefined for any
  * other topic.
  */
@@ -79,6 +84,18 @@ export function timelineEntryOf(envelope: EventEnvelope): TimelineEntry | undefi
       ) as SegmentTimelineName,
       data: { segmentId: p.segmentId, segmentName: p.segmentName, reason: p.reason },
       occurredAt: p.at,
+    };
+  }
+  if (envelope.type === Topics.EmailReceived) {
+    // from the contact (or, named by address only, from an address that may be one); none from a null sender
+    const p = envelope.payload as EmailReceivedV1;
+    if (!p.email) return undefined;
+    return {
+      ...base,
+      ...(p.contactId ? { contactId: p.contactId } : {}),
+      email: normaliseEmail(p.email),
+      name: Topics.EmailReceived,
+      data: emailData(p),
     };
   }
   if (EMAIL_EVENTS.includes(envelope.type)) {

@@ -5,7 +5,7 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { CONTACTS } from '../consumer.js';
 import { TimelineProjection } from './timeline.projection.js';
 
-/** Projects subscription changes, the email lifecycle and segment entries and exits into the contacts' timelines (see TimelineProjection). */
+/** Projects subscription changes, the email lifecycle, received messages and segment entries and exits into the contacts' timelines (see TimelineProjection). */
 @Controller()
 export class TimelineHandler {
   constructor(private readonly timeline: TimelineProjection) {}
@@ -62,6 +62,12 @@ export class TimelineHandler {
 
   @OnEventBatch(CONTACTS, Topics.EmailFailed)
   failed(@Payload() events: EventEnvelope[], @Ctx() ctx: EventBatchContext): Promise<number> {
+    return this.timeline.project(ctx.manager, events);
+  }
+
+  /** A message the sender's contact wrote in (docs/inbound.md). */
+  @OnEventBatch(CONTACTS, Topics.EmailReceived)
+  received(@Payload() events: EventEnvelope[], @Ctx() ctx: EventBatchContext): Promise<number> {
     return this.timeline.project(ctx.manager, events);
   }
 }

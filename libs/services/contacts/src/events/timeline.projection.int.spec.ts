@@ -5,6 +5,7 @@ import {
   EmailClicked,
   EmailFailed,
   EmailOpened,
+  EmailReceived,
   EmailSent,
   EventTracked,
   SegmentEntered,
@@ -122,6 +123,53 @@ describe('TimelineProjection (PostgreSQL)', () => {
         },
         system: true,
         created_at: at(8),
+      },
+    ]);
+  });
+
+  it('records a message the contact wrote in with its inbound id, subject and the email it answers; nothing for a null sender', async () => {
+    const received = {
+      inboundId: 'inb_1',
+      to: ['hello@brand.test'],
+      subject: 'Re: Welcome',
+      attachments: 0,
+      size: 420,
+    };
+    await project([
+      EmailReceived.create({
+        projectId,
+        source: 'sending',
+        occurredAt: at(9),
+        payload: { ...received, contactId, email: 'ada@example.com', inReplyToEmailId: 'eml_1', campaignId: 'cmp_1' },
+      }),
+      // named by address only (the sender was no contact when it arrived): matched like a relay notice
+      EmailReceived.create({
+        projectId,
+        source: 'sending',
+        occurredAt: at(10),
+        payload: { ...received, inboundId: 'inb_2', email: 'Ada@Example.com' },
+      }),
+      EmailReceived.create({
+        projectId,
+        source: 'sending',
+        occurredAt: at(11),
+        payload: { ...received, inboundId: 'inb_3' },
+      }),
+    ]);
+    expect(await entries()).toEqual([
+      {
+        contact_id: contactId,
+        name: 'email.received',
+        data: { ...received, inReplyToEmailId: 'eml_1', campaignId: 'cmp_1' },
+        system: true,
+        created_at: at(9),
+      },
+      {
+        contact_id: contactId,
+        name: 'email.received',
+        data: { ...received, inboundId: 'inb_2' },
+        system: true,
+        created_at: at(10),
       },
     ]);
   });
