@@ -5,6 +5,7 @@ import {
   type ContactSubscriptionChangedV1,
   type ContactUpdatedV1,
   type EmailLifecycleV1,
+  type EmailReceivedV1,
   type EventEnvelope,
   type EventTrackedV1,
   type SegmentMembershipChangedV1,
@@ -67,9 +68,22 @@ const email = (e: EventEnvelope<EmailLifecycleV1>): EmailContactEvent => {
   };
 };
 
+/** A message the contact wrote in (`email.received`): its fields are the execution's `event`; none of a sender who is no contact. */
+const received = (e: EventEnvelope<EmailReceivedV1>): EmailContactEvent => {
+  const { contactId, email: address, ...data } = e.payload;
+  return {
+    ...origin(e),
+    ...(contactId ? { contactId } : {}),
+    email: address ?? '',
+    name: e.type,
+    data: data as Record<string, unknown>,
+    occurredAt: e.occurredAt,
+  };
+};
+
 /**
  * What starts and resumes executions: a tracked event, or a system event of the contact under its
- * timeline name (contact.subscribed/unsubscribed, segment.entered/exited, email.*). Each handler
+ * timeline name (contact.subscribed/unsubscribed, segment.entered/exited, email.*, email.received included). Each handler
  * decodes its events and applies them in `ctx.manager` (the idempotent inbox's transaction), so an
  * event delivered twice starts nothing twice, and the unique key on the triggering event id backs
  * that up (ApplyContactEventsUseCase).
@@ -147,6 +161,11 @@ export class TriggerHandlers {
   @OnEventBatch(WORKFLOWS, Topics.EmailFailed)
   onFailed(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
     return this.contactEvents.emails(ctx.manager, events.map(email));
+  }
+  /** Inbound mail (docs/inbound.md): a workflow triggered on `email.received` starts for the sender's contact. */
+  @OnEventBatch(WORKFLOWS, Topics.EmailReceived)
+  onReceived(@Payload() events: EventEnvelope<EmailReceivedV1>[], @Ctx() ctx: EventBatchContext) {
+    return this.contactEvents.emails(ctx.manager, events.map(received));
   }
 
   /** Contact data keys and their types, for GET /workflows/fields. */
