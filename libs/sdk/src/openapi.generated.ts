@@ -1529,7 +1529,7 @@ export interface paths {
     put?: never;
     /**
      * Create
-     * @description The response carries the full keys; they are never shown again (only their prefixes).
+     * @description The response carries the full keys, live and test; they are never shown again (only their prefixes).
      */
     post: operations['meCreate'];
     delete?: never;
@@ -1654,8 +1654,31 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Regenerate keys */
+    /**
+     * Regenerate keys
+     * @description Rotates both live keys (the test keys stay).
+     */
     post: operations['meRegenerateKeys'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/@me/projects/{id}/regenerate-test-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Regenerate test keys
+     * @description Rotates both test keys (the live keys stay); a project created before test mode gets its first pair.
+     */
+    post: operations['meRegenerateTestKeys'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1707,7 +1730,7 @@ export interface paths {
     put?: never;
     /**
      * Send a transactional email
-     * @description The body is validated by parseSendRequest (its union-typed fields do not fit a DTO class).
+     * @description The body is validated by parseSendRequest (its union-typed fields do not fit a DTO class). With a test key (`sk_test_…`) the emails are of test mode: never relayed (docs/test-mode.md).
      */
     post: operations['sendExecute'];
     delete?: never;
@@ -2395,6 +2418,8 @@ export interface components {
       origin: 'api' | 'campaign' | 'workflow';
       /** @description A campaign's test send (POST /campaigns/:id/test). */
       test: boolean;
+      /** @description Test mode (docs/test-mode.md): a test key's or a sandbox address's email, never handed to a relay, its outcome simulated. */
+      testMode: boolean;
       attempts: number;
       /** @description The last problem: the relay's answer of a bounce or failure, why it was skipped, a retry's cause. */
       error: string | null;
@@ -2445,6 +2470,8 @@ export interface components {
       origin: 'api' | 'campaign' | 'workflow';
       /** @description A campaign's test send (POST /campaigns/:id/test). */
       test: boolean;
+      /** @description Test mode (docs/test-mode.md): a test key's or a sandbox address's email, never handed to a relay, its outcome simulated. */
+      testMode: boolean;
       attempts: number;
       /** @description The last problem: the relay's answer of a bounce or failure, why it was skipped, a retry's cause. */
       error: string | null;
@@ -2673,9 +2700,16 @@ export interface components {
       /** @enum {string} */
       role: 'OWNER' | 'ADMIN' | 'MEMBER';
       createdAt: string;
+      /**
+       * @description The live keys, and the test keys (`sk_test_…`, `pk_test_…`: sends that never reach a relay,
+       *     docs/test-mode.md); a test key is null for a project created before test mode until its test
+       *     keys are regenerated.
+       */
       keys: {
         secret: components['schemas']['KeyView'] | null;
         public: components['schemas']['KeyView'] | null;
+        testSecret: components['schemas']['KeyView'] | null;
+        testPublic: components['schemas']['KeyView'] | null;
       };
     };
     PublicConfig: {
@@ -6698,12 +6732,21 @@ export interface operations {
             /** @enum {string} */
             role: 'OWNER' | 'ADMIN' | 'MEMBER';
             createdAt: string;
+            /**
+             * @description The live keys, and the test keys (`sk_test_…`, `pk_test_…`: sends that never reach a relay,
+             *     docs/test-mode.md); a test key is null for a project created before test mode until its test
+             *     keys are regenerated.
+             */
             keys: {
               secret: components['schemas']['KeyView'] | null;
               public: components['schemas']['KeyView'] | null;
+              testSecret: components['schemas']['KeyView'] | null;
+              testPublic: components['schemas']['KeyView'] | null;
             };
             secretKey: string;
             publicKey: string;
+            testSecretKey: string;
+            testPublicKey: string;
           };
         };
       };
@@ -6983,12 +7026,66 @@ export interface operations {
             /** @enum {string} */
             role: 'OWNER' | 'ADMIN' | 'MEMBER';
             createdAt: string;
+            /**
+             * @description The live keys, and the test keys (`sk_test_…`, `pk_test_…`: sends that never reach a relay,
+             *     docs/test-mode.md); a test key is null for a project created before test mode until its test
+             *     keys are regenerated.
+             */
             keys: {
               secret: components['schemas']['KeyView'] | null;
               public: components['schemas']['KeyView'] | null;
+              testSecret: components['schemas']['KeyView'] | null;
+              testPublic: components['schemas']['KeyView'] | null;
             };
             secretKey: string;
             publicKey: string;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  meRegenerateTestKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            name: string;
+            disabled: boolean;
+            /** @enum {string} */
+            role: 'OWNER' | 'ADMIN' | 'MEMBER';
+            createdAt: string;
+            /**
+             * @description The live keys, and the test keys (`sk_test_…`, `pk_test_…`: sends that never reach a relay,
+             *     docs/test-mode.md); a test key is null for a project created before test mode until its test
+             *     keys are regenerated.
+             */
+            keys: {
+              secret: components['schemas']['KeyView'] | null;
+              public: components['schemas']['KeyView'] | null;
+              testSecret: components['schemas']['KeyView'] | null;
+              testPublic: components['schemas']['KeyView'] | null;
+            };
+            testSecretKey: string;
+            testPublicKey: string;
           };
         };
       };

@@ -18,7 +18,7 @@ function serviceWith(owners: Record<string, KeyOwner>) {
   return { credentials: new CredentialsService(store), lookups };
 }
 
-const owner: KeyOwner = { projectId: 'prj_a', kind: 'secret', disabled: false };
+const owner: KeyOwner = { projectId: 'prj_a', kind: 'secret', testMode: false, disabled: false };
 
 describe('CredentialsService: who a credential belongs to', () => {
   it('a malformed key has no owner and is not looked up', async () => {
@@ -26,6 +26,16 @@ describe('CredentialsService: who a credential belongs to', () => {
     expect(await credentials.keyOwner('sk_short')).toBeNull();
     expect(await credentials.keyOwner(`xx_${'a'.repeat(48)}`)).toBeNull();
     expect(lookups).toEqual([]);
+  });
+
+  it('a test key (sk_test_…, pk_test_…) is looked up like a live one, and its owner says test mode', async () => {
+    const testKey = `sk_test_${'c'.repeat(48)}`;
+    const tester: KeyOwner = { ...owner, testMode: true };
+    const { credentials, lookups } = serviceWith({ [testKey]: tester });
+    expect(await credentials.keyOwner(testKey)).toEqual(tester);
+    expect(await credentials.keyOwner(`pk_test_${'d'.repeat(48)}`)).toBeNull();
+    expect(await credentials.keyOwner(`sk_tset_${'c'.repeat(48)}`)).toBeNull();
+    expect(lookups.flat()).toEqual([hashApiKey(testKey), hashApiKey(`pk_test_${'d'.repeat(48)}`)]);
   });
 
   it('keys asked for together are looked up in one query, by their hashes only', async () => {

@@ -23,12 +23,20 @@ describe('CredentialsStore (PostgreSQL)', () => {
       { id: 'prj_on', name: 'On', disabled: false },
       { id: 'prj_off', name: 'Off', disabled: true },
     ]);
-    const key = (id: string, projectId: string, kind: 'secret' | 'public', keyHash: string, revoked = false) => ({
+    const key = (
+      id: string,
+      projectId: string,
+      kind: 'secret' | 'public',
+      keyHash: string,
+      revoked = false,
+      testMode = false,
+    ) => ({
       id,
       projectId,
       kind,
       keyHash,
       prefix: id,
+      testMode,
       revokedAt: revoked ? new Date() : null,
     });
     await ds
@@ -38,6 +46,7 @@ describe('CredentialsStore (PostgreSQL)', () => {
         key('key_2', 'prj_on', 'public', hash('b')),
         key('key_3', 'prj_off', 'secret', hash('c')),
         key('key_4', 'prj_on', 'secret', hash('d'), true),
+        key('key_5', 'prj_on', 'secret', hash('f'), false, true),
       ]);
     await ds.getRepository(Membership).insert([
       { projectId: 'prj_on', userId: 'usr_1', role: 'ADMIN' },
@@ -49,12 +58,13 @@ describe('CredentialsStore (PostgreSQL)', () => {
     await db.drop();
   });
 
-  it("answers many hashes at once (a repeated one too) with each live key's project, kind and disabled", async () => {
-    const owners = await store.keyOwners([hash('a'), hash('b'), hash('c'), hash('a'), hash('e')]);
+  it("answers many hashes at once (a repeated one too) with each live key's project, kind, test mode and disabled", async () => {
+    const owners = await store.keyOwners([hash('a'), hash('b'), hash('c'), hash('a'), hash('e'), hash('f')]);
     expect(Object.fromEntries(owners)).toEqual({
-      [hash('a')]: { projectId: 'prj_on', kind: 'secret', disabled: false },
-      [hash('b')]: { projectId: 'prj_on', kind: 'public', disabled: false },
-      [hash('c')]: { projectId: 'prj_off', kind: 'secret', disabled: true },
+      [hash('a')]: { projectId: 'prj_on', kind: 'secret', testMode: false, disabled: false },
+      [hash('b')]: { projectId: 'prj_on', kind: 'public', testMode: false, disabled: false },
+      [hash('c')]: { projectId: 'prj_off', kind: 'secret', testMode: false, disabled: true },
+      [hash('f')]: { projectId: 'prj_on', kind: 'secret', testMode: true, disabled: false },
     });
   });
 

@@ -38,7 +38,8 @@ export class OptionalSessionGuard extends AuthGuard(SESSION_STRATEGY) {
  * - `@Public()` routes pass; `@Internal()` routes need a principal another service signed;
  * - `@SessionAuth()` routes (accounts, projects, members) need a dashboard session;
  * - every project-scoped route (the routing table) needs `Authorization: Bearer sk_…` (or `pk_…` on
- *   /v1/track), or a session plus `X-Project-Id` naming a project the user is a member of;
+ *   /v1/track; a test key `sk_test_…` / `pk_test_…` alike, its principal marked `testMode`), or a
+ *   session plus `X-Project-Id` naming a project the user is a member of;
  * - then the project's rate limit is counted and reported in RateLimit-* headers.
  * The resulting principal is put on the request (and, in distributed mode, signed for the service).
  * Then the read-your-writes gate holds a route this process serves until the copies it reads have
@@ -151,7 +152,13 @@ export class EdgeAuthGuard implements CanActivate {
         });
       }
       if (owner.disabled) throw new HeraldException(403, ErrorCode.ProjectDisabled, 'This project is disabled');
-      return { kind: 'api-key', projectId: owner.projectId, keyType: owner.kind };
+      // a test key's principal carries the mark every service reads (docs/test-mode.md)
+      return {
+        kind: 'api-key',
+        projectId: owner.projectId,
+        keyType: owner.kind,
+        ...(owner.testMode ? { testMode: true as const } : {}),
+      };
     }
     const user = await this.sessionUser(context, req);
     if (!user) throw unauthorized('Send Authorization: Bearer <secret key>');

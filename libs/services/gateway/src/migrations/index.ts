@@ -4,6 +4,7 @@ import { VerificationMailJobs1795489748137 } from './1795489748137-verification-
 import { BillingCapsConsumption1795600000000 } from './1795600000000-billing-caps-consumption.js';
 import { SendingSuspensions1795600100000 } from './1795600100000-sending-suspensions.js';
 import { ProjectInvitations1795600200000 } from './1795600200000-project-invitations.js';
+import { ApiKeyModes1796270000000 } from './1796270000000-api-key-modes.js';
 
 /** Committed migrations of the gateway schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -14,4 +15,5 @@ export const gatewayMigrations: Function[] = [
   BillingCapsConsumption1795600000000,
   SendingSuspensions1795600100000,
   ProjectInvitations1795600200000,
+  ApiKeyModes1796270000000,
 ];

@@ -56,12 +56,23 @@ export interface ProjectView {
   disabled: boolean;
   role: ProjectRole;
   createdAt: string;
-  keys: { secret: KeyView | null; public: KeyView | null };
+  /**
+   * The live keys, and the test keys (`sk_test_…`, `pk_test_…`: sends that never reach a relay,
+   * docs/test-mode.md); a test key is null for a project created before test mode until its test
+   * keys are regenerated.
+   */
+  keys: { secret: KeyView | null; public: KeyView | null; testSecret: KeyView | null; testPublic: KeyView | null };
 }
 
 export interface IssuedKeys {
   secretKey: string;
   publicKey: string;
+}
+
+/** The test keys, shown only when issued (with the project, or by regenerate-test-keys). */
+export interface IssuedTestKeys {
+  testSecretKey: string;
+  testPublicKey: string;
 }
 
 export interface MemberView {

@@ -18,6 +18,7 @@ import {
   CreateProjectDto,
   UpdateProjectDto,
   type IssuedKeys,
+  type IssuedTestKeys,
   type MemberView,
   type ProjectView,
 } from './project.dto.js';
@@ -49,10 +50,13 @@ export class MeController {
     return this.projects.list(user.id);
   }
 
-  /** The response carries the full keys; they are never shown again (only their prefixes). */
+  /** The response carries the full keys, live and test; they are never shown again (only their prefixes). */
   @Post('projects')
   @HttpCode(201)
-  create(@CurrentUser() user: User, @Body() body: CreateProjectDto): Promise<ProjectView & IssuedKeys> {
+  create(
+    @CurrentUser() user: User,
+    @Body() body: CreateProjectDto,
+  ): Promise<ProjectView & IssuedKeys & IssuedTestKeys> {
     return this.projects.create(user.id, body.name);
   }
 
@@ -61,10 +65,18 @@ export class MeController {
     return this.projects.update(user.id, id, body);
   }
 
+  /** Rotates both live keys (the test keys stay). */
   @Post('projects/:id/regenerate-keys')
   @HttpCode(200)
   regenerateKeys(@CurrentUser() user: User, @Param('id') id: string): Promise<ProjectView & IssuedKeys> {
     return this.projects.regenerateKeys(user.id, id);
+  }
+
+  /** Rotates both test keys (the live keys stay); a project created before test mode gets its first pair. */
+  @Post('projects/:id/regenerate-test-keys')
+  @HttpCode(200)
+  regenerateTestKeys(@CurrentUser() user: User, @Param('id') id: string): Promise<ProjectView & IssuedTestKeys> {
+    return this.projects.regenerateTestKeys(user.id, id);
   }
 
   @Post('projects/:id/reset')

@@ -9,7 +9,7 @@ import { ApiKey, type ApiKeyKind } from './api-key.entity.js';
 import { generateApiKey } from './api-keys.js';
 import { Membership } from './membership.entity.js';
 import { MANAGERS, requireMembership } from './project-access.js';
-import type { IssuedKeys, ProjectView, UpdateProjectDto } from './project.dto.js';
+import type { IssuedKeys, IssuedTestKeys, ProjectView, UpdateProjectDto } from './project.dto.js';
 import { Project } from './project.entity.js';
 import { ProjectSetup } from './setup/project-setup.entity.js';
 
@@ -28,16 +28,18 @@ export class ProjectsService {
     return Promise.all(memberships.map((m) => this.view(this.db.manager, m)));
   }
 
-  /** Creates the project with the caller as OWNER and returns its two keys (shown only now). */
-  async create(userId: string, name: string): Promise<ProjectView & IssuedKeys> {
+  /** Creates the project with the caller as OWNER and returns its live and test keys (shown only now). */
+  async create(userId: string, name: string): Promise<ProjectView & IssuedKeys & IssuedTestKeys> {
     return this.db.transaction(async (m) => {
       const project = m.create(Project, { id: newId('prj'), name, disabled: false });
       await m.insert(Project, project);
       await m.insert(Membership, { projectId: project.id, userId, role: 'OWNER' });
       const keys = await this.issueKeys(m, project.id);
+      const testKeys = await this.issueTestKeys(m, project.id);
       return {
         ...(await this.view(m, await m.findOneByOrFail(Membership, { projectId: project.id, userId }))),
         ...keys,
+        ...testKeys,
       };
     });
   }
@@ -57,12 +59,25 @@ export class ProjectsService {
     });
   }
 
-  /** Both keys rotate; the old ones stop working with this commit. */
+  /** Both live keys rotate; the old ones stop working with this commit. The test keys stay. */
   async regenerateKeys(userId: string, projectId: string): Promise<ProjectView & IssuedKeys> {
     return this.db.transaction(async (m) => {
       const membership = await requireMembership(m, userId, projectId, MANAGERS);
-      await m.update(ApiKey, { projectId, revokedAt: IsNull() }, { revokedAt: new Date() });
+      await m.update(ApiKey, { projectId, testMode: false, revokedAt: IsNull() }, { revokedAt: new Date() });
       const keys = await this.issueKeys(m, projectId);
+      return { ...(await this.view(m, membership)), ...keys };
+    });
+  }
+
+  /**
+   * Both test keys rotate (the live ones stay); a project created before test mode gets its first
+   * pair here (a key is stored as its hash only, so it can be shown only when it is issued).
+   */
+  async regenerateTestKeys(userId: string, projectId: string): Promise<ProjectView & IssuedTestKeys> {
+    return this.db.transaction(async (m) => {
+      const membership = await requireMembership(m, userId, projectId, MANAGERS);
+      await m.update(ApiKey, { projectId, testMode: true, revokedAt: IsNull() }, { revokedAt: new Date() });
+      const keys = await this.issueTestKeys(m, projectId);
       return { ...(await this.view(m, membership)), ...keys };
     });
   }
@@ -105,19 +120,38 @@ export class ProjectsService {
   }
 
   private async issueKeys(m: EntityManager, projectId: string): Promise<IssuedKeys> {
-    const issue = async (kind: ApiKeyKind) => {
-      const k = generateApiKey(kind);
-      await m.insert(ApiKey, { id: newId('key'), projectId, kind, keyHash: k.hash, prefix: k.prefix, revokedAt: null });
-      return k.key;
+    return {
+      secretKey: await this.issue(m, projectId, 'secret', false),
+      publicKey: await this.issue(m, projectId, 'public', false),
     };
-    return { secretKey: await issue('secret'), publicKey: await issue('public') };
+  }
+
+  private async issueTestKeys(m: EntityManager, projectId: string): Promise<IssuedTestKeys> {
+    return {
+      testSecretKey: await this.issue(m, projectId, 'secret', true),
+      testPublicKey: await this.issue(m, projectId, 'public', true),
+    };
+  }
+
+  private async issue(m: EntityManager, projectId: string, kind: ApiKeyKind, testMode: boolean): Promise<string> {
+    const k = generateApiKey(kind, testMode);
+    await m.insert(ApiKey, {
+      id: newId('key'),
+      projectId,
+      kind,
+      testMode,
+      keyHash: k.hash,
+      prefix: k.prefix,
+      revokedAt: null,
+    });
+    return k.key;
   }
 
   private async view(m: EntityManager, membership: Membership): Promise<ProjectView> {
     const project = await m.findOneByOrFail(Project, { id: membership.projectId });
     const keys = await m.find(ApiKey, { where: { projectId: project.id, revokedAt: IsNull() } });
-    const key = (kind: ApiKeyKind) => {
-      const k = keys.find((x) => x.kind === kind);
+    const key = (kind: ApiKeyKind, testMode = false) => {
+      const k = keys.find((x) => x.kind === kind && x.testMode === testMode);
       return k ? { prefix: k.prefix, createdAt: k.createdAt.toISOString() } : null;
     };
     return {
@@ -126,7 +160,12 @@ export class ProjectsService {
       disabled: project.disabled,
       role: membership.role,
       createdAt: project.createdAt.toISOString(),
-      keys: { secret: key('secret'), public: key('public') },
+      keys: {
+        secret: key('secret'),
+        public: key('public'),
+        testSecret: key('secret', true),
+        testPublic: key('public', true),
+      },
     };
   }
 }
