@@ -2,7 +2,7 @@ import { DomainError, SpanKind, withSpan } from '@herald/core';
 import type { Email } from '../emails/email.entity.js';
 import type { DkimKey, SenderDomains } from '../senders/sender-domains.js';
 import type { Lane } from './delivery-lanes.js';
-import { afterRelayFailure, retryOrGiveUp, type Outcome } from './delivery-outcome.js';
+import { afterRelayFailure, retryOrGiveUp, simulatedOutcome, type Outcome } from './delivery-outcome.js';
 import { suppressionKey, type DeliveryStore } from './delivery-store.js';
 import { HandoffWriter } from './handoff-writer.js';
 import { SmtpRelay } from './smtp-relay.js';
@@ -15,12 +15,14 @@ type Prepared =
  * Delivers one claimed batch through the relay and says what became of each email: suppressed
  * addresses are skipped, each message is signed with its sender domain's DKIM key (one look-up per
  * project and domain of the batch), and each hand-off is recorded just before the final dot.
+ * Test-mode emails (docs/test-mode.md) never reach the relay: their outcome is simulated. Without a
+ * relay (`relay` null, no SMTP_URL) the worker claims only those.
  */
 export class BatchDelivery {
   private readonly handoffs: HandoffWriter;
 
   constructor(
-    private readonly relay: Pick<SmtpRelay, 'compose' | 'deliver' | 'composesOffThread'>,
+    private readonly relay: Pick<SmtpRelay, 'compose' | 'deliver' | 'composesOffThread'> | null,
     private readonly store: Pick<DeliveryStore, 'suppressedOf' | 'recordHandoffs'>,
     private readonly senders: Pick<SenderDomains, 'signingKey'>,
     private readonly maxAttempts: number,
@@ -42,7 +44,7 @@ export class BatchDelivery {
       this.prepare(email, suppressed.has(suppressionKey(email.projectId, email.toEmail)), keyOf);
     const send = (p: Prepared) => (p.raw ? this.deliverOne(p.email, p.raw) : Promise.resolve(p.outcome));
     let sending: Promise<Outcome>[];
-    if (this.relay.composesOffThread)
+    if (!this.relay || this.relay.composesOffThread)
       // compose threads leave the event loop free: every message of the batch is composed at
       // once, each handed to the pool as soon as it is signed
       sending = batch.map((email) => prepareOne(email).then(send));
@@ -68,6 +70,12 @@ export class BatchDelivery {
   ): Promise<Prepared> {
     if (suppressed)
       return { email, outcome: { email, kind: 'suppressed', detail: 'The address is on the suppression list' } };
+    // test mode: rendered and stored, never handed to a relay; the sandbox address chooses the outcome
+    if (email.testMode) return { email, outcome: simulatedOutcome(email) };
+    const relay = this.relay;
+    if (!relay)
+      // not claimed without a relay (DeliveryStore.claim's testModeOnly): back to the queue if ever
+      return { email, outcome: { email, kind: 'retry', detail: 'No SMTP relay is configured (SMTP_URL)' } };
     let dkim: DkimKey | null;
     try {
       dkim = await keyOf(email);
@@ -83,7 +91,7 @@ export class BatchDelivery {
           email,
           outcome: { email, kind: 'failed', detail: `The sender domain of ${email.fromEmail} is no longer verified` },
         };
-      const raw = await this.relay.compose(
+      const raw = await relay.compose(
         {
           messageId: email.messageId,
           from: { email: email.fromEmail, name: email.fromName },
@@ -136,7 +144,7 @@ export class BatchDelivery {
   private async handOff(email: Email, raw: Buffer): Promise<Outcome> {
     let handedOff = false;
     try {
-      const answer = await this.relay.deliver(
+      const answer = await this.relay!.deliver(
         { from: email.fromEmail, to: email.toEmail },
         raw,
         async () => {

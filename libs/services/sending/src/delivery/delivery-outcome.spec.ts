@@ -1,5 +1,5 @@
 import type { Email } from '../emails/email.entity.js';
-import { afterRelayFailure, retryDelayMs, retryOrGiveUp } from './delivery-outcome.js';
+import { afterRelayFailure, retryDelayMs, retryOrGiveUp, simulatedOutcome } from './delivery-outcome.js';
 
 const email = (attempts: number) => ({ id: 'eml_1', attempts }) as Email;
 
@@ -44,5 +44,17 @@ describe('delivery outcomes: what a problem makes of an email', () => {
     expect(retryDelayMs(3, 30_000, () => 0)).toBe(60_000);
     for (let i = 0; i < 50; i++) expect(retryDelayMs(3, 30_000)).toBeGreaterThanOrEqual(60_000);
     for (let i = 0; i < 50; i++) expect(retryDelayMs(3, 30_000)).toBeLessThanOrEqual(120_000);
+  });
+
+  it('a test-mode email is simulated as its sandbox address chooses: a bounce with the simulated 550, else delivered or complained', () => {
+    const to = (toEmail: string) => ({ id: 'eml_1', attempts: 1, testMode: true, toEmail }) as Email;
+    expect(simulatedOutcome(to('bounced@sandbox.herald.test'))).toMatchObject({
+      kind: 'simulated',
+      simulation: 'bounced',
+      detail: expect.stringMatching(/^550 5\.1\.1 Test mode: simulated hard bounce/),
+    });
+    expect(simulatedOutcome(to('complained@sandbox.herald.test'))).toMatchObject({ simulation: 'complained' });
+    expect(simulatedOutcome(to('delivered@sandbox.herald.test'))).toMatchObject({ simulation: 'delivered' });
+    expect(simulatedOutcome(to('someone@example.com'))).toMatchObject({ simulation: 'delivered' });
   });
 });

@@ -1,14 +1,28 @@
 import { backoffDelay } from '@herald/core';
 import type { Email } from '../emails/email.entity.js';
+import { SIMULATED_BOUNCE, simulatedDelivery, type Simulation } from '../sandbox/sandbox-outcomes.js';
 import type { FailureKind } from './smtp-relay.js';
 
-/** What became of one email in a batch, applied together at the end of the batch (OutcomeRecorder). */
+/**
+ * What became of one email in a batch, applied together at the end of the batch (OutcomeRecorder).
+ * `simulated`: a test-mode email (docs/test-mode.md), never handed to a relay, given the outcome its
+ * sandbox address chooses.
+ */
 export type Outcome =
   | { email: Email; kind: 'sent'; detail?: string }
   | { email: Email; kind: 'suppressed' | 'failed' | 'retry'; detail: string }
-  | { email: Email; kind: 'bounced'; detail: string };
+  | { email: Email; kind: 'bounced'; detail: string }
+  | { email: Email; kind: 'simulated'; simulation: Simulation; detail?: string };
 
 export type OutcomeKind = Outcome['kind'];
+
+/** The outcome of a test-mode email: what its recipient chooses (a sandbox address), delivered otherwise; no relay is called. */
+export function simulatedOutcome(email: Email): Outcome {
+  const simulation = simulatedDelivery(email.toEmail);
+  return simulation === 'bounced'
+    ? { email, kind: 'simulated', simulation, detail: SIMULATED_BOUNCE }
+    : { email, kind: 'simulated', simulation };
+}
 
 /** A problem worth another attempt: retried, unless this was the last attempt allowed. */
 export function retryOrGiveUp(email: Email, detail: string, maxAttempts: number): Outcome {

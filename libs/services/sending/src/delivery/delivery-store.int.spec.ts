@@ -25,6 +25,8 @@ const nothing: OutcomeWrites = {
   ended: [],
   retry: { ids: [], details: [], delaysMs: [] },
   suppress: [],
+  delivered: [],
+  complained: [],
 };
 
 /**
@@ -108,6 +110,15 @@ describe('DeliveryStore (PostgreSQL)', () => {
     expect(await store.claim('normal', 10, LEASE_MS)).toEqual([]);
   });
 
+  it('without a relay a claim takes the test-mode emails only (docs/test-mode.md); live mail stays queued', async () => {
+    const live = await email();
+    const test = await email({ testMode: true });
+    const claimed = await store.claim('normal', 10, LEASE_MS, true);
+    expect(claimed.map((e) => [e.id, e.testMode])).toEqual([[test, true]]);
+    expect((await state(live)).status).toBe('queued');
+    expect((await store.claim('normal', 10, LEASE_MS)).map((e) => [e.id, e.testMode])).toEqual([[live, false]]);
+  });
+
   it('a claimed email is sending, leased for a whole lease, one attempt more, its old hand-off cleared; it comes back as an Email', async () => {
     const id = await email({ attempts: 2 }, { handoff_at: 'now()' });
     const [claimed] = await store.claim('normal', 10, LEASE_MS);
@@ -149,6 +160,29 @@ describe('DeliveryStore (PostgreSQL)', () => {
     expect(a).toMatchObject({ status: 'sent', lease: null, error: null });
     expect(b).toMatchObject({ status: 'sent', lease: null, error: detail });
     near(a.sent, 0);
+  });
+
+  it('simulated deliveries (test mode) are sent then delivered in the same write; a simulated complaint also stamps complained_at', async () => {
+    const delivered = await email({ status: 'sending', testMode: true }, { lease_until: 'now()' });
+    const complained = await email({ status: 'sending', testMode: true }, { lease_until: 'now()' });
+    await store.transaction((m) =>
+      store.applyOutcomes(m, {
+        ...nothing,
+        sent: { ids: [delivered, complained], details: [null, null] },
+        delivered: [delivered, complained],
+        complained: [complained],
+      }),
+    );
+    const rows: { id: string; status: string; sent: boolean; complained: boolean; lease: Date | null }[] =
+      await ds.query(
+        `SELECT id, status, sent_at IS NOT NULL AS sent, complained_at IS NOT NULL AS complained, lease_until AS lease
+         FROM sending.emails WHERE id = ANY($1) ORDER BY id`,
+        [[delivered, complained]],
+      );
+    expect(rows).toEqual([
+      { id: delivered, status: 'delivered', sent: true, complained: false, lease: null },
+      { id: complained, status: 'delivered', sent: true, complained: true, lease: null },
+    ]);
   });
 
   it('ended outcomes keep their detail as the error; a bounce stamps bounced_at and suppresses the address in its project only', async () => {

@@ -19,6 +19,10 @@ export interface OutcomeWrites {
   retry: StatusWrite & { delaysMs: number[] };
   /** Addresses that bounced: never sent to again in their project. */
   suppress: { projectId: string; email: string; detail: string }[];
+  /** Test mode's simulated deliveries (docs/test-mode.md): `sent` (above), then at once `delivered`. */
+  delivered: string[];
+  /** Test mode's simulated complaints: delivered (above), with `complained_at` stamped. */
+  complained: string[];
 }
 
 /** The SQL condition on `priority` of each delivery lane's claim (delivery-lanes.ts). */
@@ -46,12 +50,13 @@ export class DeliveryStore {
   /**
    * Claims up to `limit` due emails of a lane (`FOR UPDATE SKIP LOCKED`: replicas never claim the
    * same one), leased for `leaseMs`, with one more attempt counted; lowest priority first.
+   * `testModeOnly`: only test-mode emails (a worker without a relay simulates those and leaves the rest queued).
    */
-  async claim(lane: keyof typeof LANE_FILTER, limit: number, leaseMs: number): Promise<Email[]> {
+  async claim(lane: keyof typeof LANE_FILTER, limit: number, leaseMs: number, testModeOnly = false): Promise<Email[]> {
     const table = this.emails;
     const [rows] = (await this.db.query(
       `UPDATE ${table} SET status = 'sending', attempts = attempts + 1, lease_until = now() + ($2 || ' milliseconds')::interval, handoff_at = NULL
-        WHERE id IN (SELECT id FROM ${table} WHERE status = 'queued' AND ${LANE_FILTER[lane]} AND next_attempt_at <= now()
+        WHERE id IN (SELECT id FROM ${table} WHERE status = 'queued' AND ${LANE_FILTER[lane]}${testModeOnly ? ' AND test_mode' : ''} AND next_attempt_at <= now()
                      ORDER BY priority, next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING *`,
       [limit, String(leaseMs)],
@@ -95,6 +100,12 @@ export class DeliveryStore {
         [writes.sent.ids, writes.sent.details],
       );
     }
+    if (writes.delivered.length > 0)
+      await m.query(`UPDATE ${table} SET status = 'delivered' WHERE id = ANY($1::varchar[]) AND status = 'sent'`, [
+        writes.delivered,
+      ]);
+    if (writes.complained.length > 0)
+      await m.query(`UPDATE ${table} SET complained_at = now() WHERE id = ANY($1::varchar[])`, [writes.complained]);
     for (const w of writes.ended) {
       if (w.ids.length === 0) continue;
       await m.query(

@@ -20,9 +20,9 @@ import { SmtpRelay } from './smtp-relay.js';
 
 const log = createLogger('sending.delivery');
 
-/** What runs once a relay is configured: the relay, the NOTIFY listener, one claim loop per lane. */
+/** What runs: the relay (none without SMTP_URL), the NOTIFY listener, one claim loop per lane. */
 interface Started {
-  relay: SmtpRelay;
+  relay: SmtpRelay | null;
   unlisten: () => Promise<void>;
   /** The normal lane's, then the bulk lane's. */
   lanes: { pause: WakeableSleep; loop: Promise<void> }[];
@@ -38,6 +38,8 @@ interface Started {
  * (LeaseRecovery: a crashed worker's emails go back to the queue, unless their hand-off was
  * recorded, in which case they count as sent and are never sent twice); old `Idempotency-Key`s go
  * with the service's retention (IdempotentRequests). The SQL of all of them is in DeliveryStore.
+ * Test-mode emails (docs/test-mode.md) are claimed like the others and never reach the relay: their
+ * outcome is simulated. Without a relay (no SMTP_URL) the loops claim only those; live mail stays queued.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -62,15 +64,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.settings.SMTP_URL) {
-      log.warn('SMTP_URL is not set: emails are accepted and stay queued until a relay is configured');
-      return;
-    }
-    const relay = new SmtpRelay(this.settings.SMTP_URL, {
-      poolSize: this.settings.SMTP_POOL_SIZE,
-      maxMessages: this.settings.SMTP_MAX_MESSAGES,
-      composeThreads: this.settings.DELIVERY_COMPOSE_THREADS,
-    });
+    if (!this.settings.SMTP_URL)
+      log.warn(
+        'SMTP_URL is not set: emails are accepted and stay queued until a relay is configured (test-mode emails are still simulated)',
+      );
+    const relay = this.settings.SMTP_URL
+      ? new SmtpRelay(this.settings.SMTP_URL, {
+          poolSize: this.settings.SMTP_POOL_SIZE,
+          maxMessages: this.settings.SMTP_MAX_MESSAGES,
+          composeThreads: this.settings.DELIVERY_COMPOSE_THREADS,
+        })
+      : null;
     const unlisten = await PgNotifications.for(this.runtime.databaseUrl).listen(EMAILS_CHANNEL, () => this.wake());
     this.running = true;
     this.leases.start();
@@ -80,7 +84,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       unlisten,
       lanes: (['normal', 'bulk'] as const).map((lane) => {
         const pause = new WakeableSleep();
-        return { pause, loop: this.run(lane, pause, delivery) };
+        return { pause, loop: this.run(lane, pause, delivery, relay === null) };
       }),
     };
   }
@@ -96,14 +100,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await Promise.all((this.started?.lanes ?? []).map((l) => l.loop));
     this.leases.stop();
     await this.started?.unlisten();
-    await this.started?.relay.close();
+    await this.started?.relay?.close();
   }
 
-  private async run(lane: Lane, pause: WakeableSleep, delivery: BatchDelivery): Promise<void> {
+  /** `testModeOnly`: no relay, so only test-mode emails are claimed (simulated); live mail stays queued. */
+  private async run(lane: Lane, pause: WakeableSleep, delivery: BatchDelivery, testModeOnly: boolean): Promise<void> {
     while (this.running) {
       try {
         if (lane === 'normal') await this.housekeeping();
-        const batch = await this.store.claim(lane, this.settings.DELIVERY_BATCH_SIZE, this.settings.DELIVERY_LEASE_MS);
+        const batch = await this.store.claim(
+          lane,
+          this.settings.DELIVERY_BATCH_SIZE,
+          this.settings.DELIVERY_LEASE_MS,
+          testModeOnly,
+        );
         if (batch.length === 0) {
           await pause.sleep(1000);
           continue;

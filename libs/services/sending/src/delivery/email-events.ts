@@ -5,11 +5,12 @@ import type { Email } from '../emails/email.entity.js';
 
 /**
  * The email.* payload of one email, plus what the event adds (bounce type, reason, url, message id).
- * Campaign and workflow mail carry their campaignId / workflowId, so the callers' ledgers follow them.
+ * Campaign and workflow mail carry their campaignId / workflowId, so the callers' ledgers follow them;
+ * test-mode mail carries `testMode: true`.
  */
 export function emailEventPayload(
   email: Pick<Email, 'id' | 'contactId' | 'toEmail' | 'subject' | 'templateId' | 'origin'> &
-    Partial<Pick<Email, 'campaignId' | 'workflowId'>> & { fromEmail?: string },
+    Partial<Pick<Email, 'campaignId' | 'workflowId' | 'testMode'>> & { fromEmail?: string },
   extra: Partial<EmailLifecycleV1> = {},
 ): EmailLifecycleV1 {
   const fromDomain = email.fromEmail ? emailDomain(email.fromEmail) : null;
@@ -23,6 +24,8 @@ export function emailEventPayload(
     ...(fromDomain ? { fromDomain } : {}),
     ...(email.campaignId ? { campaignId: email.campaignId } : {}),
     ...(email.workflowId ? { workflowId: email.workflowId } : {}),
+    // test mode (docs/test-mode.md): consumers keeping live state skip it, webhooks forward it marked
+    ...(email.testMode ? { testMode: true } : {}),
     ...extra,
   };
 }

@@ -85,4 +85,51 @@ describe('outcomeRecord: what a batch’s outcomes write', () => {
     expect(third).toBeLessThanOrEqual(120_000);
     expect(events).toEqual([]);
   });
+
+  it('test mode: a simulated delivery is written sent then delivered and says email.sent and email.delivered, marked testMode', () => {
+    const test = { ...email(1), testMode: true } as Email;
+    const { writes, events } = outcomeRecord([{ email: test, kind: 'simulated', simulation: 'delivered' }], 1);
+    expect(writes.sent).toEqual({ ids: ['eml_1'], details: [null] });
+    expect(writes.delivered).toEqual(['eml_1']);
+    expect(writes.complained).toEqual([]);
+    expect(writes.suppress).toEqual([]);
+    expect(events.map((e) => [e.type, e.payload.emailId, e.payload.testMode])).toEqual([
+      ['email.sent', 'eml_1', true],
+      ['email.delivered', 'eml_1', true],
+    ]);
+  });
+
+  it('test mode: a simulated complaint is delivered, stamped complained and says email.complained; nothing is suppressed', () => {
+    const test = { ...email(2), testMode: true } as Email;
+    const { writes, events } = outcomeRecord([{ email: test, kind: 'simulated', simulation: 'complained' }], 1);
+    expect(writes.delivered).toEqual(['eml_2']);
+    expect(writes.complained).toEqual(['eml_2']);
+    expect(writes.suppress).toEqual([]);
+    expect(events.map((e) => [e.type, e.payload.testMode])).toEqual([
+      ['email.sent', true],
+      ['email.delivered', true],
+      ['email.complained', true],
+    ]);
+  });
+
+  it('test mode: a simulated bounce ends the email bounced with a permanent email.bounced, but suppresses no address (live data stays as it was)', () => {
+    const test = { ...email(3), testMode: true } as Email;
+    const live = email(4);
+    const { writes, events } = outcomeRecord(
+      [
+        { email: test, kind: 'simulated', simulation: 'bounced', detail: '550 simulated' },
+        { email: live, kind: 'bounced', detail: '550 real' },
+      ],
+      1,
+    );
+    expect(writes.ended).toEqual([
+      { status: 'bounced', ids: ['eml_4', 'eml_3'], details: ['550 real', '550 simulated'] },
+    ]);
+    expect(writes.suppress).toEqual([{ projectId: 'prj_1', email: 'r4@example.com', detail: '550 real' }]);
+    expect(writes.sent.ids).toEqual([]);
+    expect(events.map((e) => [e.type, e.payload.emailId, e.payload.bounceType, e.payload.testMode])).toEqual([
+      ['email.bounced', 'eml_4', 'permanent', undefined],
+      ['email.bounced', 'eml_3', 'permanent', true],
+    ]);
+  });
 });

@@ -1,4 +1,11 @@
-import { EmailBounced, EmailFailed, type EmailLifecycleV1, type EventEnvelope } from '@herald/contracts';
+import {
+  EmailBounced,
+  EmailComplained,
+  EmailDelivered,
+  EmailFailed,
+  type EmailLifecycleV1,
+  type EventEnvelope,
+} from '@herald/contracts';
 import { SENDING } from '../consumer.js';
 import type { EmailHistory } from '../emails/email-history.js';
 import { deliveryMetrics } from './delivery-metrics.js';
@@ -16,6 +23,10 @@ export interface OutcomeRecord {
  * Decides what a batch's outcomes write: `sent` (with the detail kept when the relay's answer was
  * lost), `suppressed`, `failed`, `bounced` (the address suppressed), `retry` (back to the queue after
  * `retryDelayMs` of the email's attempts); events for the sent, the bounced and the failed.
+ * `simulated` (test mode, docs/test-mode.md) writes what the relay's answer and its later notices
+ * would, at once: delivered is sent then delivered (`email.sent`, `email.delivered`), complained is
+ * that and a complaint (`email.complained`), bounced is a hard bounce (`email.bounced`, permanent)
+ * that suppresses nothing: a test must not spoil the live suppression list. Their events say `testMode`.
  */
 export function outcomeRecord(outcomes: Outcome[], retryBaseMs: number): OutcomeRecord {
   const byKind = <K extends OutcomeKind>(k: K) => outcomes.filter((o): o is Outcome & { kind: K } => o.kind === k);
@@ -27,11 +38,23 @@ export function outcomeRecord(outcomes: Outcome[], retryBaseMs: number): Outcome
   const bounced = byKind('bounced');
   const failed = byKind('failed');
   const retry = byKind('retry');
+  const simulated = byKind('simulated');
+  const simulatedAs = (...s: string[]) => simulated.filter((o) => s.includes(o.simulation));
+  const reached = simulatedAs('delivered', 'complained');
+  const complained = simulatedAs('complained');
+  const simulatedBounces = simulatedAs('bounced');
+  const event = (o: Outcome, create: typeof EmailDelivered.create, extra: Partial<EmailLifecycleV1> = {}) =>
+    create({ projectId: o.email.projectId, source: SENDING, payload: emailEventPayload(o.email, extra) });
   return {
     writes: {
-      sent: status(sent),
+      sent: status([...sent, ...reached]),
+      delivered: reached.map((o) => o.email.id),
+      complained: complained.map((o) => o.email.id),
       ended: (['suppressed', 'failed', 'bounced'] as const)
-        .map((kind) => ({ status: kind, ...status(byKind(kind)) }))
+        .map((kind) => ({
+          status: kind,
+          ...status(kind === 'bounced' ? [...bounced, ...simulatedBounces] : byKind(kind)),
+        }))
         .filter((w) => w.ids.length > 0),
       retry: { ...status(retry), delaysMs: retry.map((o) => retryDelayMs(o.email.attempts, retryBaseMs)) },
       suppress: bounced.map((o) => ({ projectId: o.email.projectId, email: o.email.toEmail, detail: o.detail })),
@@ -51,6 +74,14 @@ export function outcomeRecord(outcomes: Outcome[], retryBaseMs: number): Outcome
           source: SENDING,
           payload: emailEventPayload(o.email, { reason: o.detail }),
         }),
+      ),
+      ...reached.flatMap((o) => [
+        emailSentEvent(o.email),
+        event(o, EmailDelivered.create),
+        ...(o.simulation === 'complained' ? [event(o, EmailComplained.create)] : []),
+      ]),
+      ...simulatedBounces.map((o) =>
+        event(o, EmailBounced.create, { bounceType: 'permanent', ...(o.detail ? { reason: o.detail } : {}) }),
       ),
     ],
   };

@@ -58,6 +58,8 @@ export interface EmailSummaryView {
   origin: 'api' | 'campaign' | 'workflow';
   /** A campaign's test send (POST /campaigns/:id/test). */
   test: boolean;
+  /** Test mode (docs/test-mode.md): a test key's or a sandbox address's email, never handed to a relay, its outcome simulated. */
+  testMode: boolean;
   attempts: number;
   /** The last problem: the relay's answer of a bounce or failure, why it was skipped, a retry's cause. */
   error: string | null;
@@ -91,6 +93,7 @@ export function emailSummaryView(e: Email): EmailSummaryView {
     templateId: e.templateId,
     origin: e.origin,
     test: e.test === true,
+    testMode: e.testMode === true,
     attempts: e.attempts,
     error: e.error,
     createdAt: iso(e.createdAt)!,

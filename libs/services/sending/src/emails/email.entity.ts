@@ -97,6 +97,15 @@ export class Email {
   @Column({ type: 'boolean', default: false })
   test!: boolean;
 
+  /**
+   * Test mode (docs/test-mode.md): sent with a test key (`sk_test_…`) or to a sandbox address. Never
+   * handed to a relay (the delivery worker simulates its outcome), its events marked `testMode`, left
+   * out of billing, reputation and analytics totals. Not to be confused with `test`, a campaign's
+   * test send, which is real mail to a real tester.
+   */
+  @Column({ name: 'test_mode', type: 'boolean', default: false })
+  testMode!: boolean;
+
   @Column({ type: 'int', default: 0 })
   attempts!: number;
 
@@ -165,6 +174,7 @@ export function emailFromRow(r: Record<string, unknown>): Partial<Email> {
     workflowId: (r.workflow_id as string | null) ?? null,
     executionId: (r.execution_id as string | null) ?? null,
     test: r.test === true,
+    testMode: r.test_mode === true,
     attempts: r.attempts as number,
     messageId: r.message_id as string,
     traceparent: (r.traceparent as string | null) ?? null,

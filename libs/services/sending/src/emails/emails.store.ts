@@ -7,7 +7,7 @@ import { Email, emailFromRow, type EmailStatus } from './email.entity.js';
 
 /** The columns a view needs (never the rendered content or attachments). */
 const COLUMNS = `id, project_id, contact_id, to_email, to_name, from_email, from_name, reply_to, subject, template_id, type,
-  origin, test, priority, status, attempts, message_id, error, sent_at, opened_at, clicked_at, bounced_at, complained_at, created_at`;
+  origin, test, test_mode, priority, status, attempts, message_id, error, sent_at, opened_at, clicked_at, bounced_at, complained_at, created_at`;
 
 /** One `email.*` event as the email's history records it (`email_events`). */
 export interface EmailEventRow {

@@ -9,6 +9,7 @@ import { Email, type EmailStatus } from '../emails/email.entity.js';
 import type { RenderContact } from '../render/contact-variables.js';
 import { EmailRenderer } from '../render/email-renderer.js';
 import { SendAdmission } from '../admission/send-admission.js';
+import { isSandboxAddress, isSuppressedInTestMode } from '../sandbox/sandbox-outcomes.js';
 import { ContactsClient } from '../send/contacts-client.js';
 import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
 import { SenderDomains } from '../senders/sender-domains.js';
@@ -90,9 +91,10 @@ export class InternalEmailIntake {
     });
     const fresh = [...writers.values()];
     // billing caps and a suspended sender (docs/billing.md) refuse the call before anything is
-    // rendered or written; keys seen before are not counted again
+    // rendered or written; keys seen before are not counted again, nor sandbox addresses (test
+    // mode, docs/test-mode.md: never relayed, never billed)
     for (const origin of ['campaign', 'workflow'] as const) {
-      const count = fresh.filter((i) => items[i]!.origin === origin).length;
+      const count = fresh.filter((i) => items[i]!.origin === origin && !isSandboxAddress(items[i]!.to)).length;
       await this.admission.admit(projectId, origin, count, requestId);
     }
 
@@ -114,7 +116,9 @@ export class InternalEmailIntake {
       const item = items[i]!;
       const to = addresses.get(i) ?? null;
       const contact = item.contact ? snapshot(item.contact) : to ? known.get(to) : undefined;
-      const skip = skipReasonOf(item, to, to !== null && suppressed.has(to), contact);
+      // a sandbox address is of test mode whatever the caller: `suppressed@` is skipped as suppressed
+      const listed = to !== null && (suppressed.has(to) || isSuppressedInTestMode(isSandboxAddress(to), to));
+      const skip = skipReasonOf(item, to, listed, contact);
       rows.push(await this.row(projectId, i, item, contents.get(i)!, to, contact, skip));
       // rendering is CPU work: let delivery and other requests run between emails
       await new Promise((resolve) => setImmediate(resolve));
@@ -270,6 +274,8 @@ export class InternalEmailIntake {
       workflowId: item.workflowId ?? null,
       executionId: item.executionId ?? null,
       test: item.test === true,
+      // a sandbox address (docs/test-mode.md): simulated by the delivery worker, never relayed
+      testMode: to !== null && isSandboxAddress(to),
       messageId: `${id}@${emailDomain(content.from)}`,
       // the delivery's SMTP span joins the caller's trace, or the item's own when it is another one
       traceparent: traceparentFor(item.traceparent) ?? null,

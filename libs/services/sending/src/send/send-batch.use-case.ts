@@ -7,13 +7,8 @@ import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import type { RecipientLookup } from './send-lookups.js';
 import { parseSendRequest, type SendRequest } from './send-request.js';
-import {
-  SendEmailUseCase,
-  upsertsOf,
-  type PreparedSend,
-  type Content as SendContent,
-  type SentEmailItem,
-} from './send-email.use-case.js';
+import { writesOf, type Content as SendContent, type PreparedSend } from './prepared-send.js';
+import { SendEmailUseCase, type SentEmailItem } from './send-email.use-case.js';
 import type { NewEmail } from './send.store.js';
 
 /** Items one /v1/send/batch takes at most (Resend's batch limit). */
@@ -69,9 +64,11 @@ export class SendBatchUseCase {
     validation: BatchValidation,
     idempotencyKey: string | undefined,
     requestId?: string,
+    testMode = false,
   ): Promise<BatchSendResult> {
-    return this.send.idempotent(projectId, idempotencyKey, { batch: validation, body }, () =>
-      this.run(projectId, body, validation, requestId),
+    const fingerprint = { batch: validation, body, ...(testMode ? { testMode } : {}) };
+    return this.send.idempotent(projectId, idempotencyKey, fingerprint, () =>
+      this.run(projectId, body, validation, requestId, testMode),
     );
   }
 
@@ -79,12 +76,13 @@ export class SendBatchUseCase {
     projectId: string,
     body: unknown,
     validation: BatchValidation,
-    requestId?: string,
+    requestId: string | undefined,
+    testKey: boolean,
   ): Promise<BatchSendResult> {
     const items = this.parse(body);
     await this.checkContent(projectId, items);
     await this.checkSenders(projectId, items);
-    await this.prepare(projectId, items, requestId);
+    await this.prepare(projectId, items, requestId, testKey);
     const refused = items.flatMap((item) => item.errors ?? []);
     if (validation === 'strict' && refused.length > 0)
       throw invalidInput(refused, `Validation failed for ${items.filter((i) => i.errors).length} item(s) of the batch`);
@@ -99,8 +97,7 @@ export class SendBatchUseCase {
           this.send.writes.write<BatchItemResult[]>({
             projectId,
             requestId,
-            count: sending.reduce((n, i) => n + i.prepared.request.to.length, 0),
-            upserts: sending.flatMap((i) => upsertsOf(i.prepared)),
+            ...writesOf(sending.map((i) => i.prepared)),
             compose: async (upserts) => {
               const emails: NewEmail[] = [];
               const answer: BatchItemResult[] = [];
@@ -191,7 +188,12 @@ export class SendBatchUseCase {
   }
 
   /** Every recipient looked up at once (one batch of SendLookups), then each item planned and rendered. */
-  private async prepare(projectId: string, items: Item[], requestId?: string): Promise<void> {
+  private async prepare(
+    projectId: string,
+    items: Item[],
+    requestId: string | undefined,
+    testKey: boolean,
+  ): Promise<void> {
     const checked = live(items);
     const addresses = [...new Set(checked.flatMap((i) => i.request.to.map((t) => t.email)))];
     const slices: string[][] = [];
@@ -202,7 +204,7 @@ export class SendBatchUseCase {
       suppressed: new Set(lookups.flatMap((l) => [...l.suppressed])),
     };
     for (const item of checked) {
-      const prepared = await settle(() => this.send.prepare(projectId, item.request, item.content!, lookup));
+      const prepared = await settle(() => this.send.prepare(projectId, item.request, item.content!, lookup, testKey));
       if (prepared.status === 'fulfilled') item.prepared = prepared.value;
       else refuse(item, prepared.reason);
     }

@@ -339,4 +339,62 @@ describe('SendEmailUseCase: a refused /v1/send writes nothing (PostgreSQL)', () 
     expect(row!.html).toContain(`[${contact.id}|new@x.test|false||`);
     expect(row!.html).not.toContain(WRITTEN_AT);
   });
+
+  const modes = async () =>
+    (
+      (await ds.query(
+        `SELECT to_email, contact_id, status, test_mode FROM sending.emails WHERE project_id = $1 ORDER BY to_email`,
+        [project],
+      )) as { to_email: string; contact_id: string; status: string; test_mode: boolean }[]
+    ).map((r) => [r.to_email, r.contact_id, r.status, r.test_mode]);
+  const SANDBOX = ['bounced@sandbox.herald.test', 'suppressed@sandbox.herald.test'];
+
+  it("a test key's send writes no contact and asks no admission; its emails are of test mode, rendered for each contact as the upsert would make it", async () => {
+    const existing = write('known@x.test', { subscribed: true, data: { plan: 'pro' } }).contact;
+    const to = ['known@x.test', 'new@x.test'];
+    const answer = await send.execute(
+      project,
+      { to, from: FROM, subject: 'Hi', body: FIELDS, data: { plan: 'max' } },
+      undefined,
+      undefined,
+      true,
+    );
+    expect([upserts, admitted, directory.get(key('known@x.test')), directory.has(key('new@x.test'))]).toEqual([
+      [],
+      [],
+      existing,
+      false,
+    ]);
+    expect(answer.data.emails.map((e) => e.contact)).toEqual([
+      { id: existing.id, email: to[0] },
+      { id: '', email: to[1] },
+    ]);
+    expect(await modes()).toEqual([
+      [to[0], existing.id, 'queued', true],
+      [to[1], '', 'queued', true],
+    ]);
+    expect((await rows())[0]!.html).toContain(`[${existing.id}|known@x.test|true|max|`);
+  });
+
+  it('a sandbox address is of test mode with a live key too (not counted by admission); suppressed@ is skipped as a suppressed address', async () => {
+    const answer = await send.execute(
+      project,
+      { to: ['a@x.test', ...SANDBOX], from: FROM, subject: 'Hi', body: 'ok' },
+      undefined,
+    );
+    expect([admitted, upserts.map((u) => u.email)]).toEqual([[1], ['a@x.test', ...SANDBOX]]);
+    expect(answer.data.emails.map((e) => e.status)).toEqual(['queued', 'queued', 'skipped']);
+    expect((await modes()).map(([to, , status, mode]) => [to, status, mode])).toEqual([
+      ['a@x.test', 'queued', false],
+      [SANDBOX[0], 'queued', true],
+      [SANDBOX[1], 'suppressed', true],
+    ]);
+  });
+
+  it("a test key's Idempotency-Key is not a live request's: the same key and body under the other key type is refused as reused", async () => {
+    const body = { to: 'once@x.test', from: FROM, subject: 'Hi', body: 'ok' };
+    await send.execute(project, body, 'key-1', undefined, true);
+    const err = await send.execute(project, body, 'key-1').catch((e: unknown) => e);
+    expect([err instanceof DomainError && err.code, (await modes()).length]).toEqual(['IDEMPOTENCY_KEY_REUSED', 1]);
+  });
 });

@@ -8,16 +8,18 @@ import { SendAdmission } from '../admission/send-admission.js';
 import { SENDING } from '../consumer.js';
 import { sendOutcome, type SendOutcome } from '../emails/email-view.js';
 import type { RenderContact } from '../render/contact-variables.js';
-import { EmailRenderer, type EmailSource, type RenderedEmail } from '../render/email-renderer.js';
+import { isSuppressedInTestMode, isTestModeEmail } from '../sandbox/sandbox-outcomes.js';
+import { writesOf, type Content, type Draft, type PreparedSend } from './prepared-send.js';
+import { EmailRenderer, type RenderedEmail } from '../render/email-renderer.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import type { Template } from '../templates/template.entity.js';
 import { TemplatesService } from '../templates/templates.service.js';
-import { ContactsClient, type RecipientUpsert, type RemoteContact, type RemoteUpsert } from './contacts-client.js';
+import { ContactsClient, type RemoteContact, type RemoteUpsert } from './contacts-client.js';
 import { SEND_BATCHING, type SendBatching } from './send-batch.js';
 import { SendLookups, type RecipientLookup } from './send-lookups.js';
 import { parseSendRequest, SEND_LIMITS, type Mailbox, type SendRequest } from './send-request.js';
-import { contactDifference, planRecipients, type PlannedRecipient } from './send-recipients.js';
+import { contactDifference, planRecipients } from './send-recipients.js';
 import { SendWrites } from './send-writes.js';
 import { SendStore, type NewEmail } from './send.store.js';
 
@@ -25,39 +27,6 @@ export { EMAILS_CHANNEL } from './send.store.js';
 
 /** The contact's timestamps as template variables (contact-variables.ts): the only ones a write's clock changes. */
 const TIMESTAMP_VARIABLE = /createdAt|updatedAt/;
-
-/** What every recipient's email is rendered from: the request's fields over the template's. */
-export interface Content extends EmailSource {
-  from: Mailbox;
-  replyTo?: string | undefined;
-  templateId?: string | undefined;
-}
-
-/** A recipient planned and rendered by the preflight, before anything is written. */
-interface Draft {
-  plan: PlannedRecipient;
-  emailId: string;
-  rendered: RenderedEmail;
-}
-
-/** A request whose preflight passed: what its writes need. */
-export interface PreparedSend {
-  request: SendRequest;
-  content: Content;
-  drafts: Draft[];
-  suppressed: Set<string>;
-  traceparent: string | undefined;
-}
-
-/** The contact upserts of a prepared request, one per recipient, in order. */
-export function upsertsOf({ request, drafts }: PreparedSend): RecipientUpsert[] {
-  return drafts.map(({ plan }) => ({
-    email: plan.recipient.email,
-    subscribed: request.subscribed,
-    data: request.data,
-    ...(plan.isNew ? { idIfNew: plan.contact.id } : {}),
-  }));
-}
 
 /** One recipient's email in the /v1/send answer: the spec's `{contact, email}` plus what became of it. */
 export type SentEmailItem = { contact: { id: string; email: string }; email: string } & SendOutcome;
@@ -107,13 +76,17 @@ export class SendEmailUseCase {
     this.writes = new SendWrites(db, store, contacts, admission, batching.writes);
   }
 
+  /** `testMode`: sent with a test key (docs/test-mode.md); its Idempotency-Keys are not a live request's. */
   execute(
     projectId: string,
     body: unknown,
     idempotencyKey: string | undefined,
     requestId?: string,
+    testMode = false,
   ): Promise<SendResult> {
-    return this.idempotent(projectId, idempotencyKey, body, () => this.send(projectId, body, requestId));
+    return this.idempotent(projectId, idempotencyKey, testMode ? { testMode, body } : body, () =>
+      this.send(projectId, body, requestId, testMode),
+    );
   }
 
   /**
@@ -131,7 +104,12 @@ export class SendEmailUseCase {
     return idempotencyKey === undefined ? run() : this.idempotency.run(projectId, idempotencyKey, request, run);
   }
 
-  private async send(projectId: string, body: unknown, requestId?: string): Promise<SendResult> {
+  private async send(
+    projectId: string,
+    body: unknown,
+    requestId: string | undefined,
+    testKey: boolean,
+  ): Promise<SendResult> {
     const parsed = parseSendRequest(body, this.settings.MAX_ATTACHMENT_BYTES);
     if (Array.isArray(parsed)) throw invalidInput(parsed);
     const request = parsed;
@@ -146,7 +124,7 @@ export class SendEmailUseCase {
       request.to.map((t) => t.email),
       requestId,
     );
-    const prepared = await this.prepare(projectId, request, content, lookup);
+    const prepared = await this.prepare(projectId, request, content, lookup, testKey);
     // admission (every recipient is one email of the transactional category, docs/billing.md: refused
     // as a whole when over the cap), then every recipient's contact upserted, in order, and the emails
     // stored (SendWrites: with the writes of concurrent requests)
@@ -154,8 +132,7 @@ export class SendEmailUseCase {
       this.writes.write<SentEmailItem[]>({
         projectId,
         requestId,
-        count: request.to.length,
-        upserts: upsertsOf(prepared),
+        ...writesOf([prepared]),
         compose: (written) => this.compose(projectId, prepared, written),
       }),
     );
@@ -165,26 +142,32 @@ export class SendEmailUseCase {
   /**
    * The preflight of one request after its lookup: each recipient's contact planned and its email
    * rendered for it (throws the request's 422, nothing written). The request's trace is taken here:
-   * its emails are written in a batch that may run in another request's context.
+   * its emails are written in a batch that may run in another request's context. With a test key
+   * (`testKey`) no contact will be written: a recipient that is no contact is planned without an id
+   * (rendered like mail to an address that is no contact), an existing one with the request's data.
    */
   async prepare(
     projectId: string,
     request: SendRequest,
     content: Content,
     { found, suppressed }: RecipientLookup,
+    testKey = false,
   ): Promise<PreparedSend> {
     const drafts: Draft[] = [];
-    for (const plan of planRecipients(request, found)) {
+    const known = new Set(found.map((c) => c.id));
+    for (const planned of planRecipients(request, found)) {
+      const plan =
+        testKey && !known.has(planned.contact.id) ? { ...planned, contact: { ...planned.contact, id: '' } } : planned;
       const emailId = newId('eml');
       drafts.push({ plan, emailId, rendered: await this.render(projectId, request, content, emailId, plan) });
     }
-    return { request, content, drafts, suppressed, traceparent: currentTraceparent() };
+    return { request, content, drafts, suppressed, traceparent: currentTraceparent(), testKey };
   }
 
   /** Each recipient's email for the contact its upsert wrote, and the answer's item for it. */
   async compose(
     projectId: string,
-    { request, content, drafts, suppressed, traceparent }: PreparedSend,
+    { request, content, drafts, suppressed, traceparent, testKey }: PreparedSend,
     upserts: RemoteUpsert[],
   ): Promise<{ emails: NewEmail[]; answer: SentEmailItem[] }> {
     const emails: NewEmail[] = [];
@@ -192,6 +175,7 @@ export class SendEmailUseCase {
     for (const [i, draft] of drafts.entries()) {
       const upsert = upserts[i]!;
       const rendered = await this.renderWritten(projectId, request, content, draft, upsert);
+      const testMode = isTestModeEmail(testKey, upsert.contact.email);
       const email = this.email(
         projectId,
         request,
@@ -201,7 +185,9 @@ export class SendEmailUseCase {
         upsert.contact,
         rendered,
         {
-          suppressed: suppressed.has(upsert.contact.email),
+          // `suppressed@` of the sandbox is refused as an address of the suppression list is
+          suppressed: suppressed.has(upsert.contact.email) || isSuppressedInTestMode(testMode, upsert.contact.email),
+          testMode,
         },
       );
       emails.push(traceparent ? { ...email, traceparent } : email);
@@ -306,7 +292,10 @@ export class SendEmailUseCase {
     }
   }
 
-  /** The row of one email: queued, unless the address is suppressed or marketing mail meets an unsubscribed contact. */
+  /**
+   * The row of one email: queued, unless the address is suppressed or marketing mail meets an
+   * unsubscribed contact; of test mode (never relayed) with a test key or to a sandbox address.
+   */
   private email(
     projectId: string,
     request: SendRequest,
@@ -315,7 +304,7 @@ export class SendEmailUseCase {
     recipient: Mailbox,
     contact: RemoteContact,
     rendered: RenderedEmail,
-    { suppressed }: { suppressed: boolean },
+    { suppressed, testMode }: { suppressed: boolean; testMode: boolean },
   ): NewEmail {
     const skipped = content.type === 'marketing' && !contact.subscribed;
     return {
@@ -347,6 +336,7 @@ export class SendEmailUseCase {
           ? 'The contact is unsubscribed from marketing mail'
           : null,
       messageId: `${id}@${emailDomain(content.from.email)}`,
+      testMode,
     };
   }
 }

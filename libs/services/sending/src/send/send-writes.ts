@@ -15,10 +15,18 @@ import { charsOf, INSERT_MAX_CHARS, type NewEmail, type SendStore } from './send
 
 /** The writes of one /v1/send whose preflight passed. */
 export interface SendWrite<A> extends BatchedRequest {
-  /** Emails the request sends, all of the transactional category (docs/billing.md): what admission reserves. */
+  /**
+   * Emails the request sends, all of the transactional category (docs/billing.md): what admission
+   * reserves. Test-mode emails are not counted (docs/test-mode.md); a request of none asks nothing.
+   */
   count: number;
   /** Its recipients' contact upserts, in order. */
   upserts: RecipientUpsert[];
+  /**
+   * A test key's request (docs/test-mode.md): no contact is written; its emails are composed for
+   * these contacts as planned, one per recipient, in order (its `upserts` are empty).
+   */
+  simulated?: RemoteUpsert[];
   /** Its emails and answer for the contacts the upserts wrote (throws the request's own refusal). */
   compose(written: RemoteUpsert[]): Promise<{ emails: NewEmail[]; answer: A }>;
 }
@@ -93,20 +101,28 @@ export class SendWrites {
           if (verdict.status === 'rejected') failed(index, verdict.reason);
           return verdict.status === 'fulfilled';
         });
-        for (const chunk of chunksOf(writing, ({ item }) => shareOf(item.upserts), 1)) {
+        const composeFor = async (
+          { item, index }: { item: SendWrite<unknown>; index: number },
+          upserts: PromiseSettledResult<RemoteUpsert[]>,
+        ) => {
+          if (upserts.status === 'rejected') return failed(index, upserts.reason);
+          const outcome = await settle(() => item.compose(upserts.value));
+          if (outcome.status === 'rejected') failed(index, outcome.reason);
+          else composed.push({ index, ...outcome.value });
+        };
+        // a test key's requests write no contact: composed for their contacts as planned
+        await Promise.all(
+          writing
+            .filter(({ item }) => item.simulated)
+            .map((w) => composeFor(w, { status: 'fulfilled', value: w.item.simulated! })),
+        );
+        const upserting = writing.filter(({ item }) => !item.simulated);
+        for (const chunk of chunksOf(upserting, ({ item }) => shareOf(item.upserts), 1)) {
           const written = await this.upsert(
             projectId,
             chunk.map(({ item }) => item),
           );
-          await Promise.all(
-            chunk.map(async ({ item, index }, k) => {
-              const upserts = written[k]!;
-              if (upserts.status === 'rejected') return failed(index, upserts.reason);
-              const outcome = await settle(() => item.compose(upserts.value));
-              if (outcome.status === 'rejected') failed(index, outcome.reason);
-              else composed.push({ index, ...outcome.value });
-            }),
-          );
+          await Promise.all(chunk.map((w, k) => composeFor(w, written[k]!)));
         }
       }),
     );
@@ -117,11 +133,14 @@ export class SendWrites {
 
   /** Admission for each request of one project (see the class): one call for all, else one each. */
   private async admit(projectId: string, requests: SendWrite<unknown>[]): Promise<PromiseSettledResult<void>[]> {
+    // a request of test-mode emails only (docs/test-mode.md) is not billed: it asks nothing
     const one = (r: SendWrite<unknown>) =>
-      settle(() =>
-        callFor(projectId, [r], () => this.admission.admit(projectId, 'transactional', r.count, r.requestId)),
-      );
-    if (requests.length > 1) {
+      r.count === 0
+        ? Promise.resolve<PromiseSettledResult<void>>({ status: 'fulfilled', value: undefined })
+        : settle(() =>
+            callFor(projectId, [r], () => this.admission.admit(projectId, 'transactional', r.count, r.requestId)),
+          );
+    if (requests.filter((r) => r.count > 0).length > 1) {
       const total = requests.reduce((n, r) => n + r.count, 0);
       const together = await settle(() =>
         callFor(projectId, requests, () =>

@@ -1,5 +1,5 @@
 import { ObservesWritesOf } from '@herald/core';
-import { ProjectId } from '@herald/auth';
+import { ProjectId, TestMode } from '@herald/auth';
 import { BodyLimit } from '@herald/http';
 import { idempotencyKeyOf } from '@herald/persistence';
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
@@ -18,17 +18,21 @@ export class SendController {
     private readonly batch: SendBatchUseCase,
   ) {}
 
-  /** The body is validated by parseSendRequest (its union-typed fields do not fit a DTO class). */
+  /**
+   * The body is validated by parseSendRequest (its union-typed fields do not fit a DTO class). With a
+   * test key (`sk_test_…`) the emails are of test mode: never relayed (docs/test-mode.md).
+   */
   @Post()
   @BodyLimit(() => sendRouteLimit.bytes) // sized from MAX_ATTACHMENT_BYTES (send-body-limit.ts)
   @HttpCode(200)
   execute(
     @ProjectId() projectId: string,
+    @TestMode() testMode: boolean,
     @Body() body: unknown,
     @Headers('idempotency-key') key: string | string[] | undefined,
     @Req() req: FastifyRequest,
   ): Promise<SendResult> {
-    return this.send.execute(projectId, body, idempotencyKeyOf(key), String(req.id));
+    return this.send.execute(projectId, body, idempotencyKeyOf(key), String(req.id), testMode);
   }
 
   /**
@@ -41,11 +45,19 @@ export class SendController {
   @HttpCode(200)
   executeBatch(
     @ProjectId() projectId: string,
+    @TestMode() testMode: boolean,
     @Body() body: unknown,
     @Headers('idempotency-key') key: string | string[] | undefined,
     @Headers('x-batch-validation') validation: string | string[] | undefined,
     @Req() req: FastifyRequest,
   ): Promise<BatchSendResult> {
-    return this.batch.execute(projectId, body, batchValidationOf(validation), idempotencyKeyOf(key), String(req.id));
+    return this.batch.execute(
+      projectId,
+      body,
+      batchValidationOf(validation),
+      idempotencyKeyOf(key),
+      String(req.id),
+      testMode,
+    );
   }
 }

@@ -58,6 +58,7 @@ describe('SendStore (PostgreSQL)', () => {
       status: 'queued',
       error: null,
       messageId: `${id}@brand.test`,
+      testMode: false,
       ...fields,
     };
   };
@@ -137,5 +138,14 @@ describe('SendStore (PostgreSQL)', () => {
     await expect(store.insertEmails(ds, emails)).rejects.toThrow();
     expect(await stored('prj_none')).toEqual([]);
     expect(await ds.getRepository(Email).countBy({ projectId: 'prj_none' })).toBe(0);
+  });
+
+  it('stores whether each email is of test mode (docs/test-mode.md)', async () => {
+    const emails = [email('prj_mode'), email('prj_mode', { testMode: true })];
+    await notifiedBy(() => store.insertEmails(ds, emails));
+    expect((await stored('prj_mode')).map((r) => [r.id, r.test_mode])).toEqual([
+      [emails[0]!.id, false],
+      [emails[1]!.id, true],
+    ]);
   });
 });

@@ -30,6 +30,7 @@ export type NewEmail = Pick<
   | 'status'
   | 'error'
   | 'messageId'
+  | 'testMode'
 > &
   Partial<Pick<Email, 'traceparent'>>;
 
@@ -106,6 +107,7 @@ const TYPED_COLUMNS: [string, string][] = [
   ['error', 'text'],
   ['message_id', 'varchar'],
   ['traceparent', 'varchar'],
+  ['test_mode', 'boolean'],
 ];
 const COLUMNS = TYPED_COLUMNS.map(([name]) => name);
 const RECORD = TYPED_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
@@ -133,6 +135,7 @@ function rowOf(e: NewEmail): Record<string, unknown> {
     error: e.error,
     message_id: e.messageId,
     traceparent: e.traceparent ?? null,
+    test_mode: e.testMode,
   };
 }
 
