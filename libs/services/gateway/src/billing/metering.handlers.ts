@@ -1,4 +1,6 @@
 import {
+  isTestModeEvent,
+  liveEmailEvents,
   Topics,
   type ContactDeletedV1,
   type EmailLifecycleV1,
@@ -32,7 +34,8 @@ export function countByProject(events: EventEnvelope[]): Map<string, Date[]> {
 /**
  * Consumption and reputation from the other services' events, through the idempotent inbox: each
  * handler writes in `ctx.manager`, the transaction that records the event as applied, so a
- * redelivered event counts nothing twice.
+ * redelivered event counts nothing twice. Test-mode email events (`testMode`, docs/test-mode.md)
+ * count nowhere: no usage, no send, bounce or complaint of the reputation windows.
  */
 @Controller()
 export class MeteringHandlers {
@@ -43,19 +46,22 @@ export class MeteringHandlers {
 
   @OnEventBatch(GATEWAY, Topics.EmailSent)
   onSent(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
-    return this.meter.emails(ctx.manager, events.map(metered), false);
+    return this.meter.emails(ctx.manager, liveEmailEvents(events).map(metered), false);
   }
 
   /** Bounces are counted as sends when first seen, then each project's reputation is judged once per run. */
   @OnEventBatch(GATEWAY, Topics.EmailBounced)
   async onBounced(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext): Promise<void> {
-    await this.meter.emails(ctx.manager, events.map(metered), true);
-    for (const projectId of [...new Set(events.map((e) => e.projectId))].sort())
+    const live = liveEmailEvents(events);
+    if (live.length === 0) return;
+    await this.meter.emails(ctx.manager, live.map(metered), true);
+    for (const projectId of [...new Set(live.map((e) => e.projectId))].sort())
       await this.reputation.evaluate(ctx.manager, projectId);
   }
 
   @OnEvent(GATEWAY, Topics.EmailComplained)
   async onComplained(@Payload() e: EventEnvelope<EmailLifecycleV1>, @Ctx() ctx: EventContext): Promise<void> {
+    if (isTestModeEvent(e)) return;
     await this.meter.complaint(ctx.manager, e.projectId, e.payload, new Date(e.occurredAt));
     await this.reputation.evaluate(ctx.manager, e.projectId);
   }
