@@ -58,7 +58,7 @@ function emailData(p: EmailLifecycleV1 | EmailReceivedV1): Record<string, unknow
 /**
  * The timeline entry of a subscription change, an email lifecycle event, a received message or a segment entry or exit
  * (under `segment.<slug>.entry|exit`, with the segment's id and name and the reason); undefined for any
- * other topic.
+ * other topic, and for an email event of test mode.
  */
 export function timelineEntryOf(envelope: EventEnvelope): TimelineEntry | undefined {
   const base = { projectId: envelope.projectId, sourceEventId: envelope.eventId, occurredAt: envelope.occurredAt };
@@ -100,6 +100,8 @@ export function timelineEntryOf(envelope: EventEnvelope): TimelineEntry | undefi
   }
   if (EMAIL_EVENTS.includes(envelope.type)) {
     const p = envelope.payload as EmailLifecycleV1;
+    // test mode (docs/test-mode.md): never relayed, it is no part of the contact's history
+    if (p.testMode) return undefined;
     return {
       ...base,
       ...(p.contactId ? { contactId: p.contactId } : {}),

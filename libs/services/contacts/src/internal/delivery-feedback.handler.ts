@@ -1,5 +1,11 @@
 import { normaliseEmail } from '@herald/contact-data';
-import { Topics, type EmailLifecycleV1, type EventEnvelope, type SubscriptionChangeReason } from '@herald/contracts';
+import {
+  isTestModeEvent,
+  Topics,
+  type EmailLifecycleV1,
+  type EventEnvelope,
+  type SubscriptionChangeReason,
+} from '@herald/contracts';
 import { EventContext, OnEvent } from '@herald/messaging';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
@@ -10,6 +16,7 @@ import { CONTACTS } from '../consumer.js';
 /**
  * A permanent bounce or a complaint unsubscribes the contact (the sending service suppresses the
  * address on its side): through the one write path, so contact.unsubscribed goes out with the reason.
+ * A simulated one of test mode (docs/test-mode.md) changes no contact.
  */
 @Controller()
 export class DeliveryFeedbackHandler {
@@ -34,6 +41,7 @@ export class DeliveryFeedbackHandler {
     ctx: EventContext,
     reason: SubscriptionChangeReason,
   ): Promise<void> {
+    if (isTestModeEvent(event)) return;
     const id = await this.contacts.idOf(
       ctx.manager,
       event.projectId,
