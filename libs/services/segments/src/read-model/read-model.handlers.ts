@@ -1,4 +1,5 @@
 import {
+  liveEmailEvents,
   Topics,
   type ContactCreatedV1,
   type ContactDeletedV1,
@@ -162,7 +163,8 @@ export class ReadModelHandlers {
   }
 
   private async engagement(events: EventEnvelope<EmailLifecycleV1>[], ctx: EventBatchContext): Promise<void> {
-    const engaged = events.filter((e) => ENGAGEMENT[e.type]);
+    // test mode (docs/test-mode.md) is no engagement: its emails never reached anyone
+    const engaged = liveEmailEvents(events).filter((e) => ENGAGEMENT[e.type]);
     const ids = await this.writer.contactIdsFor(
       ctx.manager,
       engaged.map((e) => ({ projectId: e.projectId, contactId: e.payload.contactId, email: e.payload.email })),
