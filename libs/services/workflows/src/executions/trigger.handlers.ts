@@ -1,4 +1,5 @@
 import {
+  liveEmailEvents,
   Topics,
   type ContactCreatedV1,
   type ContactDeletedV1,
@@ -133,34 +134,37 @@ export class TriggerHandlers {
     return this.contactEvents.segmentsExited(ctx.manager, events.map(segment));
   }
 
-  /** Email events come in runs (a campaign's batch of `email.sent`, say), applied like tracked events. */
+  /**
+   * Email events come in runs (a campaign's batch of `email.sent`, say), applied like tracked events.
+   * Those of test mode (docs/test-mode.md) start and resume nothing: a test send must not set off live mail.
+   */
   @OnEventBatch(WORKFLOWS, Topics.EmailSent)
   onSent(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
-    return this.contactEvents.emails(ctx.manager, events.map(email));
+    return this.contactEvents.emails(ctx.manager, liveEmailEvents(events).map(email));
   }
   @OnEventBatch(WORKFLOWS, Topics.EmailDelivered)
   onDelivered(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
-    return this.contactEvents.emails(ctx.manager, events.map(email));
+    return this.contactEvents.emails(ctx.manager, liveEmailEvents(events).map(email));
   }
   @OnEventBatch(WORKFLOWS, Topics.EmailOpened)
   onOpened(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
-    return this.contactEvents.emails(ctx.manager, events.map(email));
+    return this.contactEvents.emails(ctx.manager, liveEmailEvents(events).map(email));
   }
   @OnEventBatch(WORKFLOWS, Topics.EmailClicked)
   onClicked(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
-    return this.contactEvents.emails(ctx.manager, events.map(email));
+    return this.contactEvents.emails(ctx.manager, liveEmailEvents(events).map(email));
   }
   @OnEventBatch(WORKFLOWS, Topics.EmailBounced)
   onBounced(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
-    return this.contactEvents.emails(ctx.manager, events.map(email));
+    return this.contactEvents.emails(ctx.manager, liveEmailEvents(events).map(email));
   }
   @OnEventBatch(WORKFLOWS, Topics.EmailComplained)
   onComplained(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
-    return this.contactEvents.emails(ctx.manager, events.map(email));
+    return this.contactEvents.emails(ctx.manager, liveEmailEvents(events).map(email));
   }
   @OnEventBatch(WORKFLOWS, Topics.EmailFailed)
   onFailed(@Payload() events: EventEnvelope<EmailLifecycleV1>[], @Ctx() ctx: EventBatchContext) {
-    return this.contactEvents.emails(ctx.manager, events.map(email));
+    return this.contactEvents.emails(ctx.manager, liveEmailEvents(events).map(email));
   }
   /** Inbound mail (docs/inbound.md): a workflow triggered on `email.received` starts for the sender's contact. */
   @OnEventBatch(WORKFLOWS, Topics.EmailReceived)
