@@ -112,6 +112,8 @@ export function toActivity(e: EventEnvelope): ActivityRow | null {
         bounceType: p.bounceType,
         reason: p.reason,
         url: p.url,
+        // test mode (docs/test-mode.md): the feed shows the item, marked; no aggregate counts it
+        testMode: p.testMode,
       }),
     };
   }

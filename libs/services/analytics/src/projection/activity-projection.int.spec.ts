@@ -136,6 +136,30 @@ describe('analytics projection (PostgreSQL)', () => {
     ]);
   });
 
+  it('test mode: a test-mode email makes feed items marked testMode, and no count moves: hourly, minute, types, sent, campaign (docs/test-mode.md)', async () => {
+    const ev = new ActivityEvents('prj_int_test_mode');
+    const recent = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    const live = { emailId: 'eml_live', contactId: 'cnt_live', campaignId: 'cmp_t', origin: 'campaign' as const };
+    await feed([ev.email('sent', recent, live)]);
+    const before = await counts(ev.projectId);
+    const test = { ...live, emailId: 'eml_test', contactId: 'cnt_test', testMode: true };
+    await feed(
+      (['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const).map((k) =>
+        ev.email(k, recent, test),
+      ),
+    );
+    const after = await counts(ev.projectId);
+    expect({ ...after, items: before.items }).toEqual(before);
+    const items: { type: string; test: boolean }[] = await ds.query(
+      `SELECT type, (data->>'testMode')::boolean AS test FROM analytics.activity_items WHERE project_id = $1 AND email_id = 'eml_test' ORDER BY type`,
+      [ev.projectId],
+    );
+    expect(items).toHaveLength(6);
+    expect(items.every((i) => i.test)).toBe(true);
+    const tracked: unknown[] = await ds.query(`SELECT 1 FROM analytics.tracked_emails WHERE email_id = 'eml_test'`);
+    expect(tracked).toEqual([]);
+  });
+
   it('replaying every event changes no count: through the inbox, and straight into the projector (the source event id key)', async () => {
     const ev = new ActivityEvents('prj_int_replay');
     const events = campaignRun(ev);

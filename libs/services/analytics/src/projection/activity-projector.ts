@@ -1,4 +1,4 @@
-import { Topics, type EventEnvelope } from '@herald/contracts';
+import { isTestModeEvent, Topics, type EmailLifecycleV1, type EventEnvelope } from '@herald/contracts';
 import type { EntityManager } from 'typeorm';
 import { isPrefetchOpen, toActivity, type ActivityRow } from './activity-item.js';
 import {
@@ -22,6 +22,9 @@ import { EntityStatesStore } from './entity-states-store.js';
 
 export { MINUTE_COUNTS_KEPT_MS } from './activity-counts.js';
 
+/** A feed item of test mode (docs/test-mode.md): shown in the feed, counted by no aggregate. */
+export const isTestModeItem = (r: ActivityRow): boolean => r.data.testMode === true;
+
 export interface ProjectorOptions {
   /** The prefetch rule's window (docs/analytics.md). */
   prefetchWindowMs: number;
@@ -36,7 +39,8 @@ export interface ProjectorOptions {
  * rows are sorted so that concurrent batches take their row locks in the same order. Campaign and
  * workflow states are last-writer-wins by the event's own time, so a replay or a late older event
  * changes nothing. What each step adds is decided in `activity-counts.ts` and `entity-states.ts`; its
- * SQL is ActivityStore's and EntityStatesStore's.
+ * SQL is ActivityStore's and EntityStatesStore's. Test-mode email events (`testMode`, docs/test-mode.md)
+ * make feed items, marked, and nothing else: no count, no sent or delivered time of their email.
  */
 export class ActivityProjector {
   constructor(
@@ -47,11 +51,12 @@ export class ActivityProjector {
 
   async apply(m: EntityManager, events: EventEnvelope[]): Promise<void> {
     // sent and delivered times of each email (what the prefetch rule and the unsubscribe attribution read)
-    await this.store.trackEmails(m, trackedEmailTimes(events));
+    const live = events.filter((e) => !isTestModeEvent(e as EventEnvelope<EmailLifecycleV1>));
+    await this.store.trackEmails(m, trackedEmailTimes(live));
     const rows = events.map(toActivity).filter((r): r is ActivityRow => r !== null);
     if (rows.length > 0) {
       await this.flagPrefetch(m, rows);
-      const inserted = await this.store.insertItems(m, rows);
+      const inserted = (await this.store.insertItems(m, rows)).filter((r) => !isTestModeItem(r));
       if (inserted.length > 0) {
         await this.countSent(m, inserted);
         await this.store.addHourly(m, hourlyCounts(inserted));
