@@ -94,6 +94,7 @@ try {
     WORKFLOWS_URL: elsewhere,
     DOMAINS_URL: elsewhere,
     ANALYTICS_URL: elsewhere,
+    WEBHOOKS_URL: elsewhere,
   });
   procs.push(gateway);
   await gateway.start();

@@ -198,12 +198,12 @@ describe('the production overlay', () => {
     expect(new URL(configOf('overlays/production').APP_URL!).host).toBe(host);
   });
 
-  it('with the lag component, sending, segments and workflows also scale on their consumer group lag', () => {
+  it('with the lag component, sending, segments, workflows and webhooks also scale on their consumer group lag', () => {
     const external = ofKind(`overlays/${LAG}`, 'HorizontalPodAutoscaler')
       .filter((h) => (h.spec?.metrics as Any[]).some((m) => m.type === 'External'))
       .map((h) => h.metadata.name)
       .sort();
-    expect(external).toEqual(['segments', 'sending', 'workflows']);
+    expect(external).toEqual(['segments', 'sending', 'webhooks', 'workflows']);
     expect(
       ofKind('overlays/production', 'HorizontalPodAutoscaler').filter((h) => h.spec?.metrics.length !== 1),
     ).toEqual([]);

@@ -57,6 +57,7 @@ describe('activity and analytics across services (distributed, Kafka)', () => {
       RATE_LIMIT_PER_MINUTE: '100000',
       CONTACTS_URL: contacts.url,
       ANALYTICS_URL: analytics.url,
+      WEBHOOKS_URL: nowhere,
       SEGMENTS_URL: nowhere,
       SENDING_URL: nowhere,
       DOMAINS_URL: nowhere,

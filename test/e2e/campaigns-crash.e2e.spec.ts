@@ -176,6 +176,7 @@ describe('a campaign survives crashes, exactly once (campaigns, sending and cont
       GATEWAY_URL: url('gateway'),
       WORKFLOWS_URL: 'http://127.0.0.1:9',
       ANALYTICS_URL: 'http://127.0.0.1:9',
+      WEBHOOKS_URL: 'http://127.0.0.1:9',
     };
     const make = (app: string, extra: Record<string, string> = {}) => {
       const p = new ServiceProcess(app, ports[app]!, { ...env, ...upstreams, ...extra });

@@ -51,6 +51,7 @@ describe('gateway: keys, sessions, roles and rate limits in distributed mode', (
       WORKFLOWS_URL: nowhere,
       DOMAINS_URL: nowhere,
       ANALYTICS_URL: nowhere,
+      WEBHOOKS_URL: nowhere,
     };
     gw1 = new ServiceProcess('gateway', await freePort(), gatewayEnv);
     gw2 = new ServiceProcess('gateway', await freePort(), gatewayEnv);

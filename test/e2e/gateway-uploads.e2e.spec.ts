@@ -62,6 +62,7 @@ describe('uploads through the gateway (distributed)', () => {
       SEGMENTS_URL: nowhere,
       WORKFLOWS_URL: nowhere,
       ANALYTICS_URL: nowhere,
+      WEBHOOKS_URL: nowhere,
     });
     processes.push(gateway);
     await gateway.start();

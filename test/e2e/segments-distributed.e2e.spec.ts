@@ -53,6 +53,7 @@ describe('segments across services (distributed)', () => {
       CAMPAIGNS_URL: nowhere,
       WORKFLOWS_URL: nowhere,
       ANALYTICS_URL: nowhere,
+      WEBHOOKS_URL: nowhere,
     });
     processes.push(gateway);
     await gateway.start();

@@ -81,6 +81,7 @@ describe('sending across services (distributed)', () => {
       SEGMENTS_URL: nowhere,
       WORKFLOWS_URL: nowhere,
       ANALYTICS_URL: nowhere,
+      WEBHOOKS_URL: nowhere,
     });
     processes.push(gateway);
     await gateway.start();

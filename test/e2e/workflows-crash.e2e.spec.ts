@@ -206,6 +206,7 @@ describe('workflows survive SIGKILL in both phases (distributed)', () => {
       CAMPAIGNS_URL: nowhere,
       SEGMENTS_URL: nowhere,
       ANALYTICS_URL: nowhere,
+      WEBHOOKS_URL: nowhere,
     });
     processes.push(gateway);
     await gateway.start(ready);

@@ -233,6 +233,7 @@ export class PeerUrlsConfig {
   @IsOptional() @Matches(HTTP_URL, { message: 'WORKFLOWS_URL must be an http(s) URL' }) WORKFLOWS_URL?: string;
   @IsOptional() @Matches(HTTP_URL, { message: 'DOMAINS_URL must be an http(s) URL' }) DOMAINS_URL?: string;
   @IsOptional() @Matches(HTTP_URL, { message: 'ANALYTICS_URL must be an http(s) URL' }) ANALYTICS_URL?: string;
+  @IsOptional() @Matches(HTTP_URL, { message: 'WEBHOOKS_URL must be an http(s) URL' }) WEBHOOKS_URL?: string;
   @IsOptional() @Matches(HTTP_URL, { message: 'GATEWAY_URL must be an http(s) URL' }) GATEWAY_URL?: string;
   @IsOptional() @Matches(HTTP_URL, { message: 'APP_URL must be an http(s) URL' }) APP_URL?: string;
 }

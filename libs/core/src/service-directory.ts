@@ -59,6 +59,8 @@ export const SERVICES = [
   { name: 'workflows', defaultPort: 3005, routes: [{ prefix: '/workflows' }] },
   { name: 'domains', defaultPort: 3006, routes: [{ prefix: '/domains' }] },
   { name: 'analytics', defaultPort: 3007, routes: [{ prefix: '/activity' }, { prefix: '/analytics' }] },
+  // below sending's public `/webhooks` (the relays' callbacks): the longer prefix wins
+  { name: 'webhooks', defaultPort: 3008, routes: [{ prefix: '/webhooks/endpoints' }] },
 ] as const satisfies readonly ServiceEntry[];
 
 export type ServiceName = (typeof SERVICES)[number]['name'];

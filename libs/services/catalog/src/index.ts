@@ -6,6 +6,7 @@ import { domainsService } from '@herald/service-domains';
 import { gatewayService } from '@herald/service-gateway';
 import { segmentsService } from '@herald/service-segments';
 import { sendingService } from '@herald/service-sending';
+import { webhooksService } from '@herald/service-webhooks';
 import { workflowsService } from '@herald/service-workflows';
 
 /** Each service of the one list (`SERVICES` in @herald/core) with its module: a name without a definition does not compile. */
@@ -18,6 +19,7 @@ const definitions: Record<ServiceName, ServiceDefinition> = {
   workflows: workflowsService,
   domains: domainsService,
   analytics: analyticsService,
+  webhooks: webhooksService,
 };
 
 /** Every Herald service, in the one list's (start) order: what standalone mode hosts and what tooling iterates. */

@@ -1,0 +1,4 @@
+import { runService } from '@herald/runtime';
+import { webhooksService } from '@herald/service-webhooks';
+
+await runService(webhooksService);

@@ -1,0 +1,3 @@
+export * from './webhooks.module.js';
+export * from './consumer.js';
+export { WebhooksServiceConfig, WebhooksServiceSettings } from './webhooks.settings.js';

@@ -1,0 +1,5 @@
+import { InitialSchema1795959326511 } from './1795959326511-initial-schema.js';
+
+/** Committed migrations of the webhooks schema, oldest first. Never edit one that has landed. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const webhooksMigrations: Function[] = [InitialSchema1795959326511];
