@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICES, type ServiceRoute } from '@herald/core';
 import { allServices } from '@herald/service-catalog';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import { RESPONSE_PASSTHROUGH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { OPERATION_NOTES, SECURITY_SCHEMES, DOCUMENT_INFO } from './operation-notes.js';
-import { errorResponses, ERROR_RESPONSES } from './errors.js';
+import { statusForKind } from '@herald/http';
+import { conflictResponse, errorResponses, ERROR_RESPONSES } from './errors.js';
 import { nestRoutes, type NestRoute } from './routes.js';
 import { TypeReader, type Schema } from './ts-types.js';
-import { webhookOperations } from './webhooks.js';
 
 type Operation = Record<string, unknown>;
 
@@ -65,6 +65,7 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
     for (const [, name] of route.path.matchAll(/:([A-Za-z0-9_]+)/g))
       parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
     let body: Schema | undefined;
+    let ownReply = false;
     for (const [key, arg] of Object.entries(args)) {
       const kind = Number(key.split(':')[0]);
       const declared = paramTypes[arg.index];
@@ -81,11 +82,18 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
           for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, Schema>))
             parameters.push({ name, in: 'query', required: required.has(name) || undefined, schema: s });
         }
+      } else if (kind === RouteParamtypes.RESPONSE) {
+        ownReply = !Reflect.getMetadata(RESPONSE_PASSTHROUGH_METADATA, route.controller, route.handler);
       } else if (kind === RouteParamtypes.HEADERS && typeof arg.data === 'string') {
         parameters.push({ name: arg.data, in: 'header', schema: { type: 'string' } });
       }
     }
     const notes = OPERATION_NOTES[`${route.controller.name}.${route.handler}`] ?? {};
+    // a handler that writes its own reply answers what its code sends: the notes must say it
+    if (ownReply && !notes.answers && !notes.response)
+      throw new Error(
+        `openapi: ${route.controller.name}.${route.handler} writes its own reply (@Res()): describe its answers in scripts/openapi/operation-notes.ts`,
+      );
     if (notes.body) body = notes.body;
     const doc = types.doc.replace(/\s+/g, ' ').trim();
     const success: Record<string, unknown> = { description: notes.responseDescription ?? 'Success' };
@@ -98,6 +106,10 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
         },
       };
     const secured = !route.public && !(owner?.public ?? false);
+    const conflicts = reader
+      .thrown(route.controller.name, route.handler, (kind) => statusForKind[kind as keyof typeof statusForKind])
+      .filter((e) => e.status === 409)
+      .map((e) => e.code ?? 'CONFLICT');
     const operation: Operation = {
       operationId: operationId(route),
       summary: notes.summary ?? humanize(route.handler),
@@ -118,7 +130,9 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
           }
         : {}),
       responses: {
-        [String(route.status)]: success,
+        ...(notes.answers ? {} : { [String(route.status)]: success }),
+        // the statuses a handler sets on the reply it passes through (`reply.status(isNew ? 201 : 200)`)
+        ...(ownReply ? {} : Object.fromEntries(types.replyStatuses.map((status) => [String(status), success]))),
         ...errorResponses({
           input: Boolean(body) || parameters.some((p) => p.in === 'query'),
           body: Boolean(body),
@@ -126,6 +140,8 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
           projectScoped: secured && owner !== undefined,
           pathParams: parameters.some((p) => p.in === 'path'),
         }),
+        ...(conflicts.length ? { 409: conflictResponse([...new Set(conflicts)].sort()) } : {}),
+        ...notes.answers,
       },
       security: !secured
         ? []
@@ -147,6 +163,9 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
   }
   schemas.ErrorBody = reader.named('ErrorBody'); // the standard error body (libs/http), of every error response
   for (const [name, schema] of reader.components) schemas[name] ??= schema;
+  // interfaces the notes refer to by name (`HealthReport` of a handler that writes its own reply)
+  for (const [, name] of JSON.stringify(paths).matchAll(/#\/components\/schemas\/([A-Za-z0-9_]+)/g))
+    if (!schemas[name!]) schemas[name!] = reader.named(name!);
   // class-validator-jsonschema refers to `Object` for nested values typed as plain objects (records)
   const dangling = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(dangling);
@@ -157,9 +176,6 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
   };
   for (const [name, schema] of Object.entries(schemas)) schemas[name] = dangling(schema) as Schema;
   for (const ops of Object.values(paths)) for (const [m, op] of Object.entries(ops)) ops[m] = dangling(op) as Operation;
-  // what Herald POSTs to a project's webhook endpoints (OpenAPI 3.1 `webhooks`, docs/webhooks-out.md)
-  const outbound = webhookOperations(dtos);
-  for (const [name, schema] of Object.entries(outbound.schemas)) schemas[name] ??= dangling(schema) as Schema;
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   return {
     openapi: '3.1.1',
@@ -169,7 +185,6 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
       .sort()
       .map((name) => ({ name })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
-    webhooks: outbound.webhooks,
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: ERROR_RESPONSES,

@@ -1,5 +1,5 @@
 /** The standard error answers (docs/errors.md), each the ErrorBody schema (libs/http's `ErrorBody`). */
-const error = (description: string, code: string, headers?: Record<string, unknown>) => ({
+const error = (description: string, code: string, headers?: Record<string, unknown>, status = STATUS[code]) => ({
   description,
   ...(headers ? { headers } : {}),
   content: {
@@ -8,7 +8,7 @@ const error = (description: string, code: string, headers?: Record<string, unkno
       example: {
         success: false,
         message: description,
-        error: { code, message: description, statusCode: Number(STATUS[code]), requestId: 'req-8f1c2d' },
+        error: { code, message: description, statusCode: Number(status), requestId: 'req-8f1c2d' },
         timestamp: '2025-01-01T12:00:00.000Z',
       },
     },
@@ -16,7 +16,8 @@ const error = (description: string, code: string, headers?: Record<string, unkno
 });
 
 const STATUS: Record<string, number> = {
-  VALIDATION_ERROR: 400,
+  MALFORMED_JSON: 400,
+  VALIDATION_ERROR: 422,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   RESOURCE_NOT_FOUND: 404,
@@ -29,6 +30,7 @@ const STATUS: Record<string, number> = {
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
 
 export const ERROR_RESPONSES = {
+  BadRequest: error('The body is not valid JSON, or the request cannot be read', 'MALFORMED_JSON'),
   ValidationError: error('The request is invalid: `error.errors` names each field and its problem', 'VALIDATION_ERROR'),
   Unauthorized: error('No valid API key or session', 'UNAUTHORIZED'),
   Forbidden: error('The key or session may not do this', 'FORBIDDEN'),
@@ -46,6 +48,16 @@ export const ERROR_RESPONSES = {
   ),
 };
 
+/**
+ * 409, with the codes the operation's code can throw (thrown-errors.ts): another body under an
+ * `Idempotency-Key`, a resource in use, a state the action does not apply to.
+ */
+export function conflictResponse(codes: string[]): Record<string, unknown> {
+  const named = codes.map((c) => `\`${c}\``).join(', ');
+  const description = `The request conflicts with the current state${named ? `: ${named}` : ''} (docs/errors.md)`;
+  return error(description, codes[0] ?? 'CONFLICT', undefined, 409);
+}
+
 const ref = (name: keyof typeof ERROR_RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
 /** The error answers an operation can give, from what it takes and who may call it. */
@@ -57,10 +69,11 @@ export function errorResponses(o: {
   pathParams: boolean;
 }): Record<string, unknown> {
   return {
-    ...(o.input ? { 400: ref('ValidationError') } : {}),
+    ...(o.body ? { 400: ref('BadRequest') } : {}),
     ...(o.secured ? { 401: ref('Unauthorized'), 403: ref('Forbidden') } : {}),
     ...(o.pathParams ? { 404: ref('NotFound') } : {}),
     ...(o.body ? { 413: ref('PayloadTooLarge') } : {}),
+    ...(o.input ? { 422: ref('ValidationError') } : {}),
     ...(o.projectScoped ? { 429: ref('RateLimited') } : {}),
     503: ref('ServiceUnavailable'),
     default: ref('Error'),

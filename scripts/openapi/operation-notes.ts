@@ -56,6 +56,12 @@ export interface OperationNote {
   responseType?: string;
   responseDescription?: string;
   responseExample?: unknown;
+  /**
+   * The answers of a handler that writes its own reply (`@Res()`), which Nest's metadata and the
+   * return type cannot show: status → response object, in place of the generated success answer and
+   * of the generated answer of the same status.
+   */
+  answers?: Record<string, Schema>;
 }
 
 const mailbox: Schema = {
@@ -105,6 +111,22 @@ const multipartFile = (field: string): Schema => ({
   required: [field],
 });
 
+const html = (description: string): Schema => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
+
+/** The subscription pages of the links in emails (LinksController): a page, or the invalid-link page. */
+const linkPage = (description: string): Record<string, Schema> => ({
+  200: html(description),
+  404: html('The link is forged or altered, or its contact or email is gone: a page saying so'),
+});
+
+const healthReport = (description: string): Schema => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/HealthReport' } } },
+});
+
 export const OPERATION_NOTES: Record<string, OperationNote> = {
   'SendController.execute': {
     summary: 'Send a transactional email',
@@ -133,6 +155,50 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
   'UploadsController.upload': { body: multipartFile('file'), requestType: 'multipart/form-data' },
   'ContactImportsController.start': { body: multipartFile('file'), requestType: 'multipart/form-data' },
   'RecipientsController.recipientsCsv': { response: { type: 'string' }, responseType: 'text/csv' },
+  'LinksController.open': {
+    summary: 'Open-tracking pixel',
+    answers: {
+      200: {
+        description: 'A transparent 1×1 GIF (the open is recorded when the link is valid)',
+        content: { 'image/gif': { schema: { type: 'string', contentMediaType: 'image/gif' } } },
+      },
+    },
+  },
+  'LinksController.click': {
+    summary: 'Tracked link',
+    answers: {
+      302: {
+        description: 'The click is recorded; redirects to the target the signed link names',
+        headers: { Location: { description: "The link's target", schema: { type: 'string', format: 'uri' } } },
+      },
+      404: html('The link is forged or altered, or its target is not an http(s) URL: a page saying so'),
+    },
+  },
+  'LinksController.unsubscribeForm': { answers: linkPage('The unsubscribe page (a form to confirm)') },
+  'LinksController.unsubscribe': {
+    summary: 'Unsubscribe (RFC 8058 one-click)',
+    answers: linkPage('Unsubscribed: a page saying so'),
+  },
+  'LinksController.subscribeForm': { answers: linkPage('The subscribe page (a form to confirm)') },
+  'LinksController.subscribe': { answers: linkPage('Subscribed: a page saying so') },
+  'LinksController.manage': { answers: linkPage('The subscription preferences page') },
+  'LinksController.manageChange': { answers: linkPage('The preference is changed: a page saying so') },
+  'UploadsController.serve': {
+    summary: 'An uploaded image',
+    answers: {
+      200: {
+        description: 'The image as uploaded (PNG, JPEG, GIF or WebP), immutable',
+        content: { 'image/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      },
+    },
+  },
+  'HealthController.ready': {
+    summary: 'Readiness',
+    answers: {
+      200: healthReport('Every dependency of the process is up'),
+      503: healthReport('A dependency is down, or the process is starting or shutting down'),
+    },
+  },
   'ApiReferenceController.page': {
     summary: 'API reference page',
     response: { type: 'string' },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import ts from 'typescript';
+import { ThrownErrors, type ThrownError } from './thrown-errors.js';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type Schema = Record<string, unknown>;
@@ -12,6 +13,8 @@ export interface HandlerTypes {
   response: Schema | undefined;
   /** The declared type of each parameter (by position), for bodies that are not validated DTO classes. */
   params: (Schema | undefined)[];
+  /** The statuses the method sets on a reply parameter (`reply.status(isNew ? 201 : 200)`): each literal it may be. */
+  replyStatuses: number[];
 }
 
 /** Types the document describes by format rather than by their members. */
@@ -38,6 +41,7 @@ export class TypeReader {
   private readonly componentOf = new Map<ts.Symbol, string>();
   /** Anonymous and generic types being inlined: a recursive one ends in `{}` rather than a loop. */
   private readonly inlining = new Set<ts.Type>();
+  private thrownErrors?: ThrownErrors;
 
   constructor(root: string, entry: string) {
     const config = ts.readConfigFile(path.join(root, 'tsconfig.base.json'), ts.sys.readFile);
@@ -52,14 +56,26 @@ export class TypeReader {
     }
   }
 
-  /** The method `handler` of the class named `controller`. */
-  handler(controller: string, handler: string): HandlerTypes {
+  /** The declaration of the method `handler` of the class named `controller`. */
+  method(controller: string, handler: string): ts.MethodDeclaration {
     const cls = this.classes.get(controller);
     if (!cls) throw new Error(`openapi: no source for the controller class ${controller}`);
     const method = cls.members.find(
       (m): m is ts.MethodDeclaration => ts.isMethodDeclaration(m) && m.name.getText() === handler,
     );
     if (!method) throw new Error(`openapi: ${controller}.${handler} not found in its source`);
+    return method;
+  }
+
+  /** The errors the method `handler` of the class named `controller` may answer (thrown-errors.ts). */
+  thrown(controller: string, handler: string, statusOfKind: (kind: string) => number | undefined): ThrownError[] {
+    this.thrownErrors ??= new ThrownErrors(this.program, this.checker, statusOfKind);
+    return this.thrownErrors.of(this.method(controller, handler));
+  }
+
+  /** The method `handler` of the class named `controller`. */
+  handler(controller: string, handler: string): HandlerTypes {
+    const method = this.method(controller, handler);
     const signature = this.checker.getSignatureFromDeclaration(method)!;
     let result = this.checker.getReturnTypeOfSignature(signature);
     result = this.checker.getAwaitedType(result) ?? result;
@@ -70,7 +86,32 @@ export class TypeReader {
       doc,
       response: answersNothing ? undefined : this.schemaOf(result),
       params: method.parameters.map((p) => this.schemaOf(this.checker.getTypeAtLocation(p))),
+      replyStatuses: this.replyStatuses(method),
     };
+  }
+
+  private replyStatuses(method: ts.MethodDeclaration): number[] {
+    const replies = new Set(
+      method.parameters
+        .filter((p) => /\bFastifyReply\b/.test(p.type?.getText() ?? ''))
+        .map((p) => this.checker.getSymbolAtLocation(p.name)),
+    );
+    const statuses = new Set<number>();
+    const visit = (node: ts.Node): void => {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        node.expression.name.text === 'status' &&
+        replies.has(this.checker.getSymbolAtLocation(node.expression.expression)) &&
+        node.arguments[0]
+      ) {
+        const type = this.checker.getTypeAtLocation(node.arguments[0]);
+        for (const t of type.isUnion() ? type.types : [type]) if (t.isNumberLiteral()) statuses.add(t.value);
+      }
+      ts.forEachChild(node, visit);
+    };
+    if (method.body) visit(method.body);
+    return [...statuses].sort((a, b) => a - b);
   }
 
   /** An interface of the sources, by name, as a schema (inlined). */

@@ -1015,7 +1015,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Ready */
+    /** Readiness */
     get: operations['healthReady'];
     put?: never;
     post?: never;
@@ -1321,7 +1321,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Click */
+    /** Tracked link */
     get: operations['linksClick'];
     put?: never;
     post?: never;
@@ -1338,7 +1338,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Open */
+    /** Open-tracking pixel */
     get: operations['linksOpen'];
     put?: never;
     post?: never;
@@ -1430,7 +1430,7 @@ export interface paths {
     get: operations['linksUnsubscribeForm'];
     put?: never;
     /**
-     * Unsubscribe
+     * Unsubscribe (RFC 8058 one-click)
      * @description The page's button and RFC 8058 one-click both land here.
      */
     post: operations['linksUnsubscribe'];
@@ -1448,7 +1448,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Serve
+     * An uploaded image
      * @description Serves a local-disk upload to anyone (emails embed these URLs): immutable, never sniffed.
      */
     get: operations['uploadsServe'];
@@ -1796,166 +1796,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/webhooks/endpoints': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** List */
-    get: operations['endpointsList'];
-    put?: never;
-    /**
-     * Create
-     * @description 201 with the endpoint and its signing secret (`whsec_…`), shown this once.
-     */
-    post: operations['endpointsCreate'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/webhooks/endpoints/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Get */
-    get: operations['endpointsGet'];
-    put?: never;
-    post?: never;
-    /**
-     * Remove
-     * @description Deletes the endpoint and its delivery log; nothing more is delivered to it.
-     */
-    delete: operations['endpointsRemove'];
-    options?: never;
-    head?: never;
-    /** Update */
-    patch: operations['endpointsUpdate'];
-    trace?: never;
-  };
-  '/webhooks/endpoints/{id}/deliveries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Log
-     * @description The delivery log, newest first: each delivery's event, status, attempts, latency and the head of the last answer.
-     */
-    get: operations['deliveriesLog'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/webhooks/endpoints/{id}/deliveries/{deliveryId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Get */
-    get: operations['deliveriesGet'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/webhooks/endpoints/{id}/deliveries/{deliveryId}/replay': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Replay one
-     * @description 202: the delivery goes out again now, with its event id and body, and a fresh retry schedule.
-     */
-    post: operations['deliveriesReplayOne'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/webhooks/endpoints/{id}/replay': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Replay range
-     * @description 202: every delivery of the endpoint created in [from, to) goes out again (at most 31 days).
-     */
-    post: operations['deliveriesReplayRange'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/webhooks/endpoints/{id}/rotate-secret': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Rotate secret
-     * @description A new signing secret, shown this once; the previous one keeps signing beside it for 24 hours.
-     */
-    post: operations['endpointsRotateSecret'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/webhooks/endpoints/{id}/test': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Test
-     * @description 202: a `webhook.test` event is delivered to the endpoint (whatever it subscribes to); the delivery, pending.
-     */
-    post: operations['deliveriesTest'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/webhooks/generic': {
     parameters: {
       query?: never;
@@ -2207,388 +2047,7 @@ export interface paths {
     trace?: never;
   };
 }
-export interface webhooks {
-  'email.sent': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * email.sent
-     * @description The `email.sent` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookEmailSent'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'email.delivered': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * email.delivered
-     * @description The `email.delivered` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookEmailDelivered'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'email.opened': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * email.opened
-     * @description The `email.opened` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookEmailOpened'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'email.clicked': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * email.clicked
-     * @description The `email.clicked` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookEmailClicked'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'email.bounced': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * email.bounced
-     * @description The `email.bounced` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookEmailBounced'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'email.complained': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * email.complained
-     * @description The `email.complained` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookEmailComplained'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'email.failed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * email.failed
-     * @description The `email.failed` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookEmailFailed'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'contact.created': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * contact.created
-     * @description The `contact.created` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookContactCreated'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'contact.updated': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * contact.updated
-     * @description The `contact.updated` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookContactUpdated'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'contact.subscribed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * contact.subscribed
-     * @description The `contact.subscribed` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookContactSubscribed'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'contact.unsubscribed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * contact.unsubscribed
-     * @description The `contact.unsubscribed` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookContactUnsubscribed'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'contact.deleted': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * contact.deleted
-     * @description The `contact.deleted` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookContactDeleted'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'segment.entered': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * segment.entered
-     * @description The `segment.entered` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookSegmentEntered'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'segment.exited': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * segment.exited
-     * @description The `segment.exited` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookSegmentExited'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'workflow.started': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * workflow.started
-     * @description The `workflow.started` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookWorkflowStarted'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'workflow.finished': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * workflow.finished
-     * @description The `workflow.finished` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookWorkflowFinished'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'campaign.sending': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * campaign.sending
-     * @description The `campaign.sending` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookCampaignSending'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'campaign.sent': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * campaign.sent
-     * @description The `campaign.sent` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookCampaignSent'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'webhook.test': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * webhook.test
-     * @description The test event of `POST /webhooks/endpoints/{id}/test`, sent whatever the endpoint subscribes to. Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
-     */
-    post: operations['webhookWebhookTest'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-}
+export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     AcceptedInvitation: {
@@ -2688,9 +2147,9 @@ export interface components {
     };
     BillingLimitsView: {
       updatedAt: string | null;
-      transactional: number | null;
       campaign: number | null;
       workflow: number | null;
+      transactional: number | null;
     };
     BulkContactsDto: {
       contactIds: string[];
@@ -2700,7 +2159,7 @@ export interface components {
       /** @enum {string} */
       action: 'delete' | 'subscribe' | 'unsubscribe';
       /** @enum {string} */
-      status: 'queued' | 'failed' | 'completed';
+      status: 'failed' | 'queued' | 'completed';
       total: number;
       succeeded: number;
       unchanged: number;
@@ -2725,21 +2184,6 @@ export interface components {
       segmentId?: string;
       audienceFilter?: Record<string, unknown>;
       templateId?: string;
-    };
-    CampaignLifecycleV1: {
-      campaignId: string;
-      name: string;
-      subject: string;
-      /** @enum {string} */
-      audienceType: 'ALL' | 'SEGMENT' | 'FILTERED';
-      segmentId?: string;
-      at: string;
-      scheduledAt?: string;
-      estimatedRecipients?: number;
-      recipients?: number;
-      sent?: number;
-      skipped?: number;
-      failed?: number;
     };
     CampaignList: {
       campaigns: {
@@ -2838,36 +2282,12 @@ export interface components {
       periodStart: string;
       periodEnd: string;
       categories: {
-        transactional: components['schemas']['ConsumptionLine'];
-        campaign: components['schemas']['ConsumptionLine'];
-        workflow: components['schemas']['ConsumptionLine'];
         events: components['schemas']['ConsumptionLine'];
         contacts: components['schemas']['ConsumptionLine'];
+        campaign: components['schemas']['ConsumptionLine'];
+        workflow: components['schemas']['ConsumptionLine'];
+        transactional: components['schemas']['ConsumptionLine'];
       };
-    };
-    ContactCreatedV1: {
-      contactId: string;
-      email: string;
-      subscribed: boolean;
-      data: Record<string, unknown>;
-    };
-    ContactDeletedV1: {
-      contactId: string;
-      email: string;
-    };
-    ContactSubscriptionChangedV1: {
-      contactId: string;
-      email: string;
-      reason?: string;
-      emailId?: string;
-      campaignId?: string;
-    };
-    ContactUpdatedV1: {
-      contactId: string;
-      email: string;
-      subscribed: boolean;
-      data: Record<string, unknown>;
-      changedKeys: string[];
     };
     ContactView: {
       id: string;
@@ -2922,31 +2342,6 @@ export interface components {
       condition?: unknown;
       priority?: number;
     };
-    CreateWebhookEndpointDto: {
-      url: string;
-      eventTypes: (
-        | 'email.sent'
-        | 'email.delivered'
-        | 'email.opened'
-        | 'email.clicked'
-        | 'email.bounced'
-        | 'email.complained'
-        | 'email.failed'
-        | 'contact.created'
-        | 'contact.updated'
-        | 'contact.subscribed'
-        | 'contact.unsubscribed'
-        | 'contact.deleted'
-        | 'segment.entered'
-        | 'segment.exited'
-        | 'workflow.started'
-        | 'workflow.finished'
-        | 'campaign.sending'
-        | 'campaign.sent'
-      )[];
-      enabled?: boolean;
-      description?: string;
-    };
     CreateWorkflowDto: {
       name: string;
       description?: string;
@@ -2999,28 +2394,10 @@ export interface components {
       url?: string;
       messageId?: string;
     };
-    EmailLifecycleV1: {
-      emailId?: string;
-      contactId?: string;
-      email: string;
-      subject?: string;
-      templateId?: string;
-      /** @enum {string} */
-      origin?: 'api' | 'campaign' | 'workflow';
-      campaignId?: string;
-      workflowId?: string;
-      fromDomain?: string;
-      /** @enum {string} */
-      bounceType?: 'permanent' | 'transient';
-      reason?: string;
-      url?: string;
-      messageId?: string;
-      testMode?: boolean;
-    };
     EmailSummaryView: {
       id: string;
       /** @enum {string} */
-      status: 'sent' | 'delivered' | 'bounced' | 'queued' | 'failed' | 'skipped' | 'sending';
+      status: 'sent' | 'delivered' | 'bounced' | 'sending' | 'skipped' | 'failed' | 'queued';
       /** @enum {string} */
       reason?: 'unsubscribed' | 'suppressed';
       contactId: string;
@@ -3038,7 +2415,7 @@ export interface components {
       type: 'marketing' | 'transactional';
       templateId: string | null;
       /** @enum {string} */
-      origin: 'api' | 'campaign' | 'workflow';
+      origin: 'campaign' | 'workflow' | 'api';
       /** @description A campaign's test send (POST /campaigns/:id/test). */
       test: boolean;
       /** @description Test mode (docs/test-mode.md): a test key's or a sandbox address's email, never handed to a relay, its outcome simulated. */
@@ -3072,7 +2449,7 @@ export interface components {
       events: components['schemas']['EmailEventView'][];
       id: string;
       /** @enum {string} */
-      status: 'sent' | 'delivered' | 'bounced' | 'queued' | 'failed' | 'skipped' | 'sending';
+      status: 'sent' | 'delivered' | 'bounced' | 'sending' | 'skipped' | 'failed' | 'queued';
       /** @enum {string} */
       reason?: 'unsubscribed' | 'suppressed';
       contactId: string;
@@ -3090,7 +2467,7 @@ export interface components {
       type: 'marketing' | 'transactional';
       templateId: string | null;
       /** @enum {string} */
-      origin: 'api' | 'campaign' | 'workflow';
+      origin: 'campaign' | 'workflow' | 'api';
       /** @description A campaign's test send (POST /campaigns/:id/test). */
       test: boolean;
       /** @description Test mode (docs/test-mode.md): a test key's or a sandbox address's email, never handed to a relay, its outcome simulated. */
@@ -3195,6 +2572,18 @@ export interface components {
       code: 'WORKFLOW_NO_TRIGGER' | 'WORKFLOW_EMPTY' | 'STEP_UNREACHABLE' | 'STEP_BRANCH_OPEN';
       message: string;
     };
+    HealthReport: {
+      /** @enum {string} */
+      status: 'error' | 'ok';
+      checks: {
+        [key: string]: {
+          /** @enum {string} */
+          status: 'up' | 'down';
+          error?: string;
+          latencyMs: number;
+        };
+      };
+    };
     ImportRowError: {
       row: number;
       email: string;
@@ -3203,7 +2592,7 @@ export interface components {
     ImportView: {
       jobId: string;
       /** @enum {string} */
-      status: 'queued' | 'failed' | 'completed';
+      status: 'failed' | 'queued' | 'completed';
       totalRows: number;
       imported: number;
       updated: number;
@@ -3266,7 +2655,7 @@ export interface components {
     ListEmailsQueryDto: {
       contactId?: string;
       /** @enum {string} */
-      status?: 'sent' | 'delivered' | 'bounced' | 'queued' | 'failed' | 'skipped' | 'sending';
+      status?: 'sent' | 'delivered' | 'bounced' | 'sending' | 'skipped' | 'failed' | 'queued';
       limit: number;
       cursor?: string;
     };
@@ -3356,14 +2745,14 @@ export interface components {
     };
     RecipientsFilterDto: {
       /** @enum {string} */
-      status?: 'sent' | 'pending' | 'queued' | 'failed' | 'skipped';
+      status?: 'sent' | 'skipped' | 'failed' | 'pending' | 'queued';
       /** @enum {string} */
       reason?:
+        | 'cancelled'
         | 'unsubscribed'
         | 'suppressed'
         | 'invalid_address'
         | 'duplicate'
-        | 'cancelled'
         | 'billing_limit'
         | 'sending_suspended';
     };
@@ -3377,14 +2766,14 @@ export interface components {
       limit: number;
       cursor?: string;
       /** @enum {string} */
-      status?: 'sent' | 'pending' | 'queued' | 'failed' | 'skipped';
+      status?: 'sent' | 'skipped' | 'failed' | 'pending' | 'queued';
       /** @enum {string} */
       reason?:
+        | 'cancelled'
         | 'unsubscribed'
         | 'suppressed'
         | 'invalid_address'
         | 'duplicate'
-        | 'cancelled'
         | 'billing_limit'
         | 'sending_suspended';
     };
@@ -3392,14 +2781,14 @@ export interface components {
       contactId: string;
       email: string;
       /** @enum {string} */
-      status: 'sent' | 'pending' | 'queued' | 'failed' | 'skipped';
+      status: 'sent' | 'skipped' | 'failed' | 'pending' | 'queued';
       reason:
         | null
+        | 'cancelled'
         | 'unsubscribed'
         | 'suppressed'
         | 'invalid_address'
         | 'duplicate'
-        | 'cancelled'
         | 'billing_limit'
         | 'sending_suspended';
       error: string | null;
@@ -3415,10 +2804,6 @@ export interface components {
     };
     RemoveMembersDto: {
       emails: string[];
-    };
-    ReplayRangeDto: {
-      from: string;
-      to: string;
     };
     ReputationThresholds: {
       bounceWarn: number;
@@ -3441,7 +2826,7 @@ export interface components {
        * @description `suspended` (sends refused), `warning` (a warn threshold passed) or `active`.
        * @enum {string}
        */
-      status: 'active' | 'warning' | 'suspended';
+      status: 'warning' | 'active' | 'suspended';
       warning: null | 'bounce_rate' | 'complaint_rate';
       rates: {
         last7Days: components['schemas']['WindowRates'];
@@ -3459,15 +2844,6 @@ export interface components {
       thresholds: components['schemas']['ReputationThresholds'];
       suspension: components['schemas']['SuspensionView'] | null;
       recentSuspensions: components['schemas']['SuspensionView'][];
-    };
-    SegmentMembershipChangedV1: {
-      segmentId: string;
-      segmentName: string;
-      contactId: string;
-      email: string;
-      at: string;
-      /** @enum {string} */
-      reason: 'compute' | 'change' | 'sweep';
     };
     SegmentView: {
       id: string;
@@ -3645,7 +3021,7 @@ export interface components {
     TimeWindow: {
       amount: number;
       /** @enum {string} */
-      unit: 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
+      unit: 'weeks' | 'days' | 'hours' | 'minutes' | 'months';
     };
     TokenDto: {
       token: string;
@@ -3736,31 +3112,6 @@ export interface components {
        */
       format?: 'html' | 'markdown';
     };
-    UpdateWebhookEndpointDto: {
-      url?: string;
-      eventTypes?: (
-        | 'email.sent'
-        | 'email.delivered'
-        | 'email.opened'
-        | 'email.clicked'
-        | 'email.bounced'
-        | 'email.complained'
-        | 'email.failed'
-        | 'contact.created'
-        | 'contact.updated'
-        | 'contact.subscribed'
-        | 'contact.unsubscribed'
-        | 'contact.deleted'
-        | 'segment.entered'
-        | 'segment.exited'
-        | 'workflow.started'
-        | 'workflow.finished'
-        | 'campaign.sending'
-        | 'campaign.sent'
-      )[];
-      enabled?: boolean;
-      description?: string;
-    };
     UpdateWorkflowDto: {
       name?: string;
       description?: string;
@@ -3827,357 +3178,6 @@ export interface components {
     VerifyEmailDto: {
       email: string;
     };
-    WebhookCampaignSending: {
-      /** @constant */
-      type: 'campaign.sending';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['CampaignLifecycleV1'];
-    };
-    WebhookCampaignSent: {
-      /** @constant */
-      type: 'campaign.sent';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['CampaignLifecycleV1'];
-    };
-    WebhookContactCreated: {
-      /** @constant */
-      type: 'contact.created';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['ContactCreatedV1'];
-    };
-    WebhookContactDeleted: {
-      /** @constant */
-      type: 'contact.deleted';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['ContactDeletedV1'];
-    };
-    WebhookContactSubscribed: {
-      /** @constant */
-      type: 'contact.subscribed';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['ContactSubscriptionChangedV1'];
-    };
-    WebhookContactUnsubscribed: {
-      /** @constant */
-      type: 'contact.unsubscribed';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['ContactSubscriptionChangedV1'];
-    };
-    WebhookContactUpdated: {
-      /** @constant */
-      type: 'contact.updated';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['ContactUpdatedV1'];
-    };
-    WebhookDeliveryView: {
-      id: string;
-      endpointId: string;
-      /** @description The event's id: the `webhook-id` header and the body's `id`. */
-      eventId: string;
-      eventType: string;
-      /**
-       * @description `pending` (due, or waiting for a retry), `delivered` (a 2xx answer) or `dead` (every retry failed).
-       * @enum {string}
-       */
-      status: 'delivered' | 'pending' | 'dead';
-      /** @description Attempts since it was created or last replayed. */
-      attempts: number;
-      nextAttemptAt: string | null;
-      lastAttemptAt: string | null;
-      /** @description The last answer's HTTP status; null when none came. */
-      responseStatus: number | null;
-      /** @description The first 1,024 bytes of the last answer's body. */
-      responseBody: string | null;
-      /** @description How long the last attempt took, in milliseconds. */
-      latencyMs: number | null;
-      /** @description Why the last attempt failed (`HTTP 500`, a timeout, a refused address). */
-      error: string | null;
-      deliveredAt: string | null;
-      createdAt: string;
-    };
-    WebhookEmailBounced: {
-      /** @constant */
-      type: 'email.bounced';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['EmailLifecycleV1'];
-    };
-    WebhookEmailClicked: {
-      /** @constant */
-      type: 'email.clicked';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['EmailLifecycleV1'];
-    };
-    WebhookEmailComplained: {
-      /** @constant */
-      type: 'email.complained';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['EmailLifecycleV1'];
-    };
-    WebhookEmailDelivered: {
-      /** @constant */
-      type: 'email.delivered';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['EmailLifecycleV1'];
-    };
-    WebhookEmailFailed: {
-      /** @constant */
-      type: 'email.failed';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['EmailLifecycleV1'];
-    };
-    WebhookEmailOpened: {
-      /** @constant */
-      type: 'email.opened';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['EmailLifecycleV1'];
-    };
-    WebhookEmailSent: {
-      /** @constant */
-      type: 'email.sent';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['EmailLifecycleV1'];
-    };
-    WebhookEndpointView: {
-      id: string;
-      url: string;
-      description: string | null;
-      eventTypes: string[];
-      enabled: boolean;
-      /**
-       * @description `failing` from the moment one of its deliveries is dead (its retries spent) until one succeeds.
-       * @enum {string}
-       */
-      status: 'active' | 'failing';
-      failingSince: string | null;
-      createdAt: string;
-      updatedAt: string;
-    };
-    WebhookEndpointWithSecret: {
-      secret: string;
-      id: string;
-      url: string;
-      description: string | null;
-      eventTypes: string[];
-      enabled: boolean;
-      /**
-       * @description `failing` from the moment one of its deliveries is dead (its retries spent) until one succeeds.
-       * @enum {string}
-       */
-      status: 'active' | 'failing';
-      failingSince: string | null;
-      createdAt: string;
-      updatedAt: string;
-    };
     WebhookReceipt: {
       /** @constant */
       received: true;
@@ -4196,114 +3196,6 @@ export interface components {
       /** @description The event id was applied before: nothing changed. */
       duplicate: boolean;
     };
-    WebhookSegmentEntered: {
-      /** @constant */
-      type: 'segment.entered';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['SegmentMembershipChangedV1'];
-    };
-    WebhookSegmentExited: {
-      /** @constant */
-      type: 'segment.exited';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['SegmentMembershipChangedV1'];
-    };
-    WebhookWebhookTest: {
-      /** @constant */
-      type: 'webhook.test';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: {
-        endpointId?: string;
-        message?: string;
-      };
-    };
-    WebhookWorkflowFinished: {
-      /** @constant */
-      type: 'workflow.finished';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['WorkflowExecutionV1'];
-    };
-    WebhookWorkflowStarted: {
-      /** @constant */
-      type: 'workflow.started';
-      /**
-       * @description The version of `data`'s contract.
-       * @constant
-       */
-      version: 1;
-      /**
-       * Format: uuid
-       * @description The event's id (`webhook-id`).
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the event happened.
-       */
-      timestamp: string;
-      projectId: string;
-      data: components['schemas']['WorkflowExecutionV1'];
-    };
     WindowRates: {
       bounceRate: number;
       complaintRate: number;
@@ -4316,32 +3208,13 @@ export interface components {
       operator: string;
       value?: string | number | false | true | (string | number | false | true)[];
       /** @enum {string} */
-      unit?: 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
+      unit?: 'weeks' | 'days' | 'hours' | 'minutes' | 'months';
       within?: components['schemas']['TimeWindow'];
     };
     WireGroup: {
       /** @enum {string} */
       operator: 'AND' | 'OR';
       conditions: (components['schemas']['WireGroup'] | components['schemas']['WireCondition'])[];
-    };
-    WorkflowExecutionV1: {
-      workflowId: string;
-      workflowName: string;
-      executionId: string;
-      contactId: string;
-      email?: string;
-      /** @enum {string} */
-      status: 'RUNNING' | 'WAITING' | 'COMPLETED' | 'EXITED' | 'FAILED' | 'CANCELLED';
-      at: string;
-      trigger?: string;
-      stepId?: string;
-      /** @enum {string} */
-      stepType?: 'SEND_EMAIL' | 'DELAY' | 'WAIT_FOR_EVENT' | 'CONDITION' | 'WEBHOOK' | 'UPDATE_CONTACT' | 'EXIT';
-      stepName?: string;
-      outcome?: string;
-      dueAt?: string;
-      reason?: string;
-      data?: Record<string, unknown>;
     };
     WorkflowView: {
       id: string;
@@ -4366,6 +3239,28 @@ export interface components {
     };
   };
   responses: {
+    /** @description The body is not valid JSON, or the request cannot be read */
+    BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "success": false,
+         *       "message": "The body is not valid JSON, or the request cannot be read",
+         *       "error": {
+         *         "code": "MALFORMED_JSON",
+         *         "message": "The body is not valid JSON, or the request cannot be read",
+         *         "statusCode": 400,
+         *         "requestId": "req-8f1c2d"
+         *       },
+         *       "timestamp": "2025-01-01T12:00:00.000Z"
+         *     }
+         */
+        'application/json': components['schemas']['ErrorBody'];
+      };
+    };
     /** @description The request is invalid: `error.errors` names each field and its problem */
     ValidationError: {
       headers: {
@@ -4379,7 +3274,7 @@ export interface components {
          *       "error": {
          *         "code": "VALIDATION_ERROR",
          *         "message": "The request is invalid: `error.errors` names each field and its problem",
-         *         "statusCode": 400,
+         *         "statusCode": 422,
          *         "requestId": "req-8f1c2d"
          *       },
          *       "timestamp": "2025-01-01T12:00:00.000Z"
@@ -4603,9 +3498,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -4635,9 +3530,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -4699,9 +3594,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -4785,9 +3680,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -4843,9 +3738,9 @@ export interface operations {
               };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -4875,9 +3770,9 @@ export interface operations {
           'application/json': components['schemas']['Series'];
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -4932,9 +3827,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -4962,9 +3857,9 @@ export interface operations {
           'application/json': components['schemas']['TopEvents'];
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -4992,8 +3887,9 @@ export interface operations {
           'application/json': components['schemas']['UserView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -5075,8 +3971,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -5133,8 +4030,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -5161,8 +4059,31 @@ export interface operations {
           'application/json': components['schemas']['UserView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
+      /** @description The request conflicts with the current state: `EMAIL_ALREADY_REGISTERED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `EMAIL_ALREADY_REGISTERED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "EMAIL_ALREADY_REGISTERED",
+           *         "message": "The request conflicts with the current state: `EMAIL_ALREADY_REGISTERED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -5189,8 +4110,9 @@ export interface operations {
           'application/json': components['schemas']['UserView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -5218,9 +4140,9 @@ export interface operations {
           'application/json': components['schemas']['CampaignList2'];
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5252,10 +4174,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5313,11 +4236,34 @@ export interface operations {
           'application/json': components['schemas']['CampaignView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md)",
+           *       "error": {
+           *         "code": "CAMPAIGN_INVALID_STATE",
+           *         "message": "The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5349,6 +4295,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `CAMPAIGN_ACTIVE` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `CAMPAIGN_ACTIVE` (docs/errors.md)",
+           *       "error": {
+           *         "code": "CAMPAIGN_ACTIVE",
+           *         "message": "The request conflicts with the current state: `CAMPAIGN_ACTIVE` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5377,6 +4345,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md)",
+           *       "error": {
+           *         "code": "CAMPAIGN_INVALID_STATE",
+           *         "message": "The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5442,10 +4432,10 @@ export interface operations {
           'application/json': components['schemas']['RecipientsPage'];
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5481,10 +4471,10 @@ export interface operations {
           'text/csv': string;
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5514,11 +4504,34 @@ export interface operations {
           'application/json': components['schemas']['CampaignView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md)",
+           *       "error": {
+           *         "code": "CAMPAIGN_INVALID_STATE",
+           *         "message": "The request conflicts with the current state: `CAMPAIGN_INVALID_STATE` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5618,11 +4631,12 @@ export interface operations {
           'application/json': components['schemas']['TestSendAnswer'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5678,9 +4692,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5700,6 +4714,15 @@ export interface operations {
     };
     responses: {
       /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UpsertedContact'];
+        };
+      };
+      /** @description Success */
       201: {
         headers: {
           [name: string]: unknown;
@@ -5708,10 +4731,33 @@ export interface operations {
           'application/json': components['schemas']['UpsertedContact'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      /** @description The request conflicts with the current state: `CONTACT_EMAIL_TAKEN` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `CONTACT_EMAIL_TAKEN` (docs/errors.md)",
+           *       "error": {
+           *         "code": "CONTACT_EMAIL_TAKEN",
+           *         "message": "The request conflicts with the current state: `CONTACT_EMAIL_TAKEN` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5800,11 +4846,34 @@ export interface operations {
           'application/json': components['schemas']['ContactView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `CONTACT_EMAIL_TAKEN` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `CONTACT_EMAIL_TAKEN` (docs/errors.md)",
+           *       "error": {
+           *         "code": "CONTACT_EMAIL_TAKEN",
+           *         "message": "The request conflicts with the current state: `CONTACT_EMAIL_TAKEN` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5836,10 +4905,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5871,10 +4941,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -5906,10 +4977,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6062,10 +5134,10 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6099,10 +5171,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6165,10 +5238,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6243,10 +5317,33 @@ export interface operations {
           'application/json': components['schemas']['DomainView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      /** @description The request conflicts with the current state: `DOMAIN_ALREADY_EXISTS` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `DOMAIN_ALREADY_EXISTS` (docs/errors.md)",
+           *       "error": {
+           *         "code": "DOMAIN_ALREADY_EXISTS",
+           *         "message": "The request conflicts with the current state: `DOMAIN_ALREADY_EXISTS` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6397,9 +5494,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6459,9 +5556,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6553,10 +5650,10 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6642,10 +5739,33 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      /** @description The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "IDEMPOTENCY_KEY_IN_USE",
+           *         "message": "The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -6685,14 +5805,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description Every dependency of the process is up */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['HealthReport'];
+        };
       };
-      503: components['responses']['ServiceUnavailable'];
+      /** @description A dependency is down, or the process is starting or shutting down */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthReport'];
+        };
+      };
       default: components['responses']['Error'];
     };
   };
@@ -6707,14 +5837,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description The subscription preferences page */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'text/html': string;
+        };
       };
-      404: components['responses']['NotFound'];
+      /** @description The link is forged or altered, or its contact or email is gone: a page saying so */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -6734,16 +5874,27 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Success */
+      /** @description The preference is changed: a page saying so */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'text/html': string;
+        };
       };
-      400: components['responses']['ValidationError'];
-      404: components['responses']['NotFound'];
+      400: components['responses']['BadRequest'];
+      /** @description The link is forged or altered, or its contact or email is gone: a page saying so */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -6879,11 +6030,43 @@ export interface operations {
           'application/json': components['schemas']['InvitationView'] | components['schemas']['MemberView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvitationView'] | components['schemas']['MemberView'];
+        };
+      };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `MEMBER_ALREADY_EXISTS` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `MEMBER_ALREADY_EXISTS` (docs/errors.md)",
+           *       "error": {
+           *         "code": "MEMBER_ALREADY_EXISTS",
+           *         "message": "The request conflicts with the current state: `MEMBER_ALREADY_EXISTS` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -6915,6 +6098,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `LAST_OWNER` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `LAST_OWNER` (docs/errors.md)",
+           *       "error": {
+           *         "code": "LAST_OWNER",
+           *         "message": "The request conflicts with the current state: `LAST_OWNER` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -6944,11 +6149,34 @@ export interface operations {
           'application/json': components['schemas']['MemberView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `LAST_OWNER` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `LAST_OWNER` (docs/errors.md)",
+           *       "error": {
+           *         "code": "LAST_OWNER",
+           *         "message": "The request conflicts with the current state: `LAST_OWNER` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7003,6 +6231,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `PROJECT_NOT_SUSPENDED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `PROJECT_NOT_SUSPENDED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "PROJECT_NOT_SUSPENDED",
+           *         "message": "The request conflicts with the current state: `PROJECT_NOT_SUSPENDED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7088,10 +6338,11 @@ export interface operations {
           'application/json': components['schemas']['SegmentView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7151,6 +6402,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `SEGMENT_IN_USE`, `SEGMENT_REFERENCED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `SEGMENT_IN_USE`, `SEGMENT_REFERENCED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "SEGMENT_IN_USE",
+           *         "message": "The request conflicts with the current state: `SEGMENT_IN_USE`, `SEGMENT_REFERENCED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7180,11 +6453,12 @@ export interface operations {
           'application/json': components['schemas']['SegmentView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7251,10 +6525,10 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7284,11 +6558,12 @@ export interface operations {
           'application/json': components['schemas']['AddMembersResult'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7320,11 +6595,12 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7369,14 +6645,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description The subscribe page (a form to confirm) */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'text/html': string;
+        };
       };
-      404: components['responses']['NotFound'];
+      /** @description The link is forged or altered, or its contact or email is gone: a page saying so */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7392,14 +6678,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description Subscribed: a page saying so */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'text/html': string;
+        };
       };
-      404: components['responses']['NotFound'];
+      /** @description The link is forged or altered, or its contact or email is gone: a page saying so */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7415,14 +6711,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
-      200: {
+      /** @description The click is recorded; redirects to the target the signed link names */
+      302: {
         headers: {
+          /** @description The link's target */
+          Location?: string;
           [name: string]: unknown;
         };
         content?: never;
       };
-      404: components['responses']['NotFound'];
+      /** @description The link is forged or altered, or its target is not an http(s) URL: a page saying so */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7438,12 +6744,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description A transparent 1×1 GIF (the open is recorded when the link is valid) */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'image/gif': string;
+        };
       };
       404: components['responses']['NotFound'];
       503: components['responses']['ServiceUnavailable'];
@@ -7477,9 +6785,9 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7507,10 +6815,11 @@ export interface operations {
           'application/json': components['schemas']['TemplateView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7565,6 +6874,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `TEMPLATE_IN_USE` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `TEMPLATE_IN_USE` (docs/errors.md)",
+           *       "error": {
+           *         "code": "TEMPLATE_IN_USE",
+           *         "message": "The request conflicts with the current state: `TEMPLATE_IN_USE` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7594,11 +6925,12 @@ export interface operations {
           'application/json': components['schemas']['TemplateView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7673,14 +7005,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description The unsubscribe page (a form to confirm) */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'text/html': string;
+        };
       };
-      404: components['responses']['NotFound'];
+      /** @description The link is forged or altered, or its contact or email is gone: a page saying so */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7696,14 +7038,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description Unsubscribed: a page saying so */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'text/html': string;
+        };
       };
-      404: components['responses']['NotFound'];
+      /** @description The link is forged or altered, or its contact or email is gone: a page saying so */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7720,12 +7072,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description The image as uploaded (PNG, JPEG, GIF or WebP), immutable */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'image/*': string;
+        };
       };
       404: components['responses']['NotFound'];
       503: components['responses']['ServiceUnavailable'];
@@ -7758,10 +7112,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -7813,10 +7168,33 @@ export interface operations {
           'application/json': components['schemas']['AcceptedInvitation'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      /** @description The request conflicts with the current state: `MEMBER_ALREADY_EXISTS` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `MEMBER_ALREADY_EXISTS` (docs/errors.md)",
+           *       "error": {
+           *         "code": "MEMBER_ALREADY_EXISTS",
+           *         "message": "The request conflicts with the current state: `MEMBER_ALREADY_EXISTS` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7889,10 +7267,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -7951,11 +7330,12 @@ export interface operations {
           'application/json': components['schemas']['ProjectView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -8012,6 +7392,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "BILLING_NOT_CONFIGURED",
+           *         "message": "The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -8067,11 +7469,12 @@ export interface operations {
           'application/json': components['schemas']['BillingLimitsView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -8101,6 +7504,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "BILLING_NOT_CONFIGURED",
+           *         "message": "The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -8132,11 +7557,34 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "BILLING_NOT_CONFIGURED",
+           *         "message": "The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -8374,10 +7822,33 @@ export interface operations {
           'application/json': components['schemas']['SendResult'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      /** @description The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "IDEMPOTENCY_KEY_IN_USE",
+           *         "message": "The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -8473,10 +7944,33 @@ export interface operations {
           'application/json': components['schemas']['BatchSendResult'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      /** @description The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "IDEMPOTENCY_KEY_IN_USE",
+           *         "message": "The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -8519,10 +8013,33 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      /** @description The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "IDEMPOTENCY_KEY_IN_USE",
+           *         "message": "The request conflicts with the current state: `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -8554,355 +8071,11 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  endpointsList: {
-    parameters: {
-      query?: {
-        limit?: number;
-        cursor?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['WebhookEndpointView'][];
-            cursor: string | null;
-            hasMore: boolean;
-            total: number;
-          };
-        };
-      };
-      400: components['responses']['ValidationError'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  endpointsCreate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateWebhookEndpointDto'];
-      };
-    };
-    responses: {
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointWithSecret'];
-        };
-      };
-      400: components['responses']['ValidationError'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  endpointsGet: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointView'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  endpointsRemove: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @constant */
-            success: true;
-          };
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  endpointsUpdate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateWebhookEndpointDto'];
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointView'];
-        };
-      };
-      400: components['responses']['ValidationError'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  deliveriesLog: {
-    parameters: {
-      query?: {
-        limit?: number;
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['WebhookDeliveryView'][];
-            cursor: string | null;
-            hasMore: boolean;
-            total: number;
-          };
-        };
-      };
-      400: components['responses']['ValidationError'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  deliveriesGet: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        deliveryId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookDeliveryView'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  deliveriesReplayOne: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        deliveryId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookDeliveryView'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  deliveriesReplayRange: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ReplayRangeDto'];
-      };
-    };
-    responses: {
-      /** @description Success */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            replayed: number;
-          };
-        };
-      };
-      400: components['responses']['ValidationError'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  endpointsRotateSecret: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointWithSecret'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['RateLimited'];
-      503: components['responses']['ServiceUnavailable'];
-      default: components['responses']['Error'];
-    };
-  };
-  deliveriesTest: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookDeliveryView'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -8952,6 +8125,28 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceipt2'];
         };
       };
+      /** @description The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "BILLING_NOT_CONFIGURED",
+           *         "message": "The request conflicts with the current state: `BILLING_NOT_CONFIGURED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -8978,8 +8173,9 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceipt'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
@@ -9031,10 +8227,11 @@ export interface operations {
           'application/json': components['schemas']['WorkflowView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9093,6 +8290,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `WORKFLOW_HAS_ACTIVE_EXECUTIONS` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `WORKFLOW_HAS_ACTIVE_EXECUTIONS` (docs/errors.md)",
+           *       "error": {
+           *         "code": "WORKFLOW_HAS_ACTIVE_EXECUTIONS",
+           *         "message": "The request conflicts with the current state: `WORKFLOW_HAS_ACTIVE_EXECUTIONS` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9122,11 +8341,12 @@ export interface operations {
           'application/json': components['schemas']['WorkflowView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9161,10 +8381,10 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9194,11 +8414,34 @@ export interface operations {
           'application/json': components['schemas']['ExecutionView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `WORKFLOW_EXECUTION_NOT_STARTED` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `WORKFLOW_EXECUTION_NOT_STARTED` (docs/errors.md)",
+           *       "error": {
+           *         "code": "WORKFLOW_EXECUTION_NOT_STARTED",
+           *         "message": "The request conflicts with the current state: `WORKFLOW_EXECUTION_NOT_STARTED` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9257,6 +8500,28 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `WORKFLOW_EXECUTION_NOT_ACTIVE` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `WORKFLOW_EXECUTION_NOT_ACTIVE` (docs/errors.md)",
+           *       "error": {
+           *         "code": "WORKFLOW_EXECUTION_NOT_ACTIVE",
+           *         "message": "The request conflicts with the current state: `WORKFLOW_EXECUTION_NOT_ACTIVE` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9347,11 +8612,12 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9381,11 +8647,12 @@ export interface operations {
           'application/json': components['schemas']['StepView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9416,10 +8683,32 @@ export interface operations {
           };
         };
       };
-      400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `WORKFLOW_STEP_CANNOT_SPLICE` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `WORKFLOW_STEP_CANNOT_SPLICE` (docs/errors.md)",
+           *       "error": {
+           *         "code": "WORKFLOW_STEP_CANNOT_SPLICE",
+           *         "message": "The request conflicts with the current state: `WORKFLOW_STEP_CANNOT_SPLICE` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9450,11 +8739,12 @@ export interface operations {
           'application/json': components['schemas']['StepView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9484,11 +8774,34 @@ export interface operations {
           'application/json': components['schemas']['TransitionView'];
         };
       };
-      400: components['responses']['ValidationError'];
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      /** @description The request conflicts with the current state: `TRANSITION_EXISTS` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `TRANSITION_EXISTS` (docs/errors.md)",
+           *       "error": {
+           *         "code": "TRANSITION_EXISTS",
+           *         "message": "The request conflicts with the current state: `TRANSITION_EXISTS` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
@@ -9563,557 +8876,6 @@ export interface operations {
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
-    };
-  };
-  webhookEmailSent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEmailSent'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookEmailDelivered: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEmailDelivered'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookEmailOpened: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEmailOpened'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookEmailClicked: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEmailClicked'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookEmailBounced: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEmailBounced'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookEmailComplained: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEmailComplained'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookEmailFailed: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEmailFailed'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookContactCreated: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookContactCreated'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookContactUpdated: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookContactUpdated'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookContactSubscribed: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookContactSubscribed'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookContactUnsubscribed: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookContactUnsubscribed'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookContactDeleted: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookContactDeleted'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookSegmentEntered: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookSegmentEntered'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookSegmentExited: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookSegmentExited'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookWorkflowStarted: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookWorkflowStarted'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookWorkflowFinished: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookWorkflowFinished'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookCampaignSending: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookCampaignSending'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookCampaignSent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookCampaignSent'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  webhookWebhookTest: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
-        'webhook-id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
-        'webhook-timestamp': string;
-        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookWebhookTest'];
-      };
-    };
-    responses: {
-      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
     };
   };
 }
