@@ -11,6 +11,7 @@ import { statusForKind } from '@herald/http';
 import { conflictResponse, errorResponses, ERROR_RESPONSES } from './errors.js';
 import { nestRoutes, type NestRoute } from './routes.js';
 import { TypeReader, type Schema } from './ts-types.js';
+import { webhookOperations } from './webhooks.js';
 
 type Operation = Record<string, unknown>;
 
@@ -176,6 +177,9 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
   };
   for (const [name, schema] of Object.entries(schemas)) schemas[name] = dangling(schema) as Schema;
   for (const ops of Object.values(paths)) for (const [m, op] of Object.entries(ops)) ops[m] = dangling(op) as Operation;
+  // what Herald POSTs to a project's webhook endpoints (OpenAPI 3.1 `webhooks`, docs/webhooks-out.md)
+  const outbound = webhookOperations(dtos);
+  for (const [name, schema] of Object.entries(outbound.schemas)) schemas[name] ??= dangling(schema) as Schema;
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   return {
     openapi: '3.1.1',
@@ -185,6 +189,7 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
       .sort()
       .map((name) => ({ name })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    webhooks: outbound.webhooks,
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: ERROR_RESPONSES,

@@ -1796,6 +1796,166 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks/endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List */
+    get: operations['endpointsList'];
+    put?: never;
+    /**
+     * Create
+     * @description 201 with the endpoint and its signing secret (`whsec_…`), shown this once.
+     */
+    post: operations['endpointsCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/endpoints/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get */
+    get: operations['endpointsGet'];
+    put?: never;
+    post?: never;
+    /**
+     * Remove
+     * @description Deletes the endpoint and its delivery log; nothing more is delivered to it.
+     */
+    delete: operations['endpointsRemove'];
+    options?: never;
+    head?: never;
+    /** Update */
+    patch: operations['endpointsUpdate'];
+    trace?: never;
+  };
+  '/webhooks/endpoints/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Log
+     * @description The delivery log, newest first: each delivery's event, status, attempts, latency and the head of the last answer.
+     */
+    get: operations['deliveriesLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/endpoints/{id}/deliveries/{deliveryId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get */
+    get: operations['deliveriesGet'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/endpoints/{id}/deliveries/{deliveryId}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replay one
+     * @description 202: the delivery goes out again now, with its event id and body, and a fresh retry schedule.
+     */
+    post: operations['deliveriesReplayOne'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/endpoints/{id}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replay range
+     * @description 202: every delivery of the endpoint created in [from, to) goes out again (at most 31 days).
+     */
+    post: operations['deliveriesReplayRange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/endpoints/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate secret
+     * @description A new signing secret, shown this once; the previous one keeps signing beside it for 24 hours.
+     */
+    post: operations['endpointsRotateSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/endpoints/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test
+     * @description 202: a `webhook.test` event is delivered to the endpoint (whatever it subscribes to); the delivery, pending.
+     */
+    post: operations['deliveriesTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks/generic': {
     parameters: {
       query?: never;
@@ -2047,7 +2207,388 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'email.sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.sent
+     * @description The `email.sent` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookEmailSent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.delivered': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.delivered
+     * @description The `email.delivered` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookEmailDelivered'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.opened': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.opened
+     * @description The `email.opened` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookEmailOpened'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.clicked': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.clicked
+     * @description The `email.clicked` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookEmailClicked'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.bounced': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.bounced
+     * @description The `email.bounced` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookEmailBounced'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.complained': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.complained
+     * @description The `email.complained` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookEmailComplained'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.failed
+     * @description The `email.failed` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookEmailFailed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'contact.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.created
+     * @description The `contact.created` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookContactCreated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'contact.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.updated
+     * @description The `contact.updated` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookContactUpdated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'contact.subscribed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.subscribed
+     * @description The `contact.subscribed` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookContactSubscribed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'contact.unsubscribed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.unsubscribed
+     * @description The `contact.unsubscribed` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookContactUnsubscribed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'contact.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.deleted
+     * @description The `contact.deleted` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookContactDeleted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'segment.entered': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * segment.entered
+     * @description The `segment.entered` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookSegmentEntered'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'segment.exited': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * segment.exited
+     * @description The `segment.exited` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookSegmentExited'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'workflow.started': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * workflow.started
+     * @description The `workflow.started` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookWorkflowStarted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'workflow.finished': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * workflow.finished
+     * @description The `workflow.finished` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookWorkflowFinished'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'campaign.sending': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * campaign.sending
+     * @description The `campaign.sending` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookCampaignSending'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'campaign.sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * campaign.sent
+     * @description The `campaign.sent` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookCampaignSent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.test
+     * @description The test event of `POST /webhooks/endpoints/{id}/test`, sent whatever the endpoint subscribes to. Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookWebhookTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     AcceptedInvitation: {
@@ -2185,6 +2726,21 @@ export interface components {
       audienceFilter?: Record<string, unknown>;
       templateId?: string;
     };
+    CampaignLifecycleV1: {
+      campaignId: string;
+      name: string;
+      subject: string;
+      /** @enum {string} */
+      audienceType: 'ALL' | 'SEGMENT' | 'FILTERED';
+      segmentId?: string;
+      at: string;
+      scheduledAt?: string;
+      estimatedRecipients?: number;
+      recipients?: number;
+      sent?: number;
+      skipped?: number;
+      failed?: number;
+    };
     CampaignList: {
       campaigns: {
         campaignId: string;
@@ -2289,6 +2845,30 @@ export interface components {
         transactional: components['schemas']['ConsumptionLine'];
       };
     };
+    ContactCreatedV1: {
+      contactId: string;
+      email: string;
+      subscribed: boolean;
+      data: Record<string, unknown>;
+    };
+    ContactDeletedV1: {
+      contactId: string;
+      email: string;
+    };
+    ContactSubscriptionChangedV1: {
+      contactId: string;
+      email: string;
+      reason?: string;
+      emailId?: string;
+      campaignId?: string;
+    };
+    ContactUpdatedV1: {
+      contactId: string;
+      email: string;
+      subscribed: boolean;
+      data: Record<string, unknown>;
+      changedKeys: string[];
+    };
     ContactView: {
       id: string;
       email: string;
@@ -2342,6 +2922,31 @@ export interface components {
       condition?: unknown;
       priority?: number;
     };
+    CreateWebhookEndpointDto: {
+      url: string;
+      eventTypes: (
+        | 'email.sent'
+        | 'email.delivered'
+        | 'email.opened'
+        | 'email.clicked'
+        | 'email.bounced'
+        | 'email.complained'
+        | 'email.failed'
+        | 'contact.created'
+        | 'contact.updated'
+        | 'contact.subscribed'
+        | 'contact.unsubscribed'
+        | 'contact.deleted'
+        | 'segment.entered'
+        | 'segment.exited'
+        | 'workflow.started'
+        | 'workflow.finished'
+        | 'campaign.sending'
+        | 'campaign.sent'
+      )[];
+      enabled?: boolean;
+      description?: string;
+    };
     CreateWorkflowDto: {
       name: string;
       description?: string;
@@ -2393,6 +2998,24 @@ export interface components {
       reason?: string;
       url?: string;
       messageId?: string;
+    };
+    EmailLifecycleV1: {
+      emailId?: string;
+      contactId?: string;
+      email: string;
+      subject?: string;
+      templateId?: string;
+      /** @enum {string} */
+      origin?: 'api' | 'campaign' | 'workflow';
+      campaignId?: string;
+      workflowId?: string;
+      fromDomain?: string;
+      /** @enum {string} */
+      bounceType?: 'permanent' | 'transient';
+      reason?: string;
+      url?: string;
+      messageId?: string;
+      testMode?: boolean;
     };
     EmailSummaryView: {
       id: string;
@@ -2805,6 +3428,10 @@ export interface components {
     RemoveMembersDto: {
       emails: string[];
     };
+    ReplayRangeDto: {
+      from: string;
+      to: string;
+    };
     ReputationThresholds: {
       bounceWarn: number;
       bounceSuspend: number;
@@ -2844,6 +3471,15 @@ export interface components {
       thresholds: components['schemas']['ReputationThresholds'];
       suspension: components['schemas']['SuspensionView'] | null;
       recentSuspensions: components['schemas']['SuspensionView'][];
+    };
+    SegmentMembershipChangedV1: {
+      segmentId: string;
+      segmentName: string;
+      contactId: string;
+      email: string;
+      at: string;
+      /** @enum {string} */
+      reason: 'compute' | 'change' | 'sweep';
     };
     SegmentView: {
       id: string;
@@ -3112,6 +3748,31 @@ export interface components {
        */
       format?: 'html' | 'markdown';
     };
+    UpdateWebhookEndpointDto: {
+      url?: string;
+      eventTypes?: (
+        | 'email.sent'
+        | 'email.delivered'
+        | 'email.opened'
+        | 'email.clicked'
+        | 'email.bounced'
+        | 'email.complained'
+        | 'email.failed'
+        | 'contact.created'
+        | 'contact.updated'
+        | 'contact.subscribed'
+        | 'contact.unsubscribed'
+        | 'contact.deleted'
+        | 'segment.entered'
+        | 'segment.exited'
+        | 'workflow.started'
+        | 'workflow.finished'
+        | 'campaign.sending'
+        | 'campaign.sent'
+      )[];
+      enabled?: boolean;
+      description?: string;
+    };
     UpdateWorkflowDto: {
       name?: string;
       description?: string;
@@ -3178,6 +3839,357 @@ export interface components {
     VerifyEmailDto: {
       email: string;
     };
+    WebhookCampaignSending: {
+      /** @constant */
+      type: 'campaign.sending';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['CampaignLifecycleV1'];
+    };
+    WebhookCampaignSent: {
+      /** @constant */
+      type: 'campaign.sent';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['CampaignLifecycleV1'];
+    };
+    WebhookContactCreated: {
+      /** @constant */
+      type: 'contact.created';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['ContactCreatedV1'];
+    };
+    WebhookContactDeleted: {
+      /** @constant */
+      type: 'contact.deleted';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['ContactDeletedV1'];
+    };
+    WebhookContactSubscribed: {
+      /** @constant */
+      type: 'contact.subscribed';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['ContactSubscriptionChangedV1'];
+    };
+    WebhookContactUnsubscribed: {
+      /** @constant */
+      type: 'contact.unsubscribed';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['ContactSubscriptionChangedV1'];
+    };
+    WebhookContactUpdated: {
+      /** @constant */
+      type: 'contact.updated';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['ContactUpdatedV1'];
+    };
+    WebhookDeliveryView: {
+      id: string;
+      endpointId: string;
+      /** @description The event's id: the `webhook-id` header and the body's `id`. */
+      eventId: string;
+      eventType: string;
+      /**
+       * @description `pending` (due, or waiting for a retry), `delivered` (a 2xx answer) or `dead` (every retry failed).
+       * @enum {string}
+       */
+      status: 'delivered' | 'pending' | 'dead';
+      /** @description Attempts since it was created or last replayed. */
+      attempts: number;
+      nextAttemptAt: string | null;
+      lastAttemptAt: string | null;
+      /** @description The last answer's HTTP status; null when none came. */
+      responseStatus: number | null;
+      /** @description The first 1,024 bytes of the last answer's body. */
+      responseBody: string | null;
+      /** @description How long the last attempt took, in milliseconds. */
+      latencyMs: number | null;
+      /** @description Why the last attempt failed (`HTTP 500`, a timeout, a refused address). */
+      error: string | null;
+      deliveredAt: string | null;
+      createdAt: string;
+    };
+    WebhookEmailBounced: {
+      /** @constant */
+      type: 'email.bounced';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['EmailLifecycleV1'];
+    };
+    WebhookEmailClicked: {
+      /** @constant */
+      type: 'email.clicked';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['EmailLifecycleV1'];
+    };
+    WebhookEmailComplained: {
+      /** @constant */
+      type: 'email.complained';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['EmailLifecycleV1'];
+    };
+    WebhookEmailDelivered: {
+      /** @constant */
+      type: 'email.delivered';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['EmailLifecycleV1'];
+    };
+    WebhookEmailFailed: {
+      /** @constant */
+      type: 'email.failed';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['EmailLifecycleV1'];
+    };
+    WebhookEmailOpened: {
+      /** @constant */
+      type: 'email.opened';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['EmailLifecycleV1'];
+    };
+    WebhookEmailSent: {
+      /** @constant */
+      type: 'email.sent';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['EmailLifecycleV1'];
+    };
+    WebhookEndpointView: {
+      id: string;
+      url: string;
+      description: string | null;
+      eventTypes: string[];
+      enabled: boolean;
+      /**
+       * @description `failing` from the moment one of its deliveries is dead (its retries spent) until one succeeds.
+       * @enum {string}
+       */
+      status: 'active' | 'failing';
+      failingSince: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+    WebhookEndpointWithSecret: {
+      secret: string;
+      id: string;
+      url: string;
+      description: string | null;
+      eventTypes: string[];
+      enabled: boolean;
+      /**
+       * @description `failing` from the moment one of its deliveries is dead (its retries spent) until one succeeds.
+       * @enum {string}
+       */
+      status: 'active' | 'failing';
+      failingSince: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
     WebhookReceipt: {
       /** @constant */
       received: true;
@@ -3195,6 +4207,114 @@ export interface components {
       received: true;
       /** @description The event id was applied before: nothing changed. */
       duplicate: boolean;
+    };
+    WebhookSegmentEntered: {
+      /** @constant */
+      type: 'segment.entered';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['SegmentMembershipChangedV1'];
+    };
+    WebhookSegmentExited: {
+      /** @constant */
+      type: 'segment.exited';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['SegmentMembershipChangedV1'];
+    };
+    WebhookWebhookTest: {
+      /** @constant */
+      type: 'webhook.test';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: {
+        endpointId?: string;
+        message?: string;
+      };
+    };
+    WebhookWorkflowFinished: {
+      /** @constant */
+      type: 'workflow.finished';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['WorkflowExecutionV1'];
+    };
+    WebhookWorkflowStarted: {
+      /** @constant */
+      type: 'workflow.started';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['WorkflowExecutionV1'];
     };
     WindowRates: {
       bounceRate: number;
@@ -3215,6 +4335,25 @@ export interface components {
       /** @enum {string} */
       operator: 'AND' | 'OR';
       conditions: (components['schemas']['WireGroup'] | components['schemas']['WireCondition'])[];
+    };
+    WorkflowExecutionV1: {
+      workflowId: string;
+      workflowName: string;
+      executionId: string;
+      contactId: string;
+      email?: string;
+      /** @enum {string} */
+      status: 'RUNNING' | 'WAITING' | 'COMPLETED' | 'EXITED' | 'FAILED' | 'CANCELLED';
+      at: string;
+      trigger?: string;
+      stepId?: string;
+      /** @enum {string} */
+      stepType?: 'SEND_EMAIL' | 'DELAY' | 'WAIT_FOR_EVENT' | 'CONDITION' | 'WEBHOOK' | 'UPDATE_CONTACT' | 'EXIT';
+      stepName?: string;
+      outcome?: string;
+      dueAt?: string;
+      reason?: string;
+      data?: Record<string, unknown>;
     };
     WorkflowView: {
       id: string;
@@ -8081,6 +9220,376 @@ export interface operations {
       default: components['responses']['Error'];
     };
   };
+  endpointsList: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WebhookEndpointView'][];
+            cursor: string | null;
+            hasMore: boolean;
+            total: number;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  endpointsCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookEndpointDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description The request conflicts with the current state: `WEBHOOK_ENDPOINT_LIMIT` (docs/errors.md) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "message": "The request conflicts with the current state: `WEBHOOK_ENDPOINT_LIMIT` (docs/errors.md)",
+           *       "error": {
+           *         "code": "WEBHOOK_ENDPOINT_LIMIT",
+           *         "message": "The request conflicts with the current state: `WEBHOOK_ENDPOINT_LIMIT` (docs/errors.md)",
+           *         "statusCode": 409,
+           *         "requestId": "req-8f1c2d"
+           *       },
+           *       "timestamp": "2025-01-01T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  endpointsGet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointView'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  endpointsRemove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  endpointsUpdate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookEndpointDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointView'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  deliveriesLog: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WebhookDeliveryView'][];
+            cursor: string | null;
+            hasMore: boolean;
+            total: number;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  deliveriesGet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryView'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  deliveriesReplayOne: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryView'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  deliveriesReplayRange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReplayRangeDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            replayed: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  endpointsRotateSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  deliveriesTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryView'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
   genericWebhookReceive: {
     parameters: {
       query?: never;
@@ -8876,6 +10385,557 @@ export interface operations {
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
+    };
+  };
+  webhookEmailSent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEmailSent'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEmailDelivered: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEmailDelivered'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEmailOpened: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEmailOpened'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEmailClicked: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEmailClicked'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEmailBounced: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEmailBounced'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEmailComplained: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEmailComplained'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEmailFailed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEmailFailed'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookContactCreated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookContactCreated'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookContactUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookContactUpdated'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookContactSubscribed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookContactSubscribed'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookContactUnsubscribed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookContactUnsubscribed'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookContactDeleted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookContactDeleted'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookSegmentEntered: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookSegmentEntered'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookSegmentExited: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookSegmentExited'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookWorkflowStarted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookWorkflowStarted'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookWorkflowFinished: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookWorkflowFinished'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookCampaignSending: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookCampaignSending'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookCampaignSent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookCampaignSent'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookWebhookTest: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookWebhookTest'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }
