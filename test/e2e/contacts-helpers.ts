@@ -53,8 +53,24 @@ export interface ImportJobBody {
   imported: number;
   updated: number;
   skipped: number;
-  errors: { row: number; email: string; reason: string }[];
+  errors: ImportRowBody[];
   progress: { processedRows: number; percent: number };
+  /** `?verify=true` only. */
+  verification?: {
+    skipInvalid: boolean;
+    checked: number;
+    passed: number;
+    counts: Record<'invalid_domain' | 'disposable' | 'typo' | 'role_address' | 'unverified', number>;
+  };
+  /** `?verify=true` only. */
+  warnings?: ImportRowBody[];
+}
+
+export interface ImportRowBody {
+  row: number;
+  email: string;
+  reason: string;
+  suggestion?: string;
 }
 
 export interface BulkJobBody {
@@ -155,15 +171,15 @@ export class ProjectApi {
     return (await this.fields()).find((f) => f.field === path);
   }
 
-  /** POST /contacts/import with `file` as the multipart file part (built with FormData and Blob). */
-  async importCsv(file: string | Uint8Array, fileName = 'contacts.csv'): Promise<Reply> {
+  /** POST /contacts/import with `file` as the multipart file part (built with FormData and Blob); `query` e.g. `verify=true`. */
+  async importCsv(file: string | Uint8Array, fileName = 'contacts.csv', query = ''): Promise<Reply> {
     const form = new FormData();
     form.append('file', new Blob([file], { type: 'text/csv' }), fileName);
-    return this.multipart(form);
+    return this.multipart(form, query);
   }
 
-  async multipart(form: FormData): Promise<Reply> {
-    const res = await fetch(`${this.baseUrl}/contacts/import`, {
+  async multipart(form: FormData, query = ''): Promise<Reply> {
+    const res = await fetch(`${this.baseUrl}/contacts/import${query ? `?${query}` : ''}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.key}` },
       body: form,
@@ -172,9 +188,9 @@ export class ProjectApi {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
 
-  /** Imports a CSV and waits for the job to complete; returns the finished job. */
-  async importAndWait(csv: string): Promise<ImportJobBody> {
-    const started = await this.importCsv(csv);
+  /** Imports a CSV (with the import's `query`, e.g. `verify=true`) and waits for the job to complete; returns the finished job. */
+  async importAndWait(csv: string, query = ''): Promise<ImportJobBody> {
+    const started = await this.importCsv(csv, 'contacts.csv', query);
     if (started.status !== 202)
       throw new Error(`POST /contacts/import answered ${started.status}: ${JSON.stringify(started.body)}`);
     return this.waitForJob<ImportJobBody>(`/contacts/import/${started.body.jobId}`);

@@ -677,7 +677,7 @@ export interface paths {
     put?: never;
     /**
      * Start
-     * @description multipart/form-data with one file part (UTF-8 CSV, at most 5 MB); answers 202 {jobId, status}.
+     * @description multipart/form-data with one file part (UTF-8 CSV, at most 5 MB); answers 202 {jobId, status}. `verify=true` runs the /v1/verify checks on every address (a verdict per row); with `skipInvalid=true` too, rows whose domain takes no mail or is disposable are not imported.
      */
     post: operations['contactImportsStart'];
     delete?: never;
@@ -3208,9 +3208,29 @@ export interface components {
       };
     };
     ImportRowError: {
+      /** @description Row number in the file, the header being row 1. */
       row: number;
       email: string;
+      /** @description invalid_email, invalid_text, data_too_large, or a verification verdict (docs/contacts.md). */
       reason: string;
+      /** @description The corrected address, when verification found the domain misspelt. */
+      suggestion?: string;
+    };
+    ImportVerificationView: {
+      /** @description `?skipInvalid=true`: rows with an invalid verdict (invalid_domain, disposable) were not imported. */
+      skipInvalid: boolean;
+      /** @description Rows whose address was verified: every row with a valid address. */
+      checked: number;
+      /** @description Rows verified with nothing to report. */
+      passed: number;
+      /** @description Rows with each verdict (one verdict per row). */
+      counts: {
+        invalid_domain: number;
+        disposable: number;
+        typo: number;
+        role_address: number;
+        unverified: number;
+      };
     };
     ImportView: {
       jobId: string;
@@ -3228,6 +3248,10 @@ export interface components {
       createdAt: string;
       completedAt: string | null;
       failure?: string;
+      /** @description Verifying imports only (`?verify=true`): what verification found. */
+      verification?: components['schemas']['ImportVerificationView'];
+      /** @description Verifying imports only: rows imported with a verdict (the first 1000). */
+      warnings?: components['schemas']['ImportRowError'][];
     };
     InvitationView: {
       id: string;
@@ -3564,6 +3588,18 @@ export interface components {
     StartExecutionDto: {
       contactId: string;
       context?: Record<string, unknown>;
+    };
+    StartImportQueryDto: {
+      /**
+       * @description Run the checks of POST /v1/verify on every row's address and report a verdict per row.
+       * @enum {boolean}
+       */
+      verify?: false | true;
+      /**
+       * @description With verify=true: rows with the verdict invalid_domain or disposable are not imported.
+       * @enum {boolean}
+       */
+      skipInvalid?: false | true;
     };
     StatsQueryDto: {
       type?: string[];
@@ -6284,7 +6320,10 @@ export interface operations {
   };
   contactImportsStart: {
     parameters: {
-      query?: never;
+      query?: {
+        verify?: boolean;
+        skipInvalid?: boolean;
+      };
       header?: never;
       path?: never;
       cookie?: never;

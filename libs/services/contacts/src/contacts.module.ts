@@ -3,6 +3,7 @@ import { enableMultipart } from '@herald/http';
 import { Job, JobsModule } from '@herald/jobs';
 import { messagingEntities, MessagingModule, ReferencesModule, ResourceReferences } from '@herald/messaging';
 import { IdempotencyKey, idempotencyKeysRetention, PersistenceModule } from '@herald/persistence';
+import { VerificationModule } from '@herald/verification';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { BulkJob } from './bulk/bulk-job.entity.js';
@@ -70,6 +71,8 @@ export const contactsSchema = {
     JobsModule.forService(CONTACTS),
     // who references a field or an event name (GET /contacts/fields/:field/usage, /events/:name/usage)
     ReferencesModule.forOwner(CONTACTS, { kinds: ['field', 'event'] }),
+    // verifying CSV imports (POST /contacts/import?verify=true): the checks of /v1/verify
+    VerificationModule,
   ],
   controllers: [
     FieldsController,

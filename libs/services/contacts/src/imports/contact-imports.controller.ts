@@ -3,9 +3,10 @@ import { CONTACTS } from '../consumer.js';
 import { ProjectId } from '@herald/auth';
 import { invalidInput, ObservesWritesOf } from '@herald/core';
 import { ErrorCode, FilePartTooLargeError, HeraldException, readFilePart } from '@herald/http';
-import { Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ContactImportsService, MAX_CSV_BYTES, type ImportView } from './contact-imports.service.js';
+import { importOptions, StartImportQueryDto } from './import.dto.js';
 import { ImportErrors } from './import.errors.js';
 
 // the jobs are this service's own; a project reset (the gateway's) must have been applied
@@ -17,13 +18,19 @@ export class ContactImportsController {
     @InjectOutbox(CONTACTS) private readonly outbox: Outbox,
   ) {}
 
-  /** multipart/form-data with one file part (UTF-8 CSV, at most 5 MB); answers 202 {jobId, status}. */
+  /**
+   * multipart/form-data with one file part (UTF-8 CSV, at most 5 MB); answers 202 {jobId, status}.
+   * `verify=true` runs the /v1/verify checks on every address (a verdict per row); with
+   * `skipInvalid=true` too, rows whose domain takes no mail or is disposable are not imported.
+   */
   @Post()
   @HttpCode(202)
   async start(
     @ProjectId() projectId: string,
     @Req() req: FastifyRequest,
+    @Query() query: StartImportQueryDto,
   ): Promise<{ jobId: string; status: 'queued' }> {
+    const options = importOptions(query);
     if (!req.isMultipart()) {
       throw new HeraldException(
         415,
@@ -43,7 +50,7 @@ export class ContactImportsController {
       if (err instanceof FilePartTooLargeError) throw ImportErrors.fileTooLarge(MAX_CSV_BYTES);
       throw err;
     }
-    return this.imports.start(projectId, buffer, part.filename);
+    return this.imports.start(projectId, buffer, part.filename, options);
   }
 
   @Get(':jobId')

@@ -4,8 +4,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
-import type { ImportRowError, ImportStatus } from './contact-import.entity.js';
+import type { ContactImport, ImportRowError, ImportStatus } from './contact-import.entity.js';
 import { csvRows, decodeUtf8 } from './csv.js';
+import type { ImportOptions } from './import.dto.js';
 import { ImportErrors } from './import.errors.js';
 import { ImportsStore } from './imports.store.js';
 
@@ -24,6 +25,28 @@ export interface ImportView {
   createdAt: string;
   completedAt: string | null;
   failure?: string;
+  /** Verifying imports only (`?verify=true`): what verification found. */
+  verification?: ImportVerificationView;
+  /** Verifying imports only: rows imported with a verdict (the first 1000). */
+  warnings?: ImportRowError[];
+}
+
+/** The verification of an import: its rows' verdicts counted. */
+export interface ImportVerificationView {
+  /** `?skipInvalid=true`: rows with an invalid verdict (invalid_domain, disposable) were not imported. */
+  skipInvalid: boolean;
+  /** Rows whose address was verified: every row with a valid address. */
+  checked: number;
+  /** Rows verified with nothing to report. */
+  passed: number;
+  /** Rows with each verdict (one verdict per row). */
+  counts: {
+    invalid_domain: number;
+    disposable: number;
+    typo: number;
+    role_address: number;
+    unverified: number;
+  };
 }
 
 /** Accepting a CSV upload (checked before anything is queued) and reporting on its import. */
@@ -39,6 +62,7 @@ export class ContactImportsService {
     projectId: string,
     file: Buffer,
     fileName: string | undefined,
+    options: ImportOptions = { verify: false, skipInvalid: false },
   ): Promise<{ jobId: string; status: 'queued' }> {
     if (file.length > MAX_CSV_BYTES) throw ImportErrors.fileTooLarge(MAX_CSV_BYTES);
     if (decodeUtf8(file) === undefined)
@@ -59,7 +83,7 @@ export class ContactImportsService {
 
     const id = newId('imp');
     await this.db.transaction(async (m) => {
-      await this.store.create(m, { id, projectId, file, fileName: fileName ?? null, totalRows });
+      await this.store.create(m, { id, projectId, file, fileName: fileName ?? null, totalRows, ...options });
       await this.jobs.enqueue(m, IMPORT_QUEUE, { importId: id }, { id, maxAttempts: 3 });
     });
     return { jobId: id, status: 'queued' };
@@ -83,6 +107,21 @@ export class ContactImportsService {
       createdAt: job.createdAt.toISOString(),
       completedAt: job.completedAt ? job.completedAt.toISOString() : null,
       ...(job.failure ? { failure: job.failure } : {}),
+      ...(job.verify ? { verification: verificationOf(job), warnings: job.warnings } : {}),
     };
   }
+}
+
+function verificationOf(job: ContactImport): ImportVerificationView {
+  const n = job.verdictCounts;
+  const counts = {
+    invalid_domain: n.invalid_domain ?? 0,
+    disposable: n.disposable ?? 0,
+    typo: n.typo ?? 0,
+    role_address: n.role_address ?? 0,
+    unverified: n.unverified ?? 0,
+  };
+  const checked = n.checked ?? 0;
+  const flagged = Object.values(counts).reduce((a, b) => a + b, 0);
+  return { skipInvalid: job.skipInvalid, checked, passed: checked - flagged, counts };
 }

@@ -2,6 +2,7 @@ import { dataObjectProblem, isValidEmail, mapCsvRow } from '@herald/contact-data
 import { isUnstorableText } from '@herald/core';
 import { createLogger } from '@herald/core';
 import { InjectJobQueue, type JobContext, type JobQueue } from '@herald/jobs';
+import { ListVerifier, type ListVerification } from '@herald/verification';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -10,6 +11,7 @@ import { CONTACTS } from '../consumer.js';
 import type { ContactImport, ImportRowError } from './contact-import.entity.js';
 import { IMPORT_QUEUE } from './contact-imports.service.js';
 import { csvRows } from './csv.js';
+import { verifyRows, type ValidRow } from './import-verification.js';
 import { ImportsStore } from './imports.store.js';
 
 const BATCH_ROWS = 1000;
@@ -35,6 +37,7 @@ export class CsvImportProcessor implements OnModuleInit {
     @InjectJobQueue(CONTACTS) private readonly jobs: JobQueue,
     private readonly writer: ContactWriter,
     private readonly store: ImportsStore,
+    private readonly verifier: ListVerifier,
   ) {}
 
   onModuleInit(): void {
@@ -66,6 +69,8 @@ export class CsvImportProcessor implements OnModuleInit {
 
   private async process(imp: ContactImport, signal: AbortSignal): Promise<void> {
     const started = performance.now();
+    // one per run: each domain of the file looked up once (a resumed run looks them up again)
+    const verification = imp.verify ? this.verifier.start() : undefined;
     let header: string[] | undefined;
     let dataRow = 0;
     let batch: ParsedRow[] = [];
@@ -81,23 +86,24 @@ export class CsvImportProcessor implements OnModuleInit {
       batch.push({ row: dataRow + 1, email, data });
       if (batch.length === BATCH_ROWS) {
         signal.throwIfAborted();
-        await this.apply(imp, batch);
+        await this.apply(imp, batch, verification);
         batch = [];
       }
     }
-    if (batch.length > 0) await this.apply(imp, batch);
+    if (batch.length > 0) await this.apply(imp, batch, verification);
     await this.store.complete(this.db, imp.id);
     log.info('import completed', {
       importId: imp.id,
       projectId: imp.projectId,
       rows: dataRow,
       durationMs: Math.round(performance.now() - started),
+      ...(verification ? { domainsLookedUp: verification.domainsLookedUp } : {}),
     });
   }
 
-  private async apply(imp: ContactImport, batch: ParsedRow[]): Promise<void> {
+  private async apply(imp: ContactImport, batch: ParsedRow[], verification?: ListVerification): Promise<void> {
     const errors: ImportRowError[] = [];
-    const valid: { email: string; data: Record<string, unknown> }[] = [];
+    let valid: ValidRow[] = [];
     for (const r of batch) {
       // a row PostgreSQL cannot store is reported, and the other rows are imported
       const email = r.email === undefined ? '' : storable(r.email);
@@ -111,8 +117,14 @@ export class CsvImportProcessor implements OnModuleInit {
             email,
             reason: problem.code === 'invalid_string' ? 'invalid_text' : 'data_too_large',
           });
-        else valid.push({ email: r.email, data: r.data });
+        else valid.push({ row: r.row, email: r.email, data: r.data });
       }
+    }
+    const verified = verification ? await verifyRows(valid, verification, imp.skipInvalid) : undefined;
+    if (verified) {
+      errors.push(...verified.errors);
+      errors.sort((a, b) => a.row - b.row);
+      valid = verified.kept;
     }
     await this.db.transaction(async (m) => {
       // The checkpoint, locked: a run whose lease expired while it worked (a stalled process) and
@@ -128,7 +140,13 @@ export class CsvImportProcessor implements OnModuleInit {
               valid,
             )
           : { created: 0, updated: 0 };
-      await this.store.recordBatch(m, imp.id, { rows: batch.length, created, updated, errors });
+      await this.store.recordBatch(m, imp.id, {
+        rows: batch.length,
+        created,
+        updated,
+        errors,
+        ...(verified ? { warnings: verified.warnings, verdicts: verified.verdicts } : {}),
+      });
     });
   }
 }

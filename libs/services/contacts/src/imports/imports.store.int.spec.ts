@@ -27,6 +27,8 @@ describe('ImportsStore (PostgreSQL)', () => {
         file: Buffer.from('email\na@x.test\n'),
         fileName: 'a.csv',
         totalRows: 1,
+        verify: false,
+        skipInvalid: false,
       }),
     );
   });
@@ -66,6 +68,61 @@ describe('ImportsStore (PostgreSQL)', () => {
     expect(report).toMatchObject({ processedRows: 2005, imported: 600, updated: 400, skipped: 1005 });
     expect(report!.errors).toHaveLength(1000);
     expect(await ds.transaction((m) => store.lockCheckpoint(m, 'imp_none'))).toBeUndefined();
+  });
+
+  it("a verifying import adds each batch's verdict counts and keeps up to 1000 warnings; its options are reported", async () => {
+    const warnings = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ row: i + 2, email: 'info@x.test', reason: 'role_address' }));
+    const verifying = `imp_store_verify_${n}`;
+    await ds.transaction((m) =>
+      store.create(m, {
+        id: verifying,
+        projectId: project,
+        file: Buffer.from('email\n'),
+        fileName: null,
+        totalRows: 0,
+        verify: true,
+        skipInvalid: true,
+      }),
+    );
+    await ds.transaction((m) =>
+      store.recordBatch(m, verifying, {
+        rows: 1000,
+        created: 990,
+        updated: 0,
+        errors: errors(10),
+        warnings: warnings(600),
+        verdicts: { checked: 1000, invalid_domain: 7, disposable: 3, role_address: 600 },
+      }),
+    );
+    await ds.transaction((m) =>
+      store.recordBatch(m, verifying, {
+        rows: 500,
+        created: 500,
+        updated: 0,
+        errors: [],
+        warnings: warnings(500),
+        verdicts: { checked: 500, role_address: 499, typo: 1 },
+      }),
+    );
+    await ds.transaction((m) => store.recordBatch(m, verifying, { rows: 1, created: 1, updated: 0, errors: [] }));
+    const report = await store.report(ds, project, verifying);
+    expect(report).toMatchObject({
+      verify: true,
+      skipInvalid: true,
+      skipped: 10,
+      verdictCounts: { checked: 1500, invalid_domain: 7, disposable: 3, role_address: 1099, typo: 1 },
+    });
+    expect(report!.warnings).toHaveLength(1100); // the batch that reached 1000 is added whole, then no more
+    await ds.transaction((m) =>
+      store.recordBatch(m, verifying, { rows: 1, created: 1, updated: 0, errors: [], warnings: warnings(1) }),
+    );
+    expect((await store.report(ds, project, verifying))!.warnings).toHaveLength(1100);
+  });
+
+  it('an import that does not verify keeps no verdicts', async () => {
+    await ds.transaction((m) => store.recordBatch(m, id, { rows: 1, created: 1, updated: 0, errors: [] }));
+    expect(await store.report(ds, project, id)).toMatchObject({ warnings: [], verdictCounts: {} });
   });
 
   it('completes or fails an import, and drops its file either way', async () => {

@@ -1,9 +1,9 @@
 import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { ContactImport, type ImportRowError } from './contact-import.entity.js';
+import { ContactImport, type ImportRowError, type VerdictCounts } from './contact-import.entity.js';
 
-/** The row errors an import keeps (the first ones; the counts go on). */
+/** The row errors, and the row warnings, an import keeps (the first ones of each; the counts go on). */
 const MAX_STORED_ERRORS = 1000;
 
 /** What one batch of an import's rows came to. */
@@ -11,7 +11,12 @@ export interface BatchOutcome {
   rows: number;
   created: number;
   updated: number;
+  /** Rows not imported (each counts as skipped). */
   errors: ImportRowError[];
+  /** Rows imported with a verification verdict. */
+  warnings?: ImportRowError[];
+  /** Added to the import's verdict counts. */
+  verdicts?: VerdictCounts;
 }
 
 /**
@@ -23,7 +28,15 @@ export class ImportsStore {
   /** A new queued import of `file`. */
   async create(
     m: EntityManager,
-    row: { id: string; projectId: string; file: Buffer; fileName: string | null; totalRows: number },
+    row: {
+      id: string;
+      projectId: string;
+      file: Buffer;
+      fileName: string | null;
+      totalRows: number;
+      verify: boolean;
+      skipInvalid: boolean;
+    },
   ): Promise<void> {
     await m.insert(ContactImport, {
       id: row.id,
@@ -33,6 +46,8 @@ export class ImportsStore {
       fileName: row.fileName,
       totalRows: row.totalRows,
       errors: [],
+      verify: row.verify,
+      skipInvalid: row.skipInvalid,
     });
   }
 
@@ -49,6 +64,10 @@ export class ImportsStore {
         updated: true,
         skipped: true,
         errors: true,
+        verify: true,
+        skipInvalid: true,
+        warnings: true,
+        verdictCounts: true,
         createdAt: true,
         completedAt: true,
         failure: true,
@@ -70,15 +89,34 @@ export class ImportsStore {
     return checkpoint?.processed_rows;
   }
 
-  /** Moves the checkpoint past a batch and adds its counts and (up to MAX_STORED_ERRORS in all) its row errors. */
+  /**
+   * Moves the checkpoint past a batch and adds its counts, its verdict counts and (up to
+   * MAX_STORED_ERRORS of each in all) its row errors and warnings.
+   */
   async recordBatch(m: EntityManager, id: string, batch: BatchOutcome): Promise<void> {
-    const { rows, created, updated, errors } = batch;
+    const { rows, created, updated, errors, warnings = [], verdicts = {} } = batch;
+    const kept = (column: string, param: string) =>
+      `CASE WHEN jsonb_array_length(${column}) >= ${MAX_STORED_ERRORS} THEN ${column} ELSE ${column} || ${param}::jsonb END`;
     await m.query(
       `UPDATE ${tableName(m, ContactImport)}
             SET processed_rows = processed_rows + $2, imported = imported + $3, updated = updated + $4, skipped = skipped + $5,
-                errors = CASE WHEN jsonb_array_length(errors) >= ${MAX_STORED_ERRORS} THEN errors ELSE errors || $6::jsonb END
+                errors = ${kept('errors', '$6')}, warnings = ${kept('warnings', '$7')},
+                verdict_counts = (SELECT COALESCE(jsonb_object_agg(key, total), '{}'::jsonb)
+                                    FROM (SELECT key, sum(value::int) AS total
+                                            FROM (SELECT * FROM jsonb_each_text(verdict_counts)
+                                                  UNION ALL SELECT * FROM jsonb_each_text($8::jsonb)) AS counts
+                                           GROUP BY key) AS totals)
           WHERE id = $1`,
-      [id, rows, created, updated, errors.length, JSON.stringify(errors)],
+      [
+        id,
+        rows,
+        created,
+        updated,
+        errors.length,
+        JSON.stringify(errors),
+        JSON.stringify(warnings),
+        JSON.stringify(verdicts),
+      ],
     );
   }
 

@@ -8,6 +8,7 @@ import { ResourceReferences1795489202797 } from './1795489202797-resource-refere
 import { FieldDeletionTombstones1795489952557 } from './1795489952557-field-deletion-tombstones.js';
 import { WorkflowUpdateKeys1795510828715 } from './1795510828715-workflow-update-keys.js';
 import { TrackIdempotencyKeys1795946020479 } from './1795946020479-track-idempotency-keys.js';
+import { ImportVerification1795958917551 } from './1795958917551-import-verification.js';
 
 /** Committed migrations of the contacts schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -22,4 +23,5 @@ export const contactsMigrations: Function[] = [
   FieldDeletionTombstones1795489952557,
   WorkflowUpdateKeys1795510828715,
   TrackIdempotencyKeys1795946020479,
+  ImportVerification1795958917551,
 ];
