@@ -65,6 +65,16 @@ describe('the OpenAPI document', () => {
     }
   }, 180_000);
 
+  it('lists 409 on the operations whose code throws a conflict, naming the codes (Idempotency-Key reuse on the sends and track)', () => {
+    const conflict = (method: string, p: string) =>
+      (committed.paths[p]?.[method] as { responses: Record<string, { description?: string }> }).responses['409']
+        ?.description;
+    for (const p of ['/v1/send', '/v1/send/batch', '/v1/track'])
+      expect([p, conflict('post', p)]).toEqual([p, expect.stringMatching(/`IDEMPOTENCY_KEY_REUSED`/)]);
+    expect(conflict('delete', '/segments/{id}')).toMatch(/`SEGMENT_IN_USE`/);
+    expect(conflict('get', '/segments/{id}')).toBeUndefined();
+  });
+
   it('is what the gateway answers at GET /openapi.json', async () => {
     expect(await new OpenApiController().openapi()).toBe(committedText);
   });
