@@ -80,6 +80,10 @@ export function describeTopology(t: Topology): string {
  */
 export const SHARED_TOPOLOGY_ENV: Readonly<Record<string, string>> = {
   RATE_LIMIT_PER_MINUTE: '100000',
+  // webhook endpoints on the e2e files' loopback receivers (`http://localhost:…`), retried within a second
+  WEBHOOKS_ALLOW_HTTP: 'true',
+  WEBHOOKS_ALLOW: 'localhost',
+  WEBHOOKS_RETRY_SCHEDULE: '300ms,600ms',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { WEBHOOK_EVENT_TYPES, type EventEnvelope } from '@herald/contracts';
 import { OnEventBatch, type EventBatchContext } from '@herald/messaging';
 import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { WEBHOOKS } from '../consumer.js';
 import { WebhookFanOut } from './webhook-fan-out.js';
 
@@ -32,6 +33,9 @@ for (const type of WEBHOOK_EVENT_TYPES) {
     writable: true,
     configurable: true,
   });
+  // as `@Payload() events, @Ctx() ctx` would declare them on a written method
+  Payload()(WebhookEventHandlers.prototype, name, 0);
+  Ctx()(WebhookEventHandlers.prototype, name, 1);
   OnEventBatch(WEBHOOKS, type)(
     WebhookEventHandlers.prototype,
     name,
