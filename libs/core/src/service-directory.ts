@@ -51,6 +51,7 @@ export const SERVICES = [
       { prefix: '/v1/verify' },
       { prefix: '/templates' },
       { prefix: '/emails' },
+      { prefix: '/inbound' },
       { prefix: '/uploads' },
     ],
   },

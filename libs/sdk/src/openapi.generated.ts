@@ -1025,6 +1025,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List
+     * @description The project's received messages, newest first (cursor-paginated), of one contact when `contactId` is given.
+     */
+    get: operations['inboundList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inbound/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get
+     * @description One received message with its text, HTML (as received: sanitise it before showing it), headers and attachments.
+     */
+    get: operations['inboundGet'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/manage/{token}': {
     parameters: {
       query?: never;
@@ -3253,6 +3293,75 @@ export interface components {
       /** @description Verifying imports only: rows imported with a verdict (the first 1000). */
       warnings?: components['schemas']['ImportRowError'][];
     };
+    InboundAttachment: {
+      filename: string | null;
+      contentType: string;
+      /** @description Decoded bytes. */
+      size: number;
+      /** @description Content-ID without the angle brackets (an inline part of the HTML). */
+      contentId: string | null;
+      /** @enum {string} */
+      disposition: 'attachment' | 'inline';
+      /** @description Whether `content` is kept (false: it did not fit INBOUND_MAX_ATTACHMENT_BYTES). */
+      stored: boolean;
+      /** @description base64, when stored. */
+      content?: string;
+    };
+    InboundHeader: {
+      name: string;
+      value: string;
+    };
+    InboundMessageView: {
+      text: string | null;
+      html: string | null;
+      headers: components['schemas']['InboundHeader'][];
+      /** @description Each attachment, with its content (base64) when it was kept (`stored`). */
+      attachments: components['schemas']['InboundAttachment'][];
+      id: string;
+      /** @description The contact whose address sent it; null when the sender is no contact of the project. */
+      contactId: string | null;
+      from: {
+        email: string | null;
+        name: string | null;
+      };
+      /** @description MAIL FROM ('' for the null sender of a bounce). */
+      envelopeFrom: string;
+      /** @description The project's addresses it was delivered to. */
+      to: string[];
+      subject: string | null;
+      messageId: string | null;
+      /** @description The project's email it answers (In-Reply-To / References), and that email's campaign or workflow. */
+      inReplyToEmailId: string | null;
+      campaignId: string | null;
+      workflowId: string | null;
+      attachmentCount: number;
+      /** @description Bytes as received. */
+      size: number;
+      receivedAt: string;
+    };
+    InboundSummaryView: {
+      id: string;
+      /** @description The contact whose address sent it; null when the sender is no contact of the project. */
+      contactId: string | null;
+      from: {
+        email: string | null;
+        name: string | null;
+      };
+      /** @description MAIL FROM ('' for the null sender of a bounce). */
+      envelopeFrom: string;
+      /** @description The project's addresses it was delivered to. */
+      to: string[];
+      subject: string | null;
+      messageId: string | null;
+      /** @description The project's email it answers (In-Reply-To / References), and that email's campaign or workflow. */
+      inReplyToEmailId: string | null;
+      campaignId: string | null;
+      workflowId: string | null;
+      attachmentCount: number;
+      /** @description Bytes as received. */
+      size: number;
+      receivedAt: string;
+    };
     InvitationView: {
       id: string;
       email: string;
@@ -3310,6 +3419,11 @@ export interface components {
       /** @enum {string} */
       status?: 'CANCELLED' | 'RUNNING' | 'WAITING' | 'COMPLETED' | 'EXITED' | 'FAILED';
       limit?: number;
+      cursor?: string;
+    };
+    ListInboundQueryDto: {
+      contactId?: string;
+      limit: number;
       cursor?: string;
     };
     ListTemplatesQueryDto: {
@@ -4635,6 +4749,7 @@ export interface operations {
           | 'email.bounced'
           | 'email.complained'
           | 'email.failed'
+          | 'email.received'
           | 'contact.created'
           | 'contact.deleted'
           | 'contact.subscribed'
@@ -4724,6 +4839,7 @@ export interface operations {
           | 'email.bounced'
           | 'email.complained'
           | 'email.failed'
+          | 'email.received'
           | 'contact.created'
           | 'contact.deleted'
           | 'contact.subscribed'
@@ -7001,6 +7117,69 @@ export interface operations {
           'application/json': components['schemas']['HealthReport'];
         };
       };
+      default: components['responses']['Error'];
+    };
+  };
+  inboundList: {
+    parameters: {
+      query?: {
+        contactId?: string;
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['InboundSummaryView'][];
+            cursor: string | null;
+            hasMore: boolean;
+            total: number;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationError'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  inboundGet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboundMessageView'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };
   };

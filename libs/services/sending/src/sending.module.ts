@@ -18,6 +18,8 @@ import { Suppression } from './emails/suppression.entity.js';
 import { LinkSigner } from './links/link-signer.js';
 import { LinkTracking } from './links/link-tracking.js';
 import { LinksController } from './links/links.controller.js';
+import { InboundMessage } from './inbound/inbound-message.entity.js';
+import { INBOUND_CONTROLLERS, INBOUND_PROVIDERS } from './inbound/inbound.module.js';
 import { IntakeStore } from './intake/intake.store.js';
 import { InternalEmailIntake } from './intake/internal-email-intake.js';
 import { SendingCallHandlers } from './intake/sending.calls.js';
@@ -53,13 +55,14 @@ const schema = {
     DeliveryNotice,
     IdempotencyKey,
     SenderDomain,
+    InboundMessage,
     ResourceReferences,
     ...messagingEntities,
   ],
   migrations: sendingMigrations,
 };
 
-/** Outgoing email: templates, /v1/send, delivery through SMTP with DKIM, tracking and subscription links, bounces, /v1/verify, uploads. */
+/** Outgoing email: templates, /v1/send, delivery through SMTP with DKIM, tracking and subscription links, bounces, /v1/verify, uploads; and inbound mail (its SMTP listener, /inbound). */
 @Module({
   imports: [
     PersistenceModule.forService(schema),
@@ -76,6 +79,7 @@ const schema = {
     LinksController,
     SenderDomainHandler,
     ...WEBHOOK_CONTROLLERS,
+    ...INBOUND_CONTROLLERS,
   ],
   providers: [
     {
@@ -111,6 +115,7 @@ const schema = {
     SenderDomainStore,
     { provide: DeliveryNotificationSink, useExisting: EmailNotificationSink },
     ...WEBHOOK_PROVIDERS,
+    ...INBOUND_PROVIDERS,
   ],
 })
 export class SendingModule {}
@@ -119,6 +124,17 @@ export const sendingService: ServiceDefinition = {
   name: SENDING,
   module: SendingModule,
   schema,
-  projectData: { tables: [Email, EmailEvent, Template, Suppression, IdempotencyKey, SenderDomain, ResourceReferences] },
+  projectData: {
+    tables: [
+      Email,
+      EmailEvent,
+      Template,
+      Suppression,
+      IdempotencyKey,
+      SenderDomain,
+      InboundMessage,
+      ResourceReferences,
+    ],
+  },
   config: SendingServiceConfig,
 };

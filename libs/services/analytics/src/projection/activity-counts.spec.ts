@@ -1,4 +1,4 @@
-import { Topics, type EventEnvelope } from '@herald/contracts';
+import { EmailReceived, Topics, type EventEnvelope } from '@herald/contracts';
 import { ActivityEvents } from './activity-events.spec-support.js';
 import { SENT_METRIC_TYPE, toActivity, type ActivityRow } from './activity-item.js';
 import {
@@ -117,6 +117,15 @@ describe('activity counts: what a run of events adds to the aggregates', () => {
       row(ev.email('opened', at(5), { ...c, emailId: 'eml_1', contactId: 'cnt_1' })),
       row(ev.email('opened', at(6), { emailId: 'eml_9', contactId: 'cnt_9' })), // no campaign
       row(ev.tracked(at(7), 'cnt_1', 'signed_up')),
+      // a reply to the campaign's email is no email of the campaign: it counts nothing there
+      row(
+        EmailReceived.create({
+          projectId: 'prj_a',
+          source: 'test',
+          occurredAt: at(8),
+          payload: { inboundId: 'inb_1', contactId: 'cnt_1', campaignId: 'cmp_1', to: [], attachments: 0, size: 1 },
+        }),
+      ),
     ]);
     expect(emails).toHaveLength(5);
     const engagements = campaignEngagements(emails);

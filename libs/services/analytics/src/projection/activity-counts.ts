@@ -132,8 +132,9 @@ const ENGAGEMENT_KINDS: Partial<Record<string, 'open' | 'click' | 'sent'>> = {
   [Topics.EmailBounced]: 'sent',
 };
 
-/** The campaign email items of a run. */
-export const campaignEmails = (rows: ActivityRow[]) => rows.filter((r) => r.campaignId && r.type.startsWith('email.'));
+/** The campaign email items of a run (a reply to a campaign's email, `email.received`, is no email of it). */
+export const campaignEmails = (rows: ActivityRow[]) =>
+  rows.filter((r) => r.campaignId && r.type.startsWith('email.') && r.type !== Topics.EmailReceived);
 
 /** The engagements campaign emails may be a recipient's first of: opens, clicks, and sent (a sent or a bounce). */
 export const campaignEngagements = (emails: ActivityRow[]): Engagement[] =>

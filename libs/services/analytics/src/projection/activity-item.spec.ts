@@ -1,4 +1,4 @@
-import { EmailOpened, SegmentEntered, Topics, WorkflowWaiting } from '@herald/contracts';
+import { EmailOpened, EmailReceived, SegmentEntered, Topics, WorkflowWaiting } from '@herald/contracts';
 import { isPrefetchOpen, toActivity } from './activity-item.js';
 
 describe('feed items and the prefetch rule', () => {
@@ -26,6 +26,50 @@ describe('feed items and the prefetch rule', () => {
       campaignId: 'cmp_1',
       data: { origin: 'campaign' },
     });
+  });
+
+  it('a received message is an item with its sender, subject and the campaign of the email it answers', () => {
+    const e = EmailReceived.create({
+      projectId: 'prj_1',
+      source: 'test',
+      payload: {
+        inboundId: 'inb_1',
+        contactId: 'cnt_1',
+        email: 'a@example.com',
+        name: 'Ada',
+        to: ['hello@brand.test'],
+        subject: 'Re: Hi',
+        inReplyToEmailId: 'eml_1',
+        campaignId: 'cmp_1',
+        attachments: 1,
+        size: 900,
+      },
+    });
+    expect(toActivity(e)).toEqual(
+      expect.objectContaining({
+        type: Topics.EmailReceived,
+        contactId: 'cnt_1',
+        contactEmail: 'a@example.com',
+        emailId: null,
+        emailSubject: null,
+        campaignId: 'cmp_1',
+        data: {
+          inboundId: 'inb_1',
+          subject: 'Re: Hi',
+          name: 'Ada',
+          to: ['hello@brand.test'],
+          inReplyToEmailId: 'eml_1',
+          attachments: 1,
+        },
+      }),
+    );
+    // from a sender who is no contact, or a null sender
+    const anonymous = EmailReceived.create({
+      projectId: 'prj_1',
+      source: 'test',
+      payload: { inboundId: 'inb_2', to: ['hello@brand.test'], attachments: 0, size: 10 },
+    });
+    expect(toActivity(anonymous)).toMatchObject({ contactId: null, contactEmail: null, data: { inboundId: 'inb_2' } });
   });
 
   it('a segment entry is an item; a workflow waiting is not (it feeds the upcoming list)', () => {

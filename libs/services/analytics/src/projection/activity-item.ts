@@ -4,6 +4,7 @@ import {
   type ContactDeletedV1,
   type ContactSubscriptionChangedV1,
   type EmailLifecycleV1,
+  type EmailReceivedV1,
   type EventEnvelope,
   type EventTrackedV1,
   type SegmentMembershipChangedV1,
@@ -23,6 +24,7 @@ export const ACTIVITY_TYPES = [
   Topics.EmailBounced,
   Topics.EmailComplained,
   Topics.EmailFailed,
+  Topics.EmailReceived,
   Topics.ContactCreated,
   Topics.ContactDeleted,
   Topics.ContactSubscribed,
@@ -96,6 +98,26 @@ const base = (e: EventEnvelope, type: ActivityType): ActivityRow => ({
 export function toActivity(e: EventEnvelope): ActivityRow | null {
   if (!isFeedType(e.type)) return null;
   const row = base(e, e.type);
+  if (e.type === Topics.EmailReceived) {
+    // an inbound message: its sender as the contact, the campaign or workflow of the email it answers
+    // (an email of the project's, which the item is not: no emailId), its own subject in its data
+    const p = e.payload as EmailReceivedV1;
+    return {
+      ...row,
+      contactId: p.contactId ?? null,
+      contactEmail: p.email ?? null,
+      campaignId: p.campaignId ?? null,
+      workflowId: p.workflowId ?? null,
+      data: defined({
+        inboundId: p.inboundId,
+        subject: p.subject,
+        name: p.name,
+        to: p.to,
+        inReplyToEmailId: p.inReplyToEmailId,
+        attachments: p.attachments,
+      }),
+    };
+  }
   if (e.type.startsWith('email.')) {
     const p = e.payload as EmailLifecycleV1;
     return {

@@ -55,6 +55,10 @@ export class ActivityHandlers {
   onEmailFailed(@Payload() e: EventEnvelope[], @Ctx() ctx: EventBatchContext) {
     return this.apply(e, ctx);
   }
+  @OnEventBatch(ANALYTICS, Topics.EmailReceived, GATHER)
+  onEmailReceived(@Payload() e: EventEnvelope[], @Ctx() ctx: EventBatchContext) {
+    return this.apply(e, ctx);
+  }
   @OnEventBatch(ANALYTICS, Topics.ContactCreated, GATHER)
   onContactCreated(@Payload() e: EventEnvelope[], @Ctx() ctx: EventBatchContext) {
     return this.apply(e, ctx);

@@ -7,6 +7,7 @@ import { EmailTestFlag1795900000000 } from './1795900000000-email-tester-copies.
 import { TemplateBodyFormat1795922754956 } from './1795922754956-template-body-format.js';
 import { EmailTraceparent1795943827895 } from './1795943827895-email-traceparent.js';
 import { IdempotencyResponseJson1795946251757 } from './1795946251757-idempotency-response-json.js';
+import { InboundMessages1796200000000 } from './1796200000000-inbound-messages.js';
 import { EmailSandboxMode1796270000001 } from './1796270000001-email-sandbox-mode.js';
 
 /** Committed migrations of the sending schema, oldest first. Never edit one that has landed. */
@@ -21,5 +22,6 @@ export const sendingMigrations: Function[] = [
   TemplateBodyFormat1795922754956,
   EmailTraceparent1795943827895,
   IdempotencyResponseJson1795946251757,
+  InboundMessages1796200000000,
   EmailSandboxMode1796270000001,
 ];

@@ -3,6 +3,8 @@ import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm'
 /** Read model of the domains service's verified domains (domain.verified / domain.unverified). */
 @Entity({ name: 'sender_domains' })
 @Index('sender_domains_project_domain', ['projectId', 'domain'])
+// the projects a domain is verified in (inbound mail's recipients, docs/inbound.md)
+@Index('sender_domains_domain', ['domain'])
 export class SenderDomain {
   @PrimaryColumn({ name: 'domain_id', type: 'varchar', length: 40 })
   domainId!: string;
