@@ -1,8 +1,10 @@
 import nodemailer, { type SendMailOptions } from 'nodemailer';
+import { Webhook } from 'standardwebhooks';
 import {
   e2eMode,
   eventually as eventuallyWithin,
   freePort,
+  SHARED_TOPOLOGY_ENV,
   startDnsServer,
   startSmtpSink,
   startTopology,
@@ -12,6 +14,7 @@ import {
 } from '@herald/testing';
 import { newProject, type ErrorBody, type TestProjectApi, type TrackedEventBody } from './contacts-helpers.js';
 import { SendingDb, verifiedDomain } from './sending-helpers.js';
+import { WebhookReceiver } from './webhooks-helpers.js';
 import { buildWorkflow, executions } from './workflows-helpers.js';
 
 /** Eventual effects get 60 s: a loaded machine, and Kafka between the services in distributed mode. */
@@ -45,7 +48,8 @@ interface ActivityItem {
  * (INBOUND_SMTP_PORT, in the sending service's process) is stored for the project whose verified
  * domain it is addressed to, readable at once at GET /inbound, linked to the sender's contact and to
  * the email it answers, and reaches the activity feed, the contact's timeline and a workflow
- * triggered on `email.received` (which sends an email into the SMTP sink). Unknown recipients are
+ * triggered on `email.received` (which sends an email into the SMTP sink) and a webhook endpoint
+ * subscribed to it (a loopback receiver, SHARED_TOPOLOGY_ENV's allowances). Unknown recipients are
  * refused at RCPT TO, messages over the size limit at the end of DATA.
  */
 describe(`inbound mail (${e2eMode()})`, () => {
@@ -54,6 +58,7 @@ describe(`inbound mail (${e2eMode()})`, () => {
   let dns: TestDnsServer;
   let sending: SendingDb;
   let inboundPort: number;
+  let receiver: WebhookReceiver;
   let seq = 0;
 
   const project = async (): Promise<TestProjectApi & { from: string; domain: string }> => {
@@ -74,10 +79,16 @@ describe(`inbound mail (${e2eMode()})`, () => {
   };
 
   beforeAll(async () => {
-    [dns, smtp, inboundPort] = await Promise.all([startDnsServer(), startSmtpSink(), freePort()]);
+    [dns, smtp, inboundPort, receiver] = await Promise.all([
+      startDnsServer(),
+      startSmtpSink(),
+      freePort(),
+      new WebhookReceiver().start(),
+    ]);
     herald = await startTopology({
       env: {
-        RATE_LIMIT_PER_MINUTE: '100000',
+        // RATE_LIMIT_PER_MINUTE, and webhook endpoints on the loopback receiver
+        ...SHARED_TOPOLOGY_ENV,
         DNS_SERVERS: dns.address,
         SMTP_URL: smtp.url,
         INBOUND_SMTP_PORT: String(inboundPort),
@@ -91,12 +102,18 @@ describe(`inbound mail (${e2eMode()})`, () => {
   afterAll(async () => {
     await sending?.end();
     await herald?.stop();
-    await Promise.all([smtp?.stop(), dns?.stop()]);
+    await Promise.all([smtp?.stop(), dns?.stop(), receiver?.stop()]);
   }, 60_000);
 
-  it("stores a contact's reply for the project, linked to the contact and the email it answers, in the feed and the timeline, and starts the workflow triggered on email.received", async () => {
+  it("stores a contact's reply for the project, linked to the contact and the email it answers, in the feed and the timeline, starts the workflow triggered on email.received and reaches a webhook subscription", async () => {
     const api = await project();
     const ada = await api.upsert('ada@example.com', { plan: 'pro' });
+    const hook = `/ok/inbound-${api.projectId}`;
+    const endpoint = await api.post<{ id: string; secret: string }>('/webhooks/endpoints', {
+      url: receiver.url(hook),
+      eventTypes: ['email.received'],
+    });
+    expect(endpoint.status).toBe(201);
     const template = await api.post<{ id: string }>('/templates', {
       name: 'Thanks',
       subject: 'Thanks for writing',
@@ -180,6 +197,16 @@ describe(`inbound mail (${e2eMode()})`, () => {
       contactId: ada.id,
       trigger: 'email.received',
       event: expect.objectContaining({ inboundId: summary!.id, subject: 'Re: Welcome' }),
+    });
+
+    // the webhook subscription: a signed delivery that an off-the-shelf Standard Webhooks library verifies
+    const delivery = await eventually(async () => receiver.at(hook)[0]);
+    expect(
+      new Webhook(endpoint.body.secret).verify(delivery.body, delivery.headers as Record<string, string>),
+    ).toMatchObject({
+      type: 'email.received',
+      projectId: api.projectId,
+      data: { inboundId: summary!.id, contactId: ada.id, email: 'ada@example.com', inReplyToEmailId: emailId },
     });
   }, 180_000); // four services' consumers in turn over Kafka on a loaded machine: a deadline, not a target
 

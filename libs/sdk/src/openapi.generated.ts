@@ -2388,6 +2388,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'email.received': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.received
+     * @description The `email.received` event (its Kafka contract's payload in `data`). Signed by the Standard Webhooks scheme; retried on anything but a 2xx answer (docs/webhooks-out.md).
+     */
+    post: operations['webhookEmailReceived'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'contact.created': {
     parameters: {
       query?: never;
@@ -2972,6 +2992,7 @@ export interface components {
         | 'email.bounced'
         | 'email.complained'
         | 'email.failed'
+        | 'email.received'
         | 'contact.created'
         | 'contact.updated'
         | 'contact.subscribed'
@@ -3056,6 +3077,20 @@ export interface components {
       url?: string;
       messageId?: string;
       testMode?: boolean;
+    };
+    EmailReceivedV1: {
+      inboundId: string;
+      contactId?: string;
+      email?: string;
+      name?: string;
+      to: string[];
+      subject?: string;
+      messageId?: string;
+      inReplyToEmailId?: string;
+      campaignId?: string;
+      workflowId?: string;
+      attachments: number;
+      size: number;
     };
     EmailSummaryView: {
       id: string;
@@ -3908,6 +3943,7 @@ export interface components {
         | 'email.bounced'
         | 'email.complained'
         | 'email.failed'
+        | 'email.received'
         | 'contact.created'
         | 'contact.updated'
         | 'contact.subscribed'
@@ -4287,6 +4323,27 @@ export interface components {
       timestamp: string;
       projectId: string;
       data: components['schemas']['EmailLifecycleV1'];
+    };
+    WebhookEmailReceived: {
+      /** @constant */
+      type: 'email.received';
+      /**
+       * @description The version of `data`'s contract.
+       * @constant
+       */
+      version: 1;
+      /**
+       * Format: uuid
+       * @description The event's id (`webhook-id`).
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      projectId: string;
+      data: components['schemas']['EmailReceivedV1'];
     };
     WebhookEmailSent: {
       /** @constant */
@@ -10796,6 +10853,35 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['WebhookEmailFailed'];
+      };
+    };
+    responses: {
+      /** @description Delivered: any 2xx answer. Anything else, or no answer in time, is retried. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEmailReceived: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id: the same in every attempt and replay; de-duplicate on it. */
+        'webhook-id': string;
+        /** @description When this attempt was signed, in Unix seconds. */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64-decoded `whsec_` secret (two during a rotation). Verify with any Standard Webhooks library. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEmailReceived'];
       };
     };
     responses: {

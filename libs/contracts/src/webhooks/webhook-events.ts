@@ -14,6 +14,7 @@ import {
   EmailOpened,
   EmailSent,
 } from '../events/email-lifecycle/email-lifecycle.v1.js';
+import { EmailReceived } from '../events/email-received/email-received.v1.js';
 import { SegmentEntered, SegmentExited } from '../events/segment-membership/segment-membership.v1.js';
 import { WorkflowFinished, WorkflowStarted } from '../events/workflow-execution/workflow-execution.v1.js';
 
@@ -31,6 +32,7 @@ export const WEBHOOK_EVENTS = {
   'email.bounced': EmailBounced,
   'email.complained': EmailComplained,
   'email.failed': EmailFailed,
+  'email.received': EmailReceived,
   'contact.created': ContactCreated,
   'contact.updated': ContactUpdated,
   'contact.subscribed': ContactSubscribed,
