@@ -13,6 +13,7 @@ import { DeliveryLane } from './deliveries/delivery-lane.entity.js';
 import { DeliveryLanes } from './deliveries/delivery-lanes.js';
 import { DeliveryLanesStore } from './deliveries/delivery-lanes.store.js';
 import { DeliveryOutcomes } from './deliveries/delivery-outcomes.js';
+import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { Delivery } from './deliveries/delivery.entity.js';
 import { ENDPOINT_DELIVERIES } from './endpoints/endpoint-deliveries.js';
 import { Endpoint } from './endpoints/endpoint.entity.js';
@@ -66,6 +67,7 @@ export const webhooksSchema = {
     DeliveryOutcomes,
     DeliveriesService,
     DeliveryLaneProcessor,
+    DeliveryRetention,
     WebhookFanOut,
     WebhooksProjectCleanup,
   ],

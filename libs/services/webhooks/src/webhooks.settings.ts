@@ -62,6 +62,14 @@ export class WebhooksServiceSettings {
   @Max(64)
   WEBHOOKS_ENDPOINT_CONCURRENCY: number = 4;
 
+  /** Delivered and dead deliveries older than this many days leave the delivery log (pending ones stay). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  WEBHOOKS_DELIVERY_RETENTION_DAYS: number = 30;
+
   /**
    * Seals the endpoints' signing secrets at rest. Unset: derived from INTERNAL_JWT_SECRET (set it
    * before ever changing that secret, or the endpoints' secrets can no longer be opened).

@@ -200,6 +200,22 @@ describe('webhook deliveries (PostgreSQL, job queue, loopback receiver)', () => 
     expect(at('/slow/a').length).toBeLessThanOrEqual(4);
   });
 
+  it('retention deletes delivered and dead deliveries past their age, never a pending one', async () => {
+    const e = await endpoint('prj_a', '/ok/old');
+    await apply([created('prj_a', 'c1'), created('prj_a', 'c2'), created('prj_a', 'c3')]);
+    const [a, b, c] = await rows();
+    await ds.getRepository(Delivery).update({ id: a!.id }, { status: 'delivered' });
+    await ds.getRepository(Delivery).update({ id: b!.id }, { status: 'dead' });
+    await ds.query(`UPDATE webhooks.deliveries SET created_at = now() - interval '2 days' WHERE endpoint_id = $1`, [
+      e.id,
+    ]);
+    const store = new DeliveriesStore(ds);
+    expect(await store.pruneFinished(3 * 86_400_000, 100)).toBe(0);
+    expect(await store.pruneFinished(86_400_000, 1)).toBe(1);
+    expect(await store.pruneFinished(86_400_000, 100)).toBe(1);
+    expect((await rows()).map((d) => d.id)).toEqual([c!.id]);
+  });
+
   it('a lane whose link was lost is restarted at start, and its deliveries go out', async () => {
     await endpoint('prj_a', '/ok/lost');
     await apply([created('prj_a', 'c1'), created('prj_a', 'c2')]);

@@ -174,6 +174,22 @@ export class DeliveriesStore {
     return rows.map((r) => Number(r.lane));
   }
 
+  /**
+   * Deletes at most `limit` delivered or dead deliveries created more than `retentionMs` ago (a
+   * retention batch: the rows picked first, then deleted by address, the condition checked again).
+   */
+  async pruneFinished(retentionMs: number, limit: number): Promise<number> {
+    const table = tableName(this.db, Delivery);
+    const [, n] = (await this.db.query(
+      `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM ${table}
+          WHERE status <> 'pending' AND created_at < now() - $1::bigint * interval '1 millisecond' LIMIT $2))
+         AND status <> 'pending' AND created_at < now() - $1::bigint * interval '1 millisecond'`,
+      [retentionMs, limit],
+    )) as [unknown, number];
+    return n;
+  }
+
   /** Deletes every delivery of an endpoint, in the caller's transaction. */
   async deleteOf(m: EntityManager, endpointId: string): Promise<void> {
     await m.query(`DELETE FROM ${tableName(m, Delivery)} WHERE endpoint_id = $1`, [endpointId]);

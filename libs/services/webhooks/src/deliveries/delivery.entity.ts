@@ -13,6 +13,7 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 @Index('deliveries_lane_pending_idx', ['endpointId', 'lane', 'seq'], { where: `"status" = 'pending'` })
 @Index('deliveries_endpoint_created_idx', ['endpointId', 'createdAt', 'id'])
 @Index('deliveries_project_idx', ['projectId'])
+@Index('deliveries_finished_created_idx', ['createdAt'], { where: `"status" <> 'pending'` })
 export class Delivery {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   seq!: string;
