@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { checkAnswersOf } from '../contract/answer-check.js';
 import { TEST_INTERNAL_SECRET } from '../http/principal-headers.js';
 
 /** Tests run from the repository root (Jest's rootDir). */
@@ -66,6 +67,9 @@ export async function freePortBlock(n: number): Promise<number> {
   }
   throw new Error(`no ${n} consecutive free ports in ${PORT_BAND.from}–${PORT_BAND.from + PORT_BAND.size - 1}`);
 }
+
+/** The apps that serve the public API: the standalone process, and the gateway in front of the services. */
+const PUBLIC_APPS = new Set(['standalone', 'gateway']);
 
 const registry = Symbol.for('herald.testing.startedProcesses');
 type Registry = { [registry]?: Set<ServiceProcess> };
@@ -133,6 +137,8 @@ export class ServiceProcess {
     });
     this.child = child;
     ((globalThis as Registry)[registry] ??= new Set()).add(this);
+    // the public API's processes: their answers are checked against the OpenAPI document (jest/after-env.ts)
+    if (PUBLIC_APPS.has(this.app) && this.args.length === 0) checkAnswersOf(this.url);
     const echo = Boolean(process.env.HERALD_TEST_LOG_LEVEL);
     const keep = (d: Buffer) => {
       this.output = (this.output + d.toString()).slice(-20_000);

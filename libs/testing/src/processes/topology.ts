@@ -1,4 +1,5 @@
 import { SERVICES, UPSTREAMS, urlVariableOf } from '@herald/core';
+import { checkAnswersOf } from '../contract/answer-check.js';
 import { startKafka, type KafkaBroker } from '../kafka/kafka-broker.js';
 import { TEST_INTERNAL_SECRET } from '../http/principal-headers.js';
 import { createTestDatabase, type TestDatabase } from '../postgres/test-database.js';
@@ -149,6 +150,7 @@ function sharedTopologyFor(mode: E2eMode, options: TopologyOptions): Topology | 
   const raw = process.env[SHARED_TOPOLOGY_VARIABLE];
   if (mode !== 'distributed' || !raw || raw === '0' || !coveredBySharedTopology(options)) return undefined;
   const handle = JSON.parse(raw) as SharedTopologyHandle;
+  checkAnswersOf(handle.url);
   const db: TestDatabase = { ...handle.db, drop: async () => undefined };
   return {
     ...topologyOf(mode, handle.url, db, new Map(), handle.spawnToReadyMs, async () => undefined),
