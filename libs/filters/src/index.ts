@@ -13,3 +13,12 @@ export {
 export { referencesOf, type FilterReferences } from './references.js';
 export { unitsBefore } from './time-units.js';
 export { qualifiesAsDate } from './values.js';
+export {
+  EVERYTHING,
+  readKeysOf,
+  readsAnyOf,
+  touchedByContactUpdate,
+  unionOfTouched,
+  type ReferencedFilter,
+  type TouchedKeys,
+} from './read-keys.js';

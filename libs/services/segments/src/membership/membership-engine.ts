@@ -1,13 +1,14 @@
 import { SegmentEntered, SegmentExited, type EventEnvelope, type SegmentMembershipReason } from '@herald/contracts';
-import type { Filter } from '@herald/filters';
+import { EVERYTHING, readsAnyOf, unionOfTouched, type Filter, type TouchedKeys } from '@herald/filters';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { EvaluationStore, type Scope } from './evaluation.store.js';
 import { ProjectContext } from './project-context.js';
+import { ReadKeysIndex } from './read-keys-index.js';
 import type { Segment } from './segment.entity.js';
-import { dependentsInOrder, readsEvent, storedReads } from './segment-dependencies.js';
+import { dependentsInOrder, storedReads } from './segment-dependencies.js';
 import { SegmentsStore } from './segments.store.js';
 
 export type { Scope } from './evaluation.store.js';
@@ -17,8 +18,15 @@ export interface Trace {
   causationId?: string;
 }
 
-/** What changed about a contact: its row or engagement (every segment), or one tracked event. */
-export type ContactChange = { kind: 'contact' } | { kind: 'event'; name: string };
+/**
+ * What changed about a contact: its row or engagement, with the keys it touched (`readKeysOf`'s
+ * vocabulary; absent: everything, as a creation does), or one tracked event (`event.<name>`).
+ */
+export type ContactChange = { kind: 'contact'; keys?: TouchedKeys } | { kind: 'event'; name: string };
+
+/** The keys a change touched. */
+export const touchedBy = (change: ContactChange): TouchedKeys =>
+  change.kind === 'event' ? new Set([`event.${change.name}`]) : (change.keys ?? EVERYTHING);
 
 export interface ReconcileOptions {
   /** Publish `segment.entered` / `segment.exited` for what changed (false: a silent baseline). */
@@ -49,6 +57,9 @@ export interface ChangedContact {
  */
 @Injectable()
 export class MembershipEngine {
+  /** The keys each dynamic segment reads, per project (re-derived when a definition changes). */
+  readonly readKeys = new ReadKeysIndex();
+
   constructor(
     @InjectOutbox(SEGMENTS) private readonly outbox: Outbox,
     private readonly segments: SegmentsStore,
@@ -117,11 +128,13 @@ export class MembershipEngine {
 
   /**
    * A read-model consumer changed contacts (in its transaction): re-evaluate them against their
-   * project's dynamic segments, a project at a time. The segments reading no stored membership of a
-   * dynamic segment go together in one statement (for changes that are only new tracked events,
-   * those whose filter reads events of one of their names); then, one at a time, those that do, each
-   * after the segments it reads (no cycles: `checkFilter`), so that it sees their new membership. A contact changed several times is re-evaluated
-   * once, on its state after all of them; its entries and exits name the last change as their cause.
+   * project's dynamic segments, a project at a time: only those whose filter reads a key one of the
+   * changes touched (`ReadKeysIndex`; a change of unknown keys, such as a creation, reaches them all).
+   * Those reading no stored membership of a dynamic segment go together in one statement; then, one
+   * at a time, those that do, each after the segments it reads (no cycles: `checkFilter`), so that it
+   * sees their new membership. A contact changed several times is re-evaluated once, on its state
+   * after all of them, for the union of their keys; its entries and exits name the last change as
+   * their cause.
    */
   async onContactsChanged(m: EntityManager, changes: ChangedContact[]): Promise<void> {
     if (changes.length === 0) return;
@@ -135,13 +148,8 @@ export class MembershipEngine {
 
   private async reevaluate(m: EntityManager, projectId: string, changes: ChangedContact[]): Promise<void> {
     const traces = new Map<string, Trace>();
-    const eventNames = new Set<string>();
-    let anyContact = false;
-    for (const c of changes) {
-      traces.set(c.contactId, c.trace);
-      if (c.change.kind === 'contact') anyContact = true;
-      else eventNames.add(c.change.name);
-    }
+    for (const c of changes) traces.set(c.contactId, c.trace);
+    const touched = unionOfTouched(changes.map((c) => touchedBy(c.change)));
     const contactIds = [...traces.keys()].sort();
     // One re-evaluation of a contact at a time, and each sees the writes of the one before it. The
     // contact's row lock is not enough: two events of one contact applied at once (`contact.created`
@@ -163,17 +171,20 @@ export class MembershipEngine {
       now: new Date(),
       traceOf: (contactId) => traces.get(contactId),
     };
+    // only the segments whose filter (with the segments it reads) reads a key the changes touched:
+    // the others gave the same answer at the contact's last change, and still do (time alone moves
+    // the windows, at the sweep)
+    const readKeys = this.readKeys.of(ctx);
     const independent: Segment[] = [];
     const reads = new Map<string, Set<string>>();
     for (const segment of ctx.segments.values()) {
-      if (segment.type !== 'DYNAMIC') continue;
+      const keys = readKeys.get(segment.id);
+      if (segment.type !== 'DYNAMIC' || !keys || !readsAnyOf(keys, touched)) continue;
       const filter = ctx.filterOf(segment);
       if (!filter) continue;
       const stored = storedReads(ctx, filter);
       if (stored.size > 0) reads.set(segment.id, stored);
-      // a new event of a name changes only the filters that read events of that name: the others
-      // gave the same answer at the contact's last change, and still do
-      else if (anyContact || [...eventNames].some((name) => readsEvent(ctx, filter, name))) independent.push(segment);
+      else independent.push(segment);
     }
     const scope: Scope = contactIds.length === 1 ? { contactId: contactIds[0]! } : { contactIds };
     await this.reconcileMany(m, ctx, independent, scope, opts);

@@ -7,20 +7,6 @@ import { isStored, type ProjectContext } from './project-context.js';
  * (MembershipEngine.onContactsChanged): pure functions of the project's segments.
  */
 
-/** Whether a filter (with the dynamic segments not yet stored that it inlines) reads events named `name`. */
-export function readsEvent(ctx: ProjectContext, filter: Filter, name: string, seen = new Set<string>()): boolean {
-  const refs = referencesOf(filter);
-  if (refs.events.includes(name)) return true;
-  for (const id of refs.segments) {
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const s = ctx.segments.get(id);
-    const inner = s && s.type === 'DYNAMIC' && !isStored(s) ? ctx.filterOf(s) : undefined;
-    if (inner && readsEvent(ctx, inner, name, seen)) return true;
-  }
-  return false;
-}
-
 /**
  * The dynamic segments whose stored membership a filter reads (directly, or through the dynamic
  * segments not yet stored that it inlines): it must be re-evaluated after them.

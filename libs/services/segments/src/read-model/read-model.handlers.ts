@@ -9,6 +9,7 @@ import {
   type EventEnvelope,
   type EventTrackedV1,
 } from '@herald/contracts';
+import { touchedByContactUpdate, type TouchedKeys } from '@herald/filters';
 import { EventBatchContext, EventContext, OnEvent, OnEventBatch } from '@herald/messaging';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
@@ -139,7 +140,10 @@ export class ReadModelHandlers {
         ctx.manager,
         round.map((e) => ({ projectId: e.projectId, state: e.payload, at: new Date(e.occurredAt), created })),
       );
-      await this.membership.onContactsChanged(ctx.manager, changed(round, applied));
+      // a creation touches everything; an update, its changed keys
+      const touched = (e: EventEnvelope<ContactCreatedV1 | ContactUpdatedV1>) =>
+        created ? undefined : touchedByContactUpdate((e.payload as Partial<ContactUpdatedV1>).changedKeys);
+      await this.membership.onContactsChanged(ctx.manager, changed(round, applied, touched));
     }
   }
 
@@ -158,7 +162,10 @@ export class ReadModelHandlers {
           at: new Date(e.occurredAt),
         })),
       );
-      await this.membership.onContactsChanged(ctx.manager, changed(round, applied));
+      await this.membership.onContactsChanged(
+        ctx.manager,
+        changed(round, applied, () => new Set(['subscribed', 'updatedAt'])),
+      );
     }
   }
 
@@ -190,7 +197,7 @@ export class ReadModelHandlers {
           projectId: e.projectId,
           contactId,
           trace: trace(e),
-          change: { kind: 'contact' },
+          change: { kind: 'contact', keys: new Set([`email.${ENGAGEMENT[e.type]!}`]) },
         })),
       );
     }
@@ -205,8 +212,15 @@ export class ReadModelHandlers {
 const byContact = <T extends EventEnvelope>(events: T[], contactOf: (e: T) => string): T[][] =>
   rounds(events, contactOf, (e) => e.projectId);
 
-/** The changes behind the contacts a write applied, the last event of each contact named as the cause. */
-function changed(events: EventEnvelope<{ contactId: string }>[], applied: ContactKey[]): ChangedContact[] {
+/**
+ * The changes behind the contacts a write applied, the last event of each contact named as the
+ * cause, each with the keys its event touched (undefined: everything).
+ */
+function changed<T extends { contactId: string }>(
+  events: EventEnvelope<T>[],
+  applied: ContactKey[],
+  touched: (e: EventEnvelope<T>) => TouchedKeys | undefined,
+): ChangedContact[] {
   const keys = new Set(applied.map((a) => `${a.projectId}\u0000${a.contactId}`));
   return events
     .filter((e) => keys.has(`${e.projectId}\u0000${e.payload.contactId}`))
@@ -214,6 +228,8 @@ function changed(events: EventEnvelope<{ contactId: string }>[], applied: Contac
       projectId: e.projectId,
       contactId: e.payload.contactId,
       trace: trace(e),
-      change: { kind: 'contact' },
+      change: { kind: 'contact', ...optional(touched(e)) },
     }));
 }
+
+const optional = (keys: TouchedKeys | undefined): { keys?: TouchedKeys } => (keys ? { keys } : {});
