@@ -131,9 +131,14 @@ describe('segments re-evaluated by the keys a change touched (PostgreSQL)', () =
     await segment(p, 'seg_old', equals('data.b', 1));
     await update(p, 'cnt_1', { a: 2 }, ['data.a']);
     expect(allEvaluated()).toEqual([]);
+    // unchanged definitions: the next change is served from the cached index
+    const builds = engine.readKeys.builds;
+    await update(p, 'cnt_1', { a: 1 }, ['data.a']);
+    expect(engine.readKeys.builds).toBe(builds);
 
     await segment(p, 'seg_new', equals('data.a', 3));
     await update(p, 'cnt_1', { a: 3 }, ['data.a']);
+    expect(engine.readKeys.builds).toBe(builds + 1);
     expect(allEvaluated()).toEqual(['seg_new']);
     expect(await members(p)).toEqual({ seg_new: 'cnt_1' });
 
