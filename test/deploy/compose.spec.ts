@@ -122,12 +122,14 @@ describe('docker-compose.yml', () => {
     expect(command.indexOf(`${mainOf(app)} migrate`)).toBeLessThan(command.lastIndexOf(`exec node ${mainOf(app)}`));
   });
 
-  it('only the gateway and mailpit publish ports to the host', () => {
+  it('only the gateway, mailpit and sending (its inbound SMTP listener, nothing else) publish ports to the host', () => {
     const publishing = Object.entries(services)
       .filter(([, s]) => (s.ports ?? []).length > 0)
       .map(([name]) => name)
       .sort();
-    expect(publishing).toEqual(['gateway', 'mailpit']);
+    expect(publishing).toEqual(['gateway', 'mailpit', 'sending']);
+    const inbound = String(environmentOf(services.sending!).INBOUND_SMTP_PORT);
+    expect(services.sending!.ports).toEqual([`${inbound}:${inbound}`]);
   });
 });
 

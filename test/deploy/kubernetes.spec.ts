@@ -139,8 +139,11 @@ describe.each(overlays)('deploy/%s', (overlay) => {
     expect(images.filter((i) => !/:[\w.-]+$/.test(i.replace(/^[^/]*\//, '')) || /:latest$/.test(i))).toEqual([]);
   });
 
-  it('no Service is exposed outside the cluster (LoadBalancer, NodePort): only the gateway, through the Ingress', () => {
-    expect(ofKind(overlay, 'Service').filter((s) => (s.spec?.type ?? 'ClusterIP') !== 'ClusterIP')).toEqual([]);
+  it('no Service is exposed outside the cluster but the gateway, through the Ingress, and sending-inbound (SMTP on 25 to the listener)', () => {
+    const exposed = ofKind(overlay, 'Service').filter((s) => (s.spec?.type ?? 'ClusterIP') !== 'ClusterIP');
+    expect(exposed.map((s) => [s.metadata.name, s.spec?.type, s.spec?.ports])).toEqual([
+      ['sending-inbound', 'LoadBalancer', [{ name: 'smtp', port: 25, targetPort: 'smtp' }]],
+    ]);
     const backends = ofKind(overlay, 'Ingress').flatMap((i) =>
       (i.spec?.rules as Any[]).flatMap((r) => r.http.paths.map((p: Any) => p.backend.service.name)),
     );
@@ -259,9 +262,13 @@ describe("the services' network policies follow the call graph", () => {
   });
 
   it.each(names)(
-    '%s admits exactly the services that call it, and from outside at most the Ingress controller',
+    '%s admits exactly the services that call it, and from outside at most the Ingress controller (sending: and SMTP from anywhere)',
     (s) => {
-      const rules = policy(s).spec!.ingress as Any[];
+      const all = policy(s).spec!.ingress as Any[];
+      // a rule without `from` admits every source: only sending's, on its inbound SMTP port
+      const open = all.filter((r) => r.from === undefined);
+      expect(open.map((r) => r.ports)).toEqual(s === 'sending' ? [[{ port: 'smtp' }]] : []);
+      const rules = all.filter((r) => r.from !== undefined);
       const fromPods = rules.flatMap((r) => r.from.filter((p: Any) => p.podSelector));
       expect(podNames(fromPods).sort()).toEqual(callersOf(s));
       const fromNamespaces = rules.flatMap((r) => r.from.filter((p: Any) => !p.podSelector));
