@@ -92,6 +92,20 @@ describe('ListVerification: the /v1/verify checks over a list, one verdict per a
     expect(peak()).toBe(3);
   });
 
+  it('starts no further lookup once its signal aborts (the import job lost its lease)', async () => {
+    const job = new AbortController();
+    const asked: string[] = [];
+    const list = new ListVerification(async (domain) => {
+      asked.push(domain);
+      if (asked.length === 2) job.abort(new Error('lease lost'));
+      await new Promise((resolve) => setImmediate(resolve));
+      return mailDomain;
+    }, 1);
+    const emails = Array.from({ length: 10 }, (_, i) => `user@domain${i}.test`);
+    await expect(list.learn(emails, job.signal)).rejects.toThrow('lease lost');
+    expect(asked).toEqual(['domain0.test', 'domain1.test']);
+  });
+
   it('an address whose domain was not learnt is a programming error, not a verdict', async () => {
     const list = new ListVerification(zoneLookup().lookup, 4);
     expect(() => list.verdictOf('ada@unseen.test')).toThrow(/not learnt/);

@@ -43,14 +43,17 @@ export class ListVerification {
     return this.dns.size;
   }
 
-  /** Learns the domains of `emails` not seen before (addresses that do not parse are left to `verdictOf`). */
-  async learn(emails: Iterable<string>): Promise<void> {
+  /**
+   * Learns the domains of `emails` not seen before (addresses that do not parse are left to
+   * `verdictOf`). Once `signal` aborts, no further lookup starts and the call rejects with its reason.
+   */
+  async learn(emails: Iterable<string>, signal?: AbortSignal): Promise<void> {
     const fresh = new Map<string, string>(); // domain as written → ASCII
     for (const email of emails) {
       const parsed = parseAddress(normaliseEmail(email));
       if (parsed && !this.facts.has(parsed.domain)) fresh.set(parsed.domain, parsed.asciiDomain);
     }
-    await eachLimited([...fresh], this.concurrency, async ([domain, asciiDomain]) => {
+    await eachLimited([...fresh], this.concurrency, signal, async ([domain, asciiDomain]) => {
       this.facts.set(domain, {
         mail: await this.mailOf(asciiDomain),
         disposable: disposableDomainOf(asciiDomain) !== undefined,
@@ -98,11 +101,19 @@ function correctedAddress(local: string, domain: string): string | undefined {
   return isValidEmail(address) ? address : undefined;
 }
 
-/** Runs `fn` over `items` with at most `limit` calls in flight. */
-async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+/** Runs `fn` over `items` with at most `limit` calls in flight; none starts once `signal` aborted. */
+async function eachLimited<T>(
+  items: T[],
+  limit: number,
+  signal: AbortSignal | undefined,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++]!);
+    while (next < items.length) {
+      signal?.throwIfAborted();
+      await fn(items[next++]!);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
 }
