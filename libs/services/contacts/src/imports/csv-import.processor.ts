@@ -86,11 +86,11 @@ export class CsvImportProcessor implements OnModuleInit {
       batch.push({ row: dataRow + 1, email, data });
       if (batch.length === BATCH_ROWS) {
         signal.throwIfAborted();
-        await this.apply(imp, batch, verification);
+        await this.apply(imp, batch, signal, verification);
         batch = [];
       }
     }
-    if (batch.length > 0) await this.apply(imp, batch, verification);
+    if (batch.length > 0) await this.apply(imp, batch, signal, verification);
     await this.store.complete(this.db, imp.id);
     log.info('import completed', {
       importId: imp.id,
@@ -101,7 +101,12 @@ export class CsvImportProcessor implements OnModuleInit {
     });
   }
 
-  private async apply(imp: ContactImport, batch: ParsedRow[], verification?: ListVerification): Promise<void> {
+  private async apply(
+    imp: ContactImport,
+    batch: ParsedRow[],
+    signal: AbortSignal,
+    verification?: ListVerification,
+  ): Promise<void> {
     const errors: ImportRowError[] = [];
     let valid: ValidRow[] = [];
     for (const r of batch) {
@@ -120,7 +125,7 @@ export class CsvImportProcessor implements OnModuleInit {
         else valid.push({ row: r.row, email: r.email, data: r.data });
       }
     }
-    const verified = verification ? await verifyRows(valid, verification, imp.skipInvalid) : undefined;
+    const verified = verification ? await verifyRows(valid, verification, imp.skipInvalid, signal) : undefined;
     if (verified) {
       errors.push(...verified.errors);
       errors.sort((a, b) => a.row - b.row);

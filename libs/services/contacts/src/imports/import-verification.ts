@@ -22,7 +22,7 @@ export interface VerifiedRows {
 
 /**
  * Verifies a batch of an import's rows (their new domains are looked up first: call it outside any
- * transaction). Each row with a verdict is counted under it and reported with it (and the typo
+ * transaction; `signal`, the job's, stops the lookups when the job's lease is lost). Each row with a verdict is counted under it and reported with it (and the typo
  * suggestion); with `skipInvalid`, a row with an invalid verdict (invalid_domain, disposable) is an
  * error and left out, every other verdict a warning on a row that is imported.
  */
@@ -30,8 +30,12 @@ export async function verifyRows(
   rows: ValidRow[],
   verification: ListVerification,
   skipInvalid: boolean,
+  signal?: AbortSignal,
 ): Promise<VerifiedRows> {
-  await verification.learn(rows.map((r) => r.email));
+  await verification.learn(
+    rows.map((r) => r.email),
+    signal,
+  );
   const out: VerifiedRows = { kept: [], errors: [], warnings: [], verdicts: { checked: rows.length } };
   for (const r of rows) {
     const found = verification.verdictOf(r.email);
