@@ -57,9 +57,9 @@ export interface OperationNote {
   responseDescription?: string;
   responseExample?: unknown;
   /**
-   * The answers of a handler that writes its own reply (`@Res()`), which Nest's metadata and the
-   * return type cannot show: status → response object, in place of the generated success answer and
-   * of the generated answer of the same status.
+   * Answers Nest's metadata and the return type cannot show — those of a handler that writes its own
+   * reply (`@Res()`), or one success answered in more than one media type: status → response object,
+   * in place of the generated success answer and of the generated answer of the same status.
    */
   answers?: Record<string, Schema>;
 }
@@ -207,8 +207,25 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
   },
   'ApiReferenceController.asset': {
     summary: "API reference page's file",
-    response: { type: 'string' },
-    responseType: 'text/javascript',
-    responseDescription: 'A script (`text/javascript`) or the stylesheet (`text/css`) of the page',
+    answers: {
+      200: {
+        description: 'A script (`text/javascript`) or the stylesheet (`text/css`) of the page',
+        content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+      },
+    },
+  },
+  'OpenApiController.openapi': {
+    summary: 'This OpenAPI document',
+    // the handler answers the committed file's text: JSON, an OpenAPI 3.1 document
+    response: {
+      type: 'object',
+      properties: {
+        openapi: { type: 'string', pattern: '^3\\.1\\.' },
+        info: { type: 'object' },
+        paths: { type: 'object' },
+      },
+      required: ['openapi', 'info', 'paths'],
+    },
+    responseDescription: 'The OpenAPI 3.1 document of this API (what `npm run openapi` writes to docs/openapi.json)',
   },
 };

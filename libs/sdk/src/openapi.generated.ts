@@ -1091,7 +1091,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Openapi
+     * This OpenAPI document
      * @description The OpenAPI 3.1 document of this install's API.
      */
     get: operations['openApiOpenapi'];
@@ -6639,6 +6639,7 @@ export interface operations {
         };
         content: {
           'text/javascript': string;
+          'text/css': string;
         };
       };
       404: components['responses']['NotFound'];
@@ -7322,13 +7323,17 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description The OpenAPI 3.1 document of this API (what `npm run openapi` writes to docs/openapi.json) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          'application/json': {
+            openapi: string;
+            info: Record<string, unknown>;
+            paths: Record<string, unknown>;
+          };
         };
       };
       503: components['responses']['ServiceUnavailable'];
