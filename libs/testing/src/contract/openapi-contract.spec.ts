@@ -102,15 +102,19 @@ describe('the OpenAPI contract of answers', () => {
     );
   });
 
-  it('holds requests the document does not describe to the standard error body, and skips OPTIONS and HEAD', () => {
+  it('holds requests the document does not describe to the standard error body (internal routes: their errors), and skips OPTIONS and HEAD', () => {
     const notFound = { status: 404, body: '{"success":false,"error":{"code":"ROUTE_NOT_FOUND"}}' };
     expect(contract.problemOf(answer({ path: '/internal/things', ...notFound }))).toBeUndefined();
     expect(contract.problemOf(answer({ method: 'PUT', ...notFound }))).toBeUndefined();
     expect(contract.problemOf(answer({ path: '/internal/things', status: 404, body: 'Not Found' }))).toMatch(
       /GET \/internal\/things \(not in the document\) answered 404: the body is not the standard error body/,
     );
-    expect(contract.problemOf(answer({ path: '/internal/things' }))).toMatch(
-      /only errors may answer a route the document does not describe/,
+    expect(contract.problemOf(answer({ path: '/not-a-route' }))).toMatch(
+      /GET \/not-a-route \(not in the document\) answered 200: only errors may answer a route the document does not describe/,
+    );
+    expect(contract.problemOf(answer({ path: '/internal/calls/x', status: 200, body: '{"ok":1}' }))).toBeUndefined();
+    expect(contract.problemOf(answer({ path: '/internal/calls/x', status: 401, body: 'no' }))).toMatch(
+      /not the standard error body/,
     );
     expect(contract.problemOf(answer({ method: 'OPTIONS', status: 204, body: '' }))).toBeUndefined();
     expect(contract.problemOf(answer({ method: 'HEAD', body: '' }))).toBeUndefined();

@@ -27,6 +27,9 @@ interface Operation {
 /** The content of the document every validator refers into (its `#/components/...` references resolve there). */
 const DOCUMENT_ID = 'https://herald.invalid/openapi.json';
 
+/** The services' internal routes (`@Internal()`, service-to-service only). */
+const INTERNAL = /^\/internal\//;
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** `/contacts/{id}` → a matcher; literal segments rank before parameters (`/contacts/fields` before `/contacts/{id}`). */
@@ -54,7 +57,8 @@ const clip = (text: string, n = 300) => (text.length > n ? `${text.slice(0, n)}�
  * it — a documented status (else `4XX`/`default`), a documented media type, and a JSON body valid
  * against the response's schema (JSON Schema 2020-12, ajv). Requests the document does not describe
  * (an undocumented path or method: `/internal/*`, hostile paths) are held to one rule: their answer
- * is an error carrying the standard `ErrorBody`. OPTIONS (CORS preflights) and HEAD are HTTP's own
+ * is an error carrying the standard `ErrorBody` — except a success of an internal route (`/internal/`,
+ * the services' own contract, which a standalone process serves to callers with the internal secret). OPTIONS (CORS preflights) and HEAD are HTTP's own
  * and not checked. Each response schema is compiled once per instance, when first needed.
  */
 export class OpenApiContract {
@@ -128,6 +132,9 @@ export class OpenApiContract {
   /** A request the document does not describe: only an error with the standard body is allowed. */
   private undocumentedProblem(request: string, answer: ObservedAnswer): string | undefined {
     const where = `${request} (not in the document) answered ${answer.status}`;
+    // the services' own calls (libs/contracts/internal), which the standalone process also serves to
+    // a caller with the internal secret: not the public API, only its errors are the standard body
+    if (answer.status < 400 && INTERNAL.test(answer.path)) return undefined;
     if (answer.status < 400) return `${where}: only errors may answer a route the document does not describe`;
     let body: unknown;
     try {

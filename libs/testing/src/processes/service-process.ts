@@ -137,8 +137,6 @@ export class ServiceProcess {
     });
     this.child = child;
     ((globalThis as Registry)[registry] ??= new Set()).add(this);
-    // the public API's processes: their answers are checked against the OpenAPI document (jest/after-env.ts)
-    if (PUBLIC_APPS.has(this.app) && this.args.length === 0) checkAnswersOf(this.url);
     const echo = Boolean(process.env.HERALD_TEST_LOG_LEVEL);
     const keep = (d: Buffer) => {
       this.output = (this.output + d.toString()).slice(-20_000);
@@ -148,6 +146,9 @@ export class ServiceProcess {
     child.stderr!.on('data', keep);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     if (options.waitReady !== false) await this.waitReady(options.timeoutMs ?? 120_000);
+    // the public API's processes: their answers are checked against the OpenAPI document (jest/after-env.ts),
+    // from when they are ready (a port another program holds when this one failed to listen is not Herald)
+    if (PUBLIC_APPS.has(this.app) && this.args.length === 0) checkAnswersOf(this.url);
   }
 
   async waitReady(timeoutMs = 120_000): Promise<number> {
