@@ -1,0 +1,100 @@
+/**
+ * Herald deployed for a fault scenario: every service its own process over Kafka (startTopology's
+ * distributed mode, a topology of the scenario's own), a loopback SMTP sink as the relay and a
+ * loopback DNS server, a project with a verified sender domain, and what the oracle reads back:
+ * PostgreSQL's rows of that project and the Message-IDs the sink received.
+ */
+import pg from 'pg';
+import {
+  eventually,
+  startDnsServer,
+  startSmtpSink,
+  startTopology,
+  type SmtpSink,
+  type TestDnsServer,
+  type Topology,
+} from '@herald/testing';
+import { newProject, type TestProjectApi } from '../e2e/contacts-helpers.js';
+import { verifyNow } from '../e2e/sending-helpers.js';
+import { FINAL_EMAIL_STATUSES, isAcknowledged, type EmailRow, type FinalState, type LedgerEntry } from './oracle.js';
+
+export interface FaultHerald {
+  topology: Topology;
+  smtp: SmtpSink;
+  dns: TestDnsServer;
+  api: TestProjectApi;
+  /** A sender address on the project's verified domain. */
+  from: string;
+  /** PostgreSQL's rows of the project and the sink's Message-IDs. */
+  finalState(): Promise<FinalState>;
+  /**
+   * Waits until every acknowledged send of `ledger` is in a final status (or `timeoutMs` passes:
+   * what is left is the oracle's `stuck`), answering the milliseconds it took.
+   */
+  settle(ledger: readonly LedgerEntry[], timeoutMs?: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Settings of a fault topology: short leases, so that a killed worker's work is taken over within seconds. */
+export const FAULT_ENV: Readonly<Record<string, string>> = {
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  JOB_LEASE_MS: '2000',
+  DELIVERY_LEASE_MS: '2000',
+};
+
+export async function startFaultHerald(env: Record<string, string> = {}): Promise<FaultHerald> {
+  const [smtp, dns] = await Promise.all([startSmtpSink({ replyDelayMs: 5 }), startDnsServer()]);
+  const topology = await startTopology({
+    mode: 'distributed',
+    exclusive: true,
+    env: { ...FAULT_ENV, SMTP_URL: smtp.url, DNS_SERVERS: dns.address, ...env },
+  });
+  const api = await newProject(topology.url);
+  const domain = `faults-${Date.now().toString(36)}.example.test`;
+  await verifyNow(api, dns, domain);
+  const pool = new pg.Pool({ connectionString: topology.db.url, max: 2 });
+  const emailsOf = async (): Promise<Map<string, EmailRow>> => {
+    const { rows } = await pool.query<{ id: string; status: string; message_id: string; error: string | null }>(
+      'SELECT id, status, message_id, error FROM sending.emails WHERE project_id = $1',
+      [api.projectId],
+    );
+    return new Map(rows.map((r) => [r.id, { id: r.id, status: r.status, messageId: r.message_id, error: r.error }]));
+  };
+  return {
+    topology,
+    smtp,
+    dns,
+    api,
+    from: `load@${domain}`,
+    async finalState() {
+      const [emails, events, contacts] = await Promise.all([
+        emailsOf(),
+        pool.query<{ id: string }>('SELECT id FROM contacts.tracked_events WHERE project_id = $1', [api.projectId]),
+        pool.query<{ email: string }>('SELECT email FROM contacts.contacts WHERE project_id = $1', [api.projectId]),
+      ]);
+      return {
+        emails,
+        events: new Set(events.rows.map((r) => r.id)),
+        contacts: new Set(contacts.rows.map((r) => r.email)),
+        received: smtp.messages.map((m) => (m.messageId ?? '').replace(/^<|>$/g, '')),
+      };
+    },
+    async settle(ledger, timeoutMs = Number(process.env.FAULTS_SETTLE_MS ?? 180_000)) {
+      const started = Date.now();
+      const ids = ledger.filter((e) => e.kind === 'send' && isAcknowledged(e) && e.id).map((e) => e.id!);
+      await eventually(
+        async () => {
+          const emails = await emailsOf();
+          return ids.every((id) => FINAL_EMAIL_STATUSES.has(emails.get(id)?.status ?? 'missing'));
+        },
+        { timeoutMs, intervalMs: 500, message: 'acknowledged emails in a final status' },
+      ).catch(() => undefined); // what is left is judged stuck (or lost) by the oracle
+      return Date.now() - started;
+    },
+    async stop() {
+      await pool.end();
+      await topology.stop();
+      await Promise.all([smtp.stop(), dns.stop()]);
+    },
+  };
+}

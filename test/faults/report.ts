@@ -1,0 +1,60 @@
+/**
+ * The fault suite's table (issue 44): each scenario appends its row to test-results/faults.jsonl as
+ * it ends; `npm run faults` prints them all as one table once Jest is done (test/faults/run.sh).
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+export interface FaultRow {
+  scenario: string;
+  acknowledged: number;
+  lost: number;
+  duplicated: number;
+  inDoubt: number;
+  /** Milliseconds from the fault to recovery, null when it did not recover in the scenario's time. */
+  recoveryMs: number | null;
+  /** Share of requests during the fault not answered with a 2xx (0–1). */
+  errorRate: number;
+  /** Whether the scenario's invariant held. */
+  passed: boolean;
+  note?: string;
+}
+
+export const ROWS_FILE = path.join(process.cwd(), 'test-results', 'faults.jsonl');
+
+export function recordRow(row: FaultRow): void {
+  mkdirSync(path.dirname(ROWS_FILE), { recursive: true });
+  appendFileSync(ROWS_FILE, `${JSON.stringify(row)}\n`);
+}
+
+const COLUMNS = [
+  'scenario',
+  'acknowledged',
+  'lost',
+  'duplicated',
+  'in doubt',
+  'recovery',
+  'errors during fault',
+  'invariant',
+];
+
+/** The rows as one plain-text table, columns padded to their widest cell. */
+export function formatTable(rows: readonly FaultRow[]): string {
+  const cells = rows.map((r) => [
+    r.scenario,
+    String(r.acknowledged),
+    String(r.lost),
+    String(r.duplicated),
+    String(r.inDoubt),
+    r.recoveryMs === null ? 'none' : `${(r.recoveryMs / 1000).toFixed(1)} s`,
+    `${(r.errorRate * 100).toFixed(1)} %`,
+    r.passed ? 'held' : `BROKEN${r.note ? `: ${r.note}` : ''}`,
+  ]);
+  const widths = COLUMNS.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  const line = (row: readonly string[]) =>
+    row
+      .map((c, i) => (i === 0 || i === row.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(COLUMNS), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
