@@ -28,6 +28,7 @@ import pg from 'pg';
 import { accountWithProject, bearer, principalHeaders, startDnsServer } from '@herald/testing';
 import { startCountingSink } from './counting-sink.js';
 import { benchDatabase, httpClient, ms, num, printTable, sleep, startStandalone, summarise } from './support.js';
+import { target } from './targets.js';
 
 const SECRET = 'bench-internal-secret-0123456789abcdef0123456789';
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -324,6 +325,41 @@ async function main(): Promise<void> {
       [`/v1/send time-to-relay, every probe (n=${relay.count})`, `p50 ${ms(relay.p50)}, p99 ${ms(relay.p99)}`, '', ''],
       ['/v1/send answer p50 / p99', `${ms(accept.p50)} / ${ms(accept.p99)}`, '', ''],
       ['/v1/send refused', `${probeErrors.length}${probeErrors[0] ? ` (first: ${probeErrors[0]})` : ''}`, '', '0'],
+    ]);
+    const rawLimit = `raw nodemailer ${num(rawWhole)}/s incl. start`;
+    console.log('');
+    printTable([
+      ['target', 'result'],
+      [
+        'end to end ≥ 50% of raw nodemailer (issue 22)',
+        target({
+          target: 'bulk end to end ≥ 50% of raw nodemailer (issue 22)',
+          measured: `${num(endToEnd)}/s`,
+          raw: rawLimit,
+          ratio: endToEnd / rawWhole,
+          met: endToEnd / rawWhole >= 0.5,
+        }),
+      ],
+      [
+        'end to end ≥ 350 emails/s (issue 22)',
+        target({
+          target: 'bulk end to end ≥ 350 emails/s (issue 22)',
+          measured: `${num(endToEnd)}/s`,
+          met: endToEnd >= 350,
+        }),
+      ],
+      [
+        '/v1/send time-to-relay p99 ≤ 2 s while bulk drains, none refused (issue 22)',
+        target({
+          target: '/v1/send time-to-relay p99 ≤ 2 s while bulk drains, none refused (issue 22)',
+          measured: `${ms(relayUnderLoad.p99)}, ${probeErrors.length} refused`,
+          met: relayUnderLoad.p99 <= 2000 && probeErrors.length === 0,
+        }),
+      ],
+      [
+        'peak RSS ≤ 600 MB (issue 22)',
+        target({ target: 'peak RSS ≤ 600 MB (issue 22)', measured: `${num(peak.hwm)} MB`, met: peak.hwm <= 600 }),
+      ],
     ]);
   } catch (err) {
     if (herald) console.error(`last lines of Herald's output:\n${herald.output.slice(-4000)}`);

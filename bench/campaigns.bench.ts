@@ -25,6 +25,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { accountWithProject, bearer, startDnsServer } from '@herald/testing';
 import { benchDatabase, ms, num, printTable, sleep, startStandalone, summarise } from './support.js';
+import { target } from './targets.js';
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -327,6 +328,54 @@ async function main(): Promise<void> {
           failed: stats.failed,
         }),
         'adds up',
+      ],
+    ]);
+    const ratio = rate / rawRate;
+    const rawLimit = `raw nodemailer ${num(rawRate)}/s`;
+    const [sent, skipped, failed, recipients] = [
+      stats.sent ?? 0,
+      stats.skipped ?? 0,
+      stats.failed ?? 0,
+      stats.recipients ?? 0,
+    ];
+    const accounted = sent + skipped + failed === recipients && sent >= N;
+    console.log('');
+    printTable([
+      ['target', 'result'],
+      [
+        'campaign ≥ 70% of raw nodemailer (issue 40)',
+        target({
+          target: 'campaign delivered ≥ 70% of raw nodemailer (issue 40)',
+          measured: `${num(rate)}/s`,
+          raw: rawLimit,
+          ratio,
+          met: ratio >= 0.7,
+        }),
+      ],
+      [
+        'peak RSS < 450 MB (issue 40)',
+        target({ target: 'peak RSS < 450 MB (issue 40)', measured: `${num(memory.peak)} MB`, met: memory.peak < 450 }),
+      ],
+      [
+        '≥ 350 emails/s (issue 22)',
+        target({ target: '≥ 350 emails/s (issue 22)', measured: `${num(rate)}/s`, met: rate >= 350 }),
+      ],
+      [
+        '/v1/send → sink p99 ≤ 2 s during the campaign (issue 22)',
+        target({
+          target: '/v1/send → sink p99 ≤ 2 s during the campaign (issue 22)',
+          measured: `${ms(probe.p99)}, ${lost} lost, ${probesRefused} refused`,
+          met: probe.p99 <= 2000 && lost === 0 && probesRefused === 0,
+        }),
+      ],
+      [
+        'the ledger adds up: every recipient sent, skipped or failed',
+        target({
+          target: 'the ledger adds up: every recipient sent, skipped or failed',
+          measured: `${num(sent)} sent + ${num(skipped)} skipped + ${num(failed)} failed of ${num(recipients)}`,
+          invariant: true,
+          met: accounted,
+        }),
       ],
     ]);
   } finally {

@@ -53,6 +53,7 @@ import {
   withLoopStall,
   type Answer,
 } from './support.js';
+import { target } from './targets.js';
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const STALL_TARGET_MS = 100;
@@ -238,6 +239,19 @@ try {
   noteServerErrors();
   const bad = [...rows, ...fuzz].filter((r) => r.status >= 500 || r.status === 0);
   if (bad.length) console.log(`\n${bad.length} answers were 5xx or failed: ${bad.map((r) => r.route).join(', ')}`);
+  const slowestAnswer = Math.max(...[...rows, ...fuzz].map((r) => r.answer));
+  console.log(
+    `every pathological answer within 200 ms: ${target({
+      target: 'every answer to a pathological or fuzzed body within 200 ms (issue 36)',
+      measured: `slowest ${ms(slowestAnswer)}`,
+      met: slowestAnswer <= 200,
+    })}; none 5xx: ${target({
+      target: 'no pathological or fuzzed body answered 5xx (issue 36)',
+      measured: `${bad.length} of ${rows.length + fuzz.length} answers 5xx or failed`,
+      invariant: true,
+      met: bad.length === 0,
+    })}`,
+  );
 
   // ---- 2. shape by shape ------------------------------------------------------------------------
   /**
@@ -429,8 +443,14 @@ try {
   for (const r of notes) console.log(`  ${r.shape}: ${[...r.notes].join(' | ')}`);
   if (serverErrors.size) console.log(`\nerrors Herald logged:\n${[...serverErrors].join('\n')}`);
   const over100 = shapeRows.filter((r) => !(r.worst <= STALL_TARGET_MS)).length;
+  const worstStall = Math.max(...shapeRows.map((r) => r.worst));
   console.log(
-    `\n${over100 === 0 ? 'target met' : `target NOT met: ${over100} of ${shapeRows.length} shapes`} (no stall above ${STALL_TARGET_MS} ms)`,
+    `\n${over100 === 0 ? 'target met' : `target NOT met: ${over100} of ${shapeRows.length} shapes`} (no stall above ${STALL_TARGET_MS} ms): ` +
+      target({
+        target: `no hostile shape stalls the event loop above ${STALL_TARGET_MS} ms (issue 36)`,
+        measured: `worst ${ms(worstStall)}, ${over100} of ${shapeRows.length} shapes over`,
+        met: over100 === 0,
+      }),
   );
 } finally {
   await herald.stop();

@@ -38,6 +38,7 @@ import {
   waitOutboxDrained,
   type LoadResult,
 } from './support.js';
+import { target } from './targets.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -202,12 +203,28 @@ printTable([
     return [label as string, num(rate(l)), ms(s.p50), ms(s.p99), String(l.errors)];
   }),
 ]);
-console.log(`ratio: ${(rate(withRm.capacity) / rate(without.capacity)).toFixed(2)} (target ≥ 0.75)`);
+const fedRatio = rate(withRm.capacity) / rate(without.capacity);
+console.log(
+  `ratio: ${fedRatio.toFixed(2)} (target ≥ 0.85): ${target({
+    target: `/v1/track capacity with ${SEGMENTS} tracked segments fed ≥ 85% of without segments (issue 40)`,
+    measured: `${num(rate(withRm.capacity))} events/s`,
+    raw: `without the segments service: ${num(rate(without.capacity))} events/s`,
+    ratio: fedRatio,
+    met: fedRatio >= 0.85,
+  })}`,
+);
 const p99 = (r: LoadResult) => summarise(r.latencies).p99;
 console.log(
   `read-your-writes on vs off (target: within 10%): capacity ${num(rate(withRm.capacity))} vs ${num(rate(withoutRyw.capacity))} events/s ` +
     `(${((rate(withRm.capacity) / rate(withoutRyw.capacity) - 1) * 100).toFixed(1)}%), p99 ${ms(p99(withRm.capacity))} vs ${ms(p99(withoutRyw.capacity))} ` +
-    `(${((p99(withRm.capacity) / p99(withoutRyw.capacity) - 1) * 100).toFixed(1)}%)`,
+    `(${((p99(withRm.capacity) / p99(withoutRyw.capacity) - 1) * 100).toFixed(1)}%): ` +
+    target({
+      target: 'capacity with read-your-writes ≥ 90% of without, segments fed (docs/consistency.md)',
+      measured: `${num(rate(withRm.capacity))} events/s`,
+      raw: `READ_YOUR_WRITES=false: ${num(rate(withoutRyw.capacity))} events/s`,
+      ratio: rate(withRm.capacity) / rate(withoutRyw.capacity),
+      met: rate(withRm.capacity) / rate(withoutRyw.capacity) >= 0.9,
+    }),
 );
 if (withRm.entry) {
   const e = summarise(withRm.entry.latencies);
@@ -223,4 +240,11 @@ if (withRm.entry) {
     ['/v1/track answered (same run)', num(a.count), ms(a.p50), ms(a.p90), ms(a.p99), ms(a.max)],
   ]);
   if (withRm.entry.missing > 0) console.log(`${withRm.entry.missing} events have no entry in the outbox`);
+  console.log(
+    `entry p99 < 1 s: ${target({
+      target: `segment entry p99 < 1 s at ${num(RATE)} events/s offered, every event entered (issue 40)`,
+      measured: `p99 ${ms(e.p99)}, ${withRm.entry.missing} missing, ${num(rate(withRm.entry.answers))}/s served`,
+      met: e.p99 < 1000 && withRm.entry.missing === 0,
+    })}`,
+  );
 }

@@ -54,6 +54,7 @@ import {
 } from './support.js';
 import { measureBatchAgainstSingles, printBatchAgainstSingles } from './send-batch.js';
 import { measureSendAgainstTrack, printSendAgainstTrack } from './send-vs-track.js';
+import { target } from './targets.js';
 
 const SINK_SLOTS = 5; // count, bytes, first arrival, last arrival (epoch ms), connections
 
@@ -553,25 +554,53 @@ async function main(): Promise<void> {
       console.error(`warning: ${sentRows} emails marked sent, ${delivered.count} reached the sink`);
 
     console.log('');
-    const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
     const share = (x: number) => `${Math.round(x * 100)}%`;
+    const other = rawBest.form === 'PEM key' ? rawKey : rawPem;
+    const rawFirstLast = `raw nodemailer, ${rawBest.form}: ${num(rawBest.firstLast)}/s`;
     printTable([
-      ['target (issue #5)', 'measured', 'result'],
-      ['delivered ≥ 500 emails/s (first → last)', num(deliveredFirstLast), verdict(deliveredFirstLast >= 500)],
-      ['delivered ≥ 500 emails/s (boot included)', num(deliveredWithBoot), verdict(deliveredWithBoot >= 500)],
+      ['target', 'measured', 'raw limit (same run)', 'ratio', 'result'],
       [
-        `delivered ≥ 50% of raw nodemailer, ${rawBest.form} (${num(rawBest.firstLast)}/s; first → last)`,
+        'delivered ≥ 500 emails/s, first → last (issue 5)',
+        `${num(deliveredFirstLast)}/s`,
+        '',
+        '',
+        target({
+          target: 'delivered ≥ 500 emails/s, first → last (issue 5)',
+          measured: `${num(deliveredFirstLast)}/s`,
+          met: deliveredFirstLast >= 500,
+        }),
+      ],
+      [
+        'delivered ≥ 70% of raw nodemailer, first → last (issue 40)',
+        `${num(deliveredFirstLast)}/s`,
+        rawFirstLast,
         share(deliveredFirstLast / rawBest.firstLast),
-        verdict(deliveredFirstLast / rawBest.firstLast >= 0.5),
+        target({
+          target: 'delivered ≥ 70% of raw nodemailer, first → last (issue 40)',
+          measured: `${num(deliveredFirstLast)}/s`,
+          raw: rawFirstLast,
+          ratio: deliveredFirstLast / rawBest.firstLast,
+          met: deliveredFirstLast / rawBest.firstLast >= 0.7,
+        }),
       ],
       [
-        `delivered ≥ 50% of raw nodemailer, ${rawBest.form} (boot included / from the first call)`,
+        'delivered ≥ 70% of raw nodemailer, boot included (issue 40)',
+        `${num(deliveredWithBoot)}/s`,
+        `raw nodemailer, ${rawBest.form}, from its first call: ${num(rawBest.whole)}/s`,
         share(deliveredWithBoot / rawBest.whole),
-        verdict(deliveredWithBoot / rawBest.whole >= 0.5),
+        target({
+          target: 'delivered ≥ 70% of raw nodemailer, boot included (issue 40)',
+          measured: `${num(deliveredWithBoot)}/s`,
+          raw: `raw nodemailer, ${rawBest.form}, from its first call: ${num(rawBest.whole)}/s`,
+          ratio: deliveredWithBoot / rawBest.whole,
+          met: deliveredWithBoot / rawBest.whole >= 0.7,
+        }),
       ],
       [
-        `  against raw nodemailer, ${rawBest.form === 'PEM key' ? 'KeyObject' : 'PEM key'} (${num(rawBest.form === 'PEM key' ? rawKey.firstLast : rawPem.firstLast)}/s; first → last)`,
-        share(deliveredFirstLast / (rawBest.form === 'PEM key' ? rawKey : rawPem).firstLast),
+        `  against raw nodemailer, ${other === rawKey ? 'KeyObject' : 'PEM key'}, first → last`,
+        `${num(deliveredFirstLast)}/s`,
+        `${num(other.firstLast)}/s`,
+        share(deliveredFirstLast / other.firstLast),
         '',
       ],
     ]);
