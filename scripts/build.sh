@@ -6,8 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${HERALD_DIST:-dist}"
 rm -rf "$out"
-npx --no-install swc apps libs scripts bench --config-file .swcrc -d "$out" --ignore '**/*.spec.ts' --ignore '**/*.spec-support.ts' --ignore '**/*.mjs' >/dev/null
+npx --no-install swc apps libs scripts bench --config-file .swcrc -d "$out" --ignore '**/*.spec.ts' --ignore '**/*.spec-support.ts' --ignore '**/*.mjs' --ignore 'apps/dashboard/**' >/dev/null
 echo '{"type":"module"}' > "$out/package.json"
+# the dashboard (apps/dashboard, ADR 0028): Vite bundles it into $out/dashboard, which the gateway serves
+# at /; prints the gzipped size of the first screen's JavaScript and fails past its budget
+HERALD_DIST="$out" npx --no-install vite build --config apps/dashboard/vite.config.mjs
 # the OpenAPI document (`npm run openapi`), which the gateway serves at GET /openapi.json
 if [ -f docs/openapi.json ]; then mkdir -p "$out/docs" && cp docs/openapi.json "$out/docs/"; fi
 # the API reference page's files (GET /docs): swagger-ui-dist, a dev dependency the image does not install

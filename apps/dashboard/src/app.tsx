@@ -1,0 +1,111 @@
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { useEffect, useState } from 'preact/hooks';
+import { api, isStatus } from './api.js';
+import { LogIn, LogOutButton, SignUp } from './screens/account.js';
+import { Contact, Contacts } from './screens/contacts.js';
+import { Keys, listProjects, NotFound, Projects } from './screens/projects.js';
+import { SessionContext, useSession, type SessionUser } from './session.js';
+import { ErrorNote, Loading, useLoad } from './ui.js';
+
+/** The dashboard's routes live under /app (and / itself): no API route starts there (ADR 0028). */
+const PUBLIC_PATHS = ['/app/login', '/app/signup'];
+
+export function App() {
+  const [user, setUser] = useState<SessionUser | null | undefined>(undefined);
+  const [failure, setFailure] = useState<unknown>(null);
+  useEffect(() => {
+    api()
+      .request('get', '/users/@me')
+      .then(
+        (me) => setUser({ id: me.id, email: me.email, name: me.name }),
+        (error: unknown) => (isStatus(error, 401) || isStatus(error, 403) ? setUser(null) : setFailure(error)),
+      );
+  }, []);
+  return (
+    <SessionContext.Provider value={{ user, setUser }}>
+      <LocationProvider>
+        <Shell failure={failure} />
+      </LocationProvider>
+    </SessionContext.Provider>
+  );
+}
+
+function Shell({ failure }: { failure: unknown }) {
+  const { user } = useSession();
+  const { path, route } = useLocation();
+  const signedOutPage = PUBLIC_PATHS.includes(path);
+  useEffect(() => {
+    if (user === null && !signedOutPage) route('/app/login', true);
+    else if (user && (signedOutPage || path === '/' || path === '/app')) route('/app/projects', true);
+  }, [user, path]);
+  return (
+    <>
+      <header class="top">
+        <a class="brand" href="/app/projects">
+          Herald
+        </a>
+        {user && <Nav email={user.email} />}
+      </header>
+      <main>
+        {failure ? (
+          <ErrorNote error={failure} retry={() => location.reload()} />
+        ) : user === undefined ? (
+          <Loading what="your session" />
+        ) : (
+          <Router>
+            <Route path="/app/login" component={LogIn} />
+            <Route path="/app/signup" component={SignUp} />
+            <Route path="/app/projects" component={Projects} />
+            <Route path="/app/p/:projectId/keys" component={Keys} />
+            <Route path="/app/p/:projectId/contacts" component={Contacts} />
+            <Route path="/app/p/:projectId/contacts/:contactId" component={Contact} />
+            <Route default component={NotFound} />
+          </Router>
+        )}
+      </main>
+    </>
+  );
+}
+
+/** The signed-in header: the project switcher (same screen, other project), the project's pages, log out. */
+function Nav({ email }: { email: string }) {
+  const { path, route } = useLocation();
+  const projects = useLoad(listProjects, [path.startsWith('/app/p/') ? path.split('/')[3] : '']);
+  const current = /^\/app\/p\/([^/]+)/.exec(path)?.[1];
+  const screen = /^\/app\/p\/[^/]+\/(keys|contacts)/.exec(path)?.[1] ?? 'contacts';
+  return (
+    <nav aria-label="Main">
+      <a href="/app/projects">Projects</a>
+      {projects.state === 'ready' && projects.data.length > 0 && (
+        <>
+          <label for="project-switch" class="sr-only">
+            Project
+          </label>
+          <select
+            id="project-switch"
+            value={current ?? ''}
+            onChange={(e) => {
+              const id = (e.target as HTMLSelectElement).value;
+              if (id) route(`/app/p/${id}/${screen}`);
+            }}
+          >
+            <option value="">Choose a project…</option>
+            {projects.data.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+      {current && (
+        <>
+          <a href={`/app/p/${current}/contacts`}>Contacts</a>
+          <a href={`/app/p/${current}/keys`}>API keys</a>
+        </>
+      )}
+      <span class="muted">{email}</span>
+      <LogOutButton />
+    </nav>
+  );
+}

@@ -1,0 +1,101 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { messageOf } from './api.js';
+
+export type Loaded<T> =
+  | { state: 'loading' }
+  | { state: 'error'; error: unknown; reload: () => void }
+  | { state: 'ready'; data: T; reload: () => void };
+
+/** Runs `load` when `deps` change; the latest call wins (an older answer arriving late is dropped). */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [result, setResult] = useState<Loaded<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  useEffect(() => {
+    let current = true;
+    setResult({ state: 'loading' });
+    load().then(
+      (data) => current && setResult({ state: 'ready', data, reload }),
+      (error: unknown) => current && setResult({ state: 'error', error, reload }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [...deps, round]);
+  return result;
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="status" role="status" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function ErrorNote({ error, retry }: { error: unknown; retry?: () => void }) {
+  return (
+    <div class="error" role="alert">
+      <p>{messageOf(error)}</p>
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ComponentChildren }) {
+  return <p class="empty">{children}</p>;
+}
+
+/** A labelled input with its field error from the API shown under it (and announced with it). */
+export function Field(props: {
+  name: string;
+  label: string;
+  type?: 'text' | 'email' | 'password';
+  value: string;
+  error?: string | undefined;
+  autocomplete?: string;
+  required?: boolean;
+  onInput: (value: string) => void;
+}) {
+  const id = `field-${props.name}`;
+  const errorId = `${id}-error`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        // preact 11 types each input type's attributes apart; these three take the same ones here
+        type={(props.type ?? 'text') as 'text'}
+        value={props.value}
+        required={props.required}
+        autocomplete={props.autocomplete}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+        onInput={(e) => props.onInput((e.target as HTMLInputElement).value)}
+      />
+      {props.error && (
+        <p class="field-error" id={errorId}>
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Page({ title, children }: { title: string; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${title} · Herald`;
+  }, [title]);
+  return (
+    <section>
+      <h1>{title}</h1>
+      {children}
+    </section>
+  );
+}
