@@ -120,6 +120,19 @@ describe('the OpenAPI contract of answers', () => {
     expect(contract.problemOf(answer({ method: 'HEAD', body: '' }))).toBeUndefined();
   });
 
+  it("leaves the dashboard's files (GET /, /app/…, /assets/…) to the web app, not the API; their errors still carry the standard body", () => {
+    const html = { status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html>' };
+    for (const path of ['/', '/app', '/app/p/1/contacts', '/assets/index-abc.js'])
+      expect({ path, problem: contract.problemOf(answer({ path, ...html })) }).toEqual({ path, problem: undefined });
+    expect(contract.problemOf(answer({ method: 'POST', path: '/app/login', ...html }))).toMatch(
+      /only errors may answer/,
+    );
+    expect(contract.problemOf(answer({ path: '/apps', ...html }))).toMatch(/only errors may answer/);
+    expect(contract.problemOf(answer({ path: '/assets/x.js', status: 404, body: 'Not Found' }))).toMatch(
+      /not the standard error body/,
+    );
+  });
+
   it("reads the repository's document: a /v1/send answer without its emails is reported", () => {
     const repo = OpenApiContract.load();
     const send = { method: 'POST', path: '/v1/send', status: 200, contentType: json };

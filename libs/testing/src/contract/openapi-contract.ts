@@ -30,6 +30,13 @@ const DOCUMENT_ID = 'https://herald.invalid/openapi.json';
 /** The services' internal routes (`@Internal()`, service-to-service only). */
 const INTERNAL = /^\/internal\//;
 
+/**
+ * The dashboard's files (`/`, `/app/…` client routes, `/assets/<file>`; ADR 0028): a web app the edge
+ * serves beside the API, not operations of it. Their successes are not the document's to describe;
+ * a missing file still answers the standard error body.
+ */
+const DASHBOARD = /^\/(app(\/.*)?|assets\/[^/]+)?$/;
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** `/contacts/{id}` → a matcher; literal segments rank before parameters (`/contacts/fields` before `/contacts/{id}`). */
@@ -58,7 +65,8 @@ const clip = (text: string, n = 300) => (text.length > n ? `${text.slice(0, n)}�
  * against the response's schema (JSON Schema 2020-12, ajv). Requests the document does not describe
  * (an undocumented path or method: `/internal/*`, hostile paths) are held to one rule: their answer
  * is an error carrying the standard `ErrorBody` — except a success of an internal route (`/internal/`,
- * the services' own contract, which a standalone process serves to callers with the internal secret). OPTIONS (CORS preflights) and HEAD are HTTP's own
+ * the services' own contract, which a standalone process serves to callers with the internal secret)
+ * and a success of the dashboard's files (GET /, /app/…, /assets/…). OPTIONS (CORS preflights) and HEAD are HTTP's own
  * and not checked. Each response schema is compiled once per instance, when first needed.
  */
 export class OpenApiContract {
@@ -135,6 +143,7 @@ export class OpenApiContract {
     // the services' own calls (libs/contracts/internal), which the standalone process also serves to
     // a caller with the internal secret: not the public API, only its errors are the standard body
     if (answer.status < 400 && INTERNAL.test(answer.path)) return undefined;
+    if (answer.status < 400 && answer.method.toUpperCase() === 'GET' && DASHBOARD.test(answer.path)) return undefined;
     if (answer.status < 400) return `${where}: only errors may answer a route the document does not describe`;
     let body: unknown;
     try {

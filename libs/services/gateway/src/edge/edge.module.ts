@@ -12,6 +12,7 @@ import { ApiReferenceController } from './api-reference.controller.js';
 import { ConfigController } from './config.controller.js';
 import { CredentialsService } from './credentials.service.js';
 import { CredentialsStore } from './credentials.store.js';
+import { DashboardSite } from './dashboard-site.js';
 import { EarlyAuthentication } from './early-authentication.guard.js';
 import { API_RATE_LIMITER, EdgeAuthGuard, OptionalSessionGuard } from './edge-auth.guard.js';
 import { OpenApiController } from './openapi.controller.js';
@@ -35,7 +36,7 @@ class PositionsAtTheEdge implements OnModuleInit {
  * The edge: authenticates (API keys, sessions; before the body is read too), rate-limits and guards
  * every request (EdgeAuthGuard, global), answers the public-key routes' CORS, keeps the projects'
  * positions, and tells clients what this install offers (GET /config) and its API (GET /openapi.json,
- * rendered at GET /docs).
+ * rendered at GET /docs); serves the dashboard (GET /, /app/…, /assets/…).
  */
 @Module({
   imports: [GatewayCoreModule, PassportModule, AccountsModule, BillingModule],
@@ -54,6 +55,7 @@ class PositionsAtTheEdge implements OnModuleInit {
     EarlyAuthentication,
     { provide: APP_GUARD, useClass: EdgeAuthGuard },
     PublicKeyCors,
+    DashboardSite,
   ],
 })
 export class EdgeModule {}
