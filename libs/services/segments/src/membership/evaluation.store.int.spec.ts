@@ -110,22 +110,31 @@ describe('EvaluationStore (PostgreSQL)', () => {
 
   it("a contact locked for its re-evaluation holds off a compute batch's share lock until it commits", async () => {
     const p = 'prj_eval_rows';
-    await saveReadModelContacts(ds, p, [{ contactId: 'r1' }, { contactId: 'r2' }]);
+    await saveReadModelContacts(ds, p, [
+      { contactId: 'r1', email: 'in-1@example.com' },
+      { contactId: 'r2', email: 'in-2@example.com' },
+    ]);
+    await saveDynamicSegment(ds, { id: 'seg_rows', projectId: p, filters: emailContains('in-') });
+    const ctx = await context(p);
     const [changer, batch] = [ds.createQueryRunner(), ds.createQueryRunner()];
     try {
       for (const r of [changer, batch]) await r.connect();
+      await store.declareDifference(batch.manager, ctx, 'seg_rows', ctx.filterOf(ctx.segments.get('seg_rows')!)!, now);
+      const rows = (await store.differenceBatch(batch.manager, 0, 10))!;
+      expect(rows).toEqual({ from: 0, to: 10, first: 'r1', last: 'r2' });
       await changer.startTransaction();
       await store.lockContacts(changer.manager, p, ['r2']);
       await batch.startTransaction();
       await batch.query(`SET LOCAL lock_timeout = '200ms'`);
-      await expect(store.shareLockBatch(batch.manager, p, ['r1', 'r2'])).rejects.toMatchObject({
+      await expect(store.shareLockDifference(batch.manager, p, rows)).rejects.toMatchObject({
         driverError: { code: '55P03' },
       });
       await batch.rollbackTransaction();
       await changer.commitTransaction();
       await batch.startTransaction();
-      await store.shareLockBatch(batch.manager, p, ['r1', 'r2']);
+      await store.shareLockDifference(batch.manager, p, rows);
       await batch.commitTransaction();
+      await store.dropDifference(batch.manager);
     } finally {
       for (const r of [changer, batch]) {
         if (r.isTransactionActive) await r.rollbackTransaction();
@@ -134,13 +143,14 @@ describe('EvaluationStore (PostgreSQL)', () => {
     }
   });
 
-  it("a compute's difference lists, in id order, the contacts to enter and to leave, held past the commit that declared it", async () => {
+  it("a compute's difference holds, numbered in id order, the contacts to enter and to leave, past the commit that wrote it, a batch at a time", async () => {
     const p = 'prj_eval_diff';
     await saveReadModelContacts(ds, p, [
       { contactId: 'd1', email: 'in-1@example.com' },
       { contactId: 'd2', email: 'in-2@example.com' },
       { contactId: 'd3', email: 'out-3@example.com' },
       { contactId: 'd4', email: 'in-4@example.com' },
+      { contactId: 'd5', email: 'in-5@example.com' },
     ]);
     await saveDynamicSegment(ds, { id: 'seg_diff', projectId: p, filters: emailContains('in-') });
     await ds.query(
@@ -148,16 +158,43 @@ describe('EvaluationStore (PostgreSQL)', () => {
       [p],
     );
     const ctx = await context(p);
+    const filter = ctx.filterOf(ctx.segments.get('seg_diff')!)!;
     const runner = ds.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction();
-      await store.declareDifference(runner.manager, ctx, 'seg_diff', ctx.filterOf(ctx.segments.get('seg_diff')!)!, now);
+      await store.declareDifference(runner.manager, ctx, 'seg_diff', filter, now);
       await runner.commitTransaction();
-      expect(await store.fetchDifference(runner.manager, 2)).toEqual(['d1', 'd3']);
-      expect(await store.fetchDifference(runner.manager, 2)).toEqual(['d4']);
-      expect(await store.fetchDifference(runner.manager, 2)).toEqual([]);
-      await store.closeDifference(runner.manager);
+      expect(await store.differenceBatch(runner.manager, 0, 2)).toEqual({ from: 0, to: 2, first: 'd1', last: 'd3' });
+      expect(await store.differenceBatch(runner.manager, 2, 4)).toEqual({ from: 2, to: 4, first: 'd4', last: 'd5' });
+      expect(await store.differenceBatch(runner.manager, 4, 6)).toBeUndefined();
+      // a batch's reconciliation reads only its own rows of the difference, not the contacts between them
+      await ds.query(
+        `INSERT INTO segments.segment_memberships (project_id, segment_id, contact_id) VALUES ($1, 'seg_diff', 'd9')`,
+        [p],
+      );
+      await runner.startTransaction();
+      const batch = (await store.differenceBatch(runner.manager, 0, 2))!;
+      const rows = await store.reconcile(
+        runner.manager,
+        ctx,
+        [{ segment: { id: 'seg_diff' }, filter }],
+        { difference: batch },
+        now,
+        {
+          addresses: false,
+        },
+      );
+      await runner.commitTransaction();
+      expect(rows.map((r) => [r.entered, r.contact_id, r.email])).toEqual([
+        [true, 'd1', null],
+        [false, 'd3', null],
+      ]);
+      expect(await members('seg_diff')).toEqual(['d1', 'd2', 'd9']);
+      // a new difference replaces the one before on the same connection
+      await store.declareDifference(runner.manager, ctx, 'seg_diff', filter, now);
+      expect(await store.differenceBatch(runner.manager, 0, 10)).toEqual({ from: 0, to: 10, first: 'd4', last: 'd9' });
+      await store.dropDifference(runner.manager);
     } finally {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       await runner.release();

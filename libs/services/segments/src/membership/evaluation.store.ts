@@ -24,10 +24,22 @@ export function filterSqlSchema(db: DataSource | EntityManager): FilterSqlSchema
 }
 
 /**
- * Which contacts one reconciliation looks at: one contact, or a list of contact ids (`span`: the
- * ids are a contiguous stretch of the id order, as a compute's batches are).
+ * One batch of a compute's difference (`declareDifference`): its rows `from` < n <= `to`, whose
+ * contact ids run from `first` to `last` in id order.
  */
-export type Scope = { contactId: string } | { contactIds: string[]; span?: true };
+export interface DifferenceBatch {
+  from: number;
+  to: number;
+  first: string;
+  last: string;
+}
+
+/**
+ * Which contacts one reconciliation looks at: one contact, a list of contact ids (`span`: the
+ * ids are a contiguous stretch of the id order), or one batch of a compute's difference, which
+ * stays in PostgreSQL (the process holds none of its ids).
+ */
+export type Scope = { contactId: string } | { contactIds: string[]; span?: true } | { difference: DifferenceBatch };
 
 /** An entry (`entered`) or an exit a reconciliation wrote; `email` is null for a contact no longer in the read model. */
 export interface ReconcileRow {
@@ -43,8 +55,8 @@ export type AudienceWhere =
   | { kind: 'filter'; ctx: ProjectContext; filter: Filter; now: Date }
   | { kind: 'stored'; projectId: string; segmentId: string };
 
-/** The cursor of a compute's difference, on the compute's own connection. */
-const DIFF_CURSOR = 'segment_compute_diff';
+/** The table of a compute's difference: a temporary table of the compute's own connection (session). */
+const DIFF_TABLE = 'pg_temp.segment_compute_diff';
 
 /**
  * The statements that evaluate segments' filters (`compileFilter`) over the read model: the
@@ -90,14 +102,18 @@ export class EvaluationStore {
   }
 
   /**
-   * A compute batch's contacts (sorted, a stretch of the id order) locked FOR SHARE: a concurrent
-   * real-time re-evaluation of one of them waits for the batch, or the batch for it.
+   * A compute batch's contacts (one batch of its difference, a stretch of the id order) locked FOR
+   * SHARE, in id order: a concurrent real-time re-evaluation of one of them waits for the batch, or
+   * the batch for it. The batch's span bounds a range read of the contacts' primary key, joined
+   * with the difference's rows by hash (no descent of the key per contact).
    */
-  async shareLockBatch(m: EntityManager, projectId: string, contactIds: string[]): Promise<void> {
+  async shareLockDifference(m: EntityManager, projectId: string, batch: DifferenceBatch): Promise<void> {
     await m.query(
-      `SELECT count(*) FROM (SELECT 1 FROM ${this.contacts} WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
-          AND contact_id BETWEEN $3::varchar AND $4::varchar ORDER BY contact_id FOR SHARE) locked`,
-      [projectId, contactIds, contactIds[0], contactIds[contactIds.length - 1]],
+      `SELECT count(*) FROM (SELECT 1 FROM ${this.contacts} c WHERE c.project_id = $1
+          AND c.contact_id BETWEEN $2::varchar AND $3::varchar
+          AND c.contact_id IN (SELECT d.contact_id FROM ${DIFF_TABLE} d WHERE d.n > $4 AND d.n <= $5)
+          ORDER BY c.contact_id FOR SHARE OF c) locked`,
+      [projectId, batch.first, batch.last, batch.from, batch.to],
     );
   }
 
@@ -106,7 +122,8 @@ export class EvaluationStore {
    * in one statement: the scope's contacts read once, each filter over them, one INSERT … ON CONFLICT
    * DO NOTHING RETURNING and one DELETE … RETURNING for all, so each entry and exit is written once
    * however calls overlap. The segments must not read each other's membership (one statement does
-   * not see its own writes). Answers the entries and exits with their addresses.
+   * not see its own writes). Answers the entries and exits with their addresses (`addresses: false`,
+   * as a silent compute needs none: with a null address, no read of the contacts for them).
    */
   async reconcile(
     m: EntityManager,
@@ -114,6 +131,7 @@ export class EvaluationStore {
     segments: { segment: Pick<Segment, 'id'>; filter: Filter }[],
     scope: Scope,
     now: Date,
+    opts: { addresses?: boolean } = {},
   ): Promise<ReconcileRow[]> {
     const ids = segments.map((x) => x.segment.id);
     let params: unknown[] = [ctx.projectId, ids];
@@ -123,6 +141,15 @@ export class EvaluationStore {
       params.push(scope.contactId);
       scoped = 'c.contact_id = $3::varchar';
       stored = 'ms.contact_id = $3::varchar';
+    } else if ('difference' in scope) {
+      // a batch of a compute's difference: a range read of the keys over its span, hash-joined with
+      // its rows in the difference's table (the ids never leave PostgreSQL)
+      const b = scope.difference;
+      params.push(b.first, b.last, b.from, b.to);
+      const inBatch = (col: string) =>
+        `${col} BETWEEN $3::varchar AND $4::varchar AND ${col} IN (SELECT d.contact_id FROM ${DIFF_TABLE} d WHERE d.n > $5 AND d.n <= $6)`;
+      scoped = inBatch('c.contact_id');
+      stored = inBatch('ms.contact_id');
     } else {
       // a compute's contiguous batch also gives its ids' span (min and max in PostgreSQL's collation):
       // the planner then reads the batch by the primary key, not a scan of the project's contacts
@@ -155,11 +182,20 @@ export class EvaluationStore {
         schema: this.sql,
         params,
         // a consumer's changed contacts: each probes its own records by key, whatever the statistics
-        perContact: !('span' in scope && scope.span),
+        perContact: !('difference' in scope || ('span' in scope && scope.span)),
       });
       params = f.params;
       branches.push(`SELECT ${id} AS segment_id, c.contact_id, c.email FROM scoped c WHERE ${f.sql}`);
     }
+    const addresses = opts.addresses ?? true;
+    const entered = addresses
+      ? `SELECT true AS entered, ins.segment_id, ins.contact_id, c1.email FROM ins
+           JOIN ${this.contacts} c1 ON c1.project_id = $1::varchar AND c1.contact_id = ins.contact_id`
+      : `SELECT true AS entered, ins.segment_id, ins.contact_id, NULL::varchar AS email FROM ins`;
+    const exited = addresses
+      ? `SELECT false, del.segment_id, del.contact_id, c2.email FROM del
+           LEFT JOIN ${this.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`
+      : `SELECT false, del.segment_id, del.contact_id, NULL::varchar FROM del`;
     return m.query<ReconcileRow[]>(
       `WITH scoped AS MATERIALIZED (
          SELECT * FROM ${this.contacts} c WHERE c.project_id = $1::varchar AND ${scoped}),
@@ -173,20 +209,19 @@ export class EvaluationStore {
           WHERE ms.project_id = $1::varchar AND ms.segment_id = ANY($2::varchar[]) AND ${stored}
             AND NOT EXISTS (SELECT 1 FROM live l WHERE l.segment_id = ms.segment_id AND l.contact_id = ms.contact_id)
          RETURNING ms.segment_id, ms.contact_id)
-       SELECT true AS entered, ins.segment_id, ins.contact_id, c1.email FROM ins
-         JOIN ${this.contacts} c1 ON c1.project_id = $1::varchar AND c1.contact_id = ins.contact_id
+       ${entered}
        UNION ALL
-       SELECT false, del.segment_id, del.contact_id, c2.email FROM del
-         LEFT JOIN ${this.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`,
+       ${exited}`,
       params,
     );
   }
 
   /**
-   * Declares, on the manager's connection, a WITH HOLD cursor over the difference between the
-   * segment's filter over the whole project and its stored members (a hash full join: the contacts
-   * that should enter or leave, in id order). Its rows are materialised when the declaring
-   * transaction commits; read them with `fetchDifference`, then `closeDifference`.
+   * Writes, on the manager's connection, the difference between the segment's filter over the whole
+   * project and its stored members (a hash full join: the contacts that should enter or leave) into
+   * a temporary table of the session, numbered in id order (`n`), in one statement; the table
+   * outlives the transaction that wrote it, and is read a batch at a time (`differenceBatch`), then
+   * dropped (`dropDifference`).
    */
   async declareDifference(
     m: EntityManager,
@@ -203,27 +238,34 @@ export class EvaluationStore {
       schema: this.sql,
       params: [ctx.projectId, segmentId],
     });
+    await this.dropDifference(m);
     await m.query(
-      `DECLARE ${DIFF_CURSOR} NO SCROLL CURSOR WITH HOLD FOR
-         SELECT COALESCE(l.contact_id, s.contact_id) AS contact_id
+      `CREATE TEMPORARY TABLE segment_compute_diff AS
+         SELECT row_number() OVER (ORDER BY COALESCE(l.contact_id, s.contact_id)) AS n,
+                COALESCE(l.contact_id, s.contact_id) AS contact_id
            FROM (SELECT c.contact_id FROM ${this.contacts} c WHERE ${f.sql}) l
            FULL JOIN (SELECT ms.contact_id FROM ${this.memberships} ms
                        WHERE ms.project_id = $1::varchar AND ms.segment_id = $2::varchar) s
              ON s.contact_id = l.contact_id
-          WHERE l.contact_id IS NULL OR s.contact_id IS NULL
-          ORDER BY 1`,
+          WHERE l.contact_id IS NULL OR s.contact_id IS NULL`,
       f.params,
     );
+    await m.query(`CREATE INDEX ON ${DIFF_TABLE} (n)`);
+    // its statistics, for the batches' plans (a range read of the contacts' keys, hash-joined with it)
+    await m.query(`ANALYZE ${DIFF_TABLE}`);
   }
 
-  /** The next `n` contact ids of the difference (none at its end). */
-  async fetchDifference(m: EntityManager, n: number): Promise<string[]> {
-    const batch: { contact_id: string }[] = await m.query(`FETCH ${n} FROM ${DIFF_CURSOR}`);
-    return batch.map((r) => r.contact_id);
+  /** The batch of the difference's rows `from` < n <= `to`, with its span (none past its end). */
+  async differenceBatch(m: EntityManager, from: number, to: number): Promise<DifferenceBatch | undefined> {
+    const [row] = await m.query<{ first: string | null; last: string | null }[]>(
+      `SELECT min(contact_id) AS first, max(contact_id) AS last FROM ${DIFF_TABLE} WHERE n > $1 AND n <= $2`,
+      [from, to],
+    );
+    return row?.first != null && row.last != null ? { from, to, first: row.first, last: row.last } : undefined;
   }
 
-  async closeDifference(m: EntityManager): Promise<void> {
-    await m.query(`CLOSE ${DIFF_CURSOR}`);
+  async dropDifference(m: EntityManager): Promise<void> {
+    await m.query(`DROP TABLE IF EXISTS ${DIFF_TABLE}`);
   }
 
   /** How many contacts the filter matches now. */

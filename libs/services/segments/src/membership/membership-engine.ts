@@ -94,7 +94,8 @@ export class MembershipEngine {
       .map((segment) => ({ segment, filter: ctx.filterOf(segment) }))
       .filter((x): x is { segment: Segment; filter: Filter } => x.filter !== undefined);
     if (withFilter.length === 0) return { added: 0, removed: 0 };
-    const rows = await this.evaluation.reconcile(m, ctx, withFilter, scope, opts.now);
+    // a silent reconciliation publishes nothing: its entries need no address
+    const rows = await this.evaluation.reconcile(m, ctx, withFilter, scope, opts.now, { addresses: opts.fire });
     const added = rows.filter((r) => r.entered).length;
     const removed = rows.length - added;
     if (rows.length === 0) return { added, removed };

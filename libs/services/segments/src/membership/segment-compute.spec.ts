@@ -21,7 +21,7 @@ const dynamic = (extra: Partial<Segment> = {}): Segment =>
 
 /**
  * A compute over scripted stores and a recording connection: `contexts` answers each load of the
- * project in turn (the last one again after), `difference` the cursor's batches, `reconciled` each
+ * project in turn (the last one again after), `difference` its difference's batches (their contact ids, in id order), `reconciled` each
  * batch's entries and exits. `log` is what happened, in order.
  */
 function setup(script: {
@@ -32,7 +32,7 @@ function setup(script: {
 }) {
   const log: string[] = [];
   let loads = 0;
-  const batches = [...(script.difference ?? []), []];
+  const batches = script.difference ?? [];
   const runner = {
     isTransactionActive: false,
     manager: { name: 'compute connection' } as unknown as EntityManager,
@@ -76,12 +76,14 @@ function setup(script: {
   const evaluation = {
     declareDifference: async (_m: EntityManager, _ctx: ProjectContext, segmentId: string) =>
       void log.push(`declare ${segmentId}`),
-    fetchDifference: async (_m: EntityManager, n: number) => {
-      log.push(`fetch ${n}`);
-      return batches.shift() ?? [];
+    differenceBatch: async (_m: EntityManager, from: number, to: number) => {
+      log.push(`batch ${from}-${to}`);
+      const ids = batches[from / COMPUTE_BATCH];
+      return ids && { from, to, first: ids[0], last: ids[ids.length - 1] };
     },
-    shareLockBatch: async (_m: EntityManager, _p: string, ids: string[]) => void log.push(`share ${ids.join(',')}`),
-    closeDifference: async () => void log.push('close'),
+    shareLockDifference: async (_m: EntityManager, _p: string, b: { first: string; last: string }) =>
+      void log.push(`share ${b.first}-${b.last}`),
+    dropDifference: async () => void log.push('drop'),
     countMatching: async () => 3,
   } as unknown as EvaluationStore;
   const engine = {
@@ -89,11 +91,12 @@ function setup(script: {
       _m: EntityManager,
       _ctx: ProjectContext,
       _s: Segment,
-      scope: { contactIds: string[]; span: true },
+      scope: { difference: { first: string; last: string } },
       opts: { now: Date },
     ) => {
-      log.push(`reconcile ${scope.contactIds.join(',')} span=${scope.span} at=${opts.now.toISOString()}`);
-      return script.reconciled?.(scope.contactIds) ?? { added: 0, removed: 0 };
+      const { first, last } = scope.difference;
+      log.push(`reconcile ${first}-${last} at=${opts.now.toISOString()}`);
+      return script.reconciled?.(batches.find((b) => b[0] === first)!) ?? { added: 0, removed: 0 };
     },
   } as unknown as MembershipEngine;
   return { compute: new SegmentCompute(db, segments, evaluation, engine), log, outside };
@@ -105,13 +108,13 @@ describe('SegmentCompute', () => {
   it.each([
     ['an unknown segment', undefined],
     ['a static segment', dynamic({ type: 'STATIC', filters: null })],
-  ])('%s is not computed: no cursor, nothing marked, the connection released', async (_label, segment) => {
+  ])('%s is not computed: no difference, nothing marked, the connection released', async (_label, segment) => {
     const { compute, log } = setup({ contexts: [segment] });
     expect(await compute.compute('p', 'seg', opts)).toBeUndefined();
     expect(log).toEqual(['connect', 'begin', 'load', 'commit', 'release']);
   });
 
-  it('reconciles the difference a batch at a time, each batch share-locked then re-read on a fresh context, and sums its entries and exits', async () => {
+  it('reconciles the difference a batch at a time (its rows left in PostgreSQL), each batch share-locked then re-read on a fresh context, and sums its entries and exits', async () => {
     const { compute, log } = setup({
       contexts: [dynamic()],
       difference: [['a', 'b'], ['c']],
@@ -119,27 +122,28 @@ describe('SegmentCompute', () => {
       total: 9,
     });
     expect(await compute.compute('p', 'seg', opts)).toEqual({ added: 3, removed: 2, total: 9 });
-    const at = log.find((l) => l.startsWith('reconcile a,b'))!.split('at=')[1]!;
+    const at = log.find((l) => l.startsWith('reconcile a-b'))!.split('at=')[1]!;
+    const B = COMPUTE_BATCH;
     expect(log).toEqual([
       'connect',
       'begin',
       'load',
       'declare seg',
       'commit',
-      `fetch ${COMPUTE_BATCH}`,
+      `batch 0-${B}`,
       'begin',
-      'share a,b',
+      'share a-b',
       'load',
-      `reconcile a,b span=true at=${at}`,
+      `reconcile a-b at=${at}`,
       'commit',
-      `fetch ${COMPUTE_BATCH}`,
+      `batch ${B}-${2 * B}`,
       'begin',
-      'share c',
+      'share c-c',
       'load',
-      `reconcile c span=true at=${at}`,
+      `reconcile c-c at=${at}`,
       'commit',
-      `fetch ${COMPUTE_BATCH}`,
-      'close',
+      `batch ${2 * B}-${3 * B}`,
+      'drop',
       'release',
       `materialized outside ["p","seg",7,"${at}"]`,
       'own transaction',
@@ -170,10 +174,10 @@ describe('SegmentCompute', () => {
   it('a segment deleted or turned static between batches stops the compute: undefined, nothing marked', async () => {
     const { compute, log } = setup({ contexts: [dynamic(), undefined], difference: [['a']] });
     expect(await compute.compute('p', 'seg', opts)).toBeUndefined();
-    expect(log.slice(-5)).toEqual(['share a', 'load', 'commit', 'close', 'release']);
+    expect(log.slice(-5)).toEqual(['share a-a', 'load', 'commit', 'drop', 'release']);
   });
 
-  it('a failing batch is rolled back, the cursor closed and the connection released, and the compute fails with nothing marked', async () => {
+  it('a failing batch is rolled back, the difference dropped and the connection released, and the compute fails with nothing marked', async () => {
     const { compute, log } = setup({
       contexts: [dynamic()],
       difference: [['a'], ['b']],
@@ -182,7 +186,7 @@ describe('SegmentCompute', () => {
       },
     });
     await expect(compute.compute('p', 'seg', opts)).rejects.toThrow('deadlock');
-    expect(log.slice(-3)).toEqual(['rollback', 'close', 'release']);
+    expect(log.slice(-3)).toEqual(['rollback', 'drop', 'release']);
     expect(log.filter((l) => l.startsWith('reconcile'))).toHaveLength(1);
   });
 

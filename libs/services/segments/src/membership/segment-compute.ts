@@ -9,8 +9,8 @@ import { ProjectContext } from './project-context.js';
 import type { Segment } from './segment.entity.js';
 import { SegmentsStore } from './segments.store.js';
 
-/** Changed contacts per transaction of a compute: bounds its memory and the length of its locks. */
-export const COMPUTE_BATCH = 5000;
+/** Changed contacts per transaction of a compute: bounds the length of its locks (the process holds none of their ids). */
+export const COMPUTE_BATCH = 10_000;
 
 /**
  * A whole segment at once: its compute (the difference between its filter and its stored members,
@@ -27,17 +27,19 @@ export class SegmentCompute {
   ) {}
 
   /**
-   * Recomputes a dynamic segment, set-based. One read-only statement computes the
-   * difference between the filter over the whole project and the stored members (a hash full join:
-   * the contacts that should enter or leave), held by PostgreSQL in a WITH HOLD cursor on the
-   * compute's own connection, so the process holds one batch at a time whatever the segment's size.
-   * Then, COMPUTE_BATCH ids of it per transaction: their contact rows are locked FOR SHARE (a
-   * concurrent real-time re-evaluation of one of them waits, or is waited for) and `reconcile`
-   * re-evaluates just those contacts on a fresh snapshot, writing entries and exits with one
-   * INSERT … ON CONFLICT and one DELETE, and their events with one outbox statement. Contacts outside
-   * the difference were consistent at its snapshot; any later change to one of them re-evaluates it
-   * in real time. At the end the segment is `materialized` and its members are as of `now`, unless its
-   * filter changed meanwhile (the change's own compute then does it). Returns the entries, exits and the members after.
+   * Recomputes a dynamic segment, set-based, in PostgreSQL. One statement writes the difference
+   * between the filter over the whole project and the stored members (a hash full join: the
+   * contacts that should enter or leave) into a temporary table of the compute's own connection,
+   * numbered in id order; the process never holds its ids, whatever the segment's size. Then,
+   * COMPUTE_BATCH rows of it per transaction: their contact rows are locked FOR SHARE (a concurrent
+   * real-time re-evaluation of one of them waits, or is waited for) and `reconcile` re-evaluates just
+   * those contacts on a fresh snapshot (a range read of the keys over the batch's span, joined with
+   * the difference), writing entries and exits with one INSERT … ON CONFLICT and one DELETE, and
+   * their events with one outbox statement (a silent compute reads no addresses and publishes
+   * nothing). Contacts outside the difference were consistent at its snapshot; any later change to
+   * one of them re-evaluates it in real time. At the end the segment is `materialized` and its
+   * members are as of `now`, unless its filter changed meanwhile (the change's own compute then does
+   * it). Returns the entries, exits and the members after.
    */
   async compute(
     projectId: string,
@@ -61,23 +63,23 @@ export class SegmentCompute {
         return undefined;
       }
       version = segment.version;
-      await this.evaluation.declareDifference(runner.manager, ctx, segmentId, filter, now);
       declared = true;
-      await runner.commitTransaction(); // a WITH HOLD cursor's rows are materialised here
-      for (;;) {
-        const contactIds = await this.evaluation.fetchDifference(runner.manager, COMPUTE_BATCH);
-        if (contactIds.length === 0) break;
+      await this.evaluation.declareDifference(runner.manager, ctx, segmentId, filter, now);
+      await runner.commitTransaction();
+      for (let from = 0; ; from += COMPUTE_BATCH) {
+        const batch = await this.evaluation.differenceBatch(runner.manager, from, from + COMPUTE_BATCH);
+        if (!batch) break;
         await runner.startTransaction();
         try {
           const m = runner.manager;
-          await this.evaluation.shareLockBatch(m, projectId, contactIds);
+          await this.evaluation.shareLockDifference(m, projectId, batch);
           const batchCtx = await ProjectContext.load(m, projectId, this.segments);
           const current = batchCtx.segments.get(segmentId);
           if (!current || current.type !== 'DYNAMIC') {
             await runner.commitTransaction();
             return undefined;
           }
-          const r = await this.engine.reconcile(m, batchCtx, current, { contactIds, span: true }, { ...opts, now });
+          const r = await this.engine.reconcile(m, batchCtx, current, { difference: batch }, { ...opts, now });
           await runner.commitTransaction();
           added += r.added;
           removed += r.removed;
@@ -90,7 +92,7 @@ export class SegmentCompute {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       throw err;
     } finally {
-      if (declared) await this.evaluation.closeDifference(runner.manager).catch(() => undefined);
+      if (declared) await this.evaluation.dropDifference(runner.manager).catch(() => undefined);
       await runner.release();
     }
     await this.segments.markMaterialized(this.db.manager, projectId, segmentId, version, now);
