@@ -28,8 +28,9 @@ export interface FaultHerald {
   /** PostgreSQL's rows of the project and the sink's Message-IDs. */
   finalState(): Promise<FinalState>;
   /**
-   * Waits until every acknowledged send of `ledger` is in a final status (or `timeoutMs` passes:
-   * what is left is the oracle's `stuck`), answering the milliseconds it took.
+   * Waits until every acknowledged send of `ledger` is in a final status and every acknowledged
+   * track has reached segments over Kafka (or `timeoutMs` passes: what is left is the oracle's
+   * `stuck` or `lost`), answering the milliseconds it took: how long the backlog took to drain.
    */
   settle(ledger: readonly LedgerEntry[], timeoutMs?: number): Promise<number>;
   stop(): Promise<void>;
@@ -42,12 +43,23 @@ export const FAULT_ENV: Readonly<Record<string, string>> = {
   DELIVERY_LEASE_MS: '2000',
 };
 
-export async function startFaultHerald(env: Record<string, string> = {}): Promise<FaultHerald> {
+/**
+ * `options.brokers`: a Kafka cluster of the scenario's own (e.g. test/faults/broker.ts) instead
+ * of the one startTopology starts, handed over as KAFKA_BROKERS for the time of the start.
+ */
+export async function startFaultHerald(
+  options: { env?: Record<string, string>; brokers?: string[] } = {},
+): Promise<FaultHerald> {
   const [smtp, dns] = await Promise.all([startSmtpSink({ replyDelayMs: 5 }), startDnsServer()]);
+  const before = process.env.KAFKA_BROKERS;
+  if (options.brokers) process.env.KAFKA_BROKERS = options.brokers.join(',');
   const topology = await startTopology({
     mode: 'distributed',
     exclusive: true,
-    env: { ...FAULT_ENV, SMTP_URL: smtp.url, DNS_SERVERS: dns.address, ...env },
+    env: { ...FAULT_ENV, SMTP_URL: smtp.url, DNS_SERVERS: dns.address, ...options.env },
+  }).finally(() => {
+    if (before === undefined) delete process.env.KAFKA_BROKERS;
+    else process.env.KAFKA_BROKERS = before;
   });
   const api = await newProject(topology.url);
   const domain = `faults-${Date.now().toString(36)}.example.test`;
@@ -60,6 +72,15 @@ export async function startFaultHerald(env: Record<string, string> = {}): Promis
     );
     return new Map(rows.map((r) => [r.id, { id: r.id, status: r.status, messageId: r.message_id, error: r.error }]));
   };
+  const projectedEvents = async (): Promise<Set<string>> =>
+    new Set(
+      (
+        await pool.query<{ id: string }>(
+          'SELECT event_record_id AS id FROM segments.segment_contact_events WHERE project_id = $1 AND event_record_id IS NOT NULL',
+          [api.projectId],
+        )
+      ).rows.map((r) => r.id),
+    );
   return {
     topology,
     smtp,
@@ -67,27 +88,34 @@ export async function startFaultHerald(env: Record<string, string> = {}): Promis
     api,
     from: `load@${domain}`,
     async finalState() {
-      const [emails, events, contacts] = await Promise.all([
+      const [emails, events, contacts, projected] = await Promise.all([
         emailsOf(),
         pool.query<{ id: string }>('SELECT id FROM contacts.tracked_events WHERE project_id = $1', [api.projectId]),
         pool.query<{ email: string }>('SELECT email FROM contacts.contacts WHERE project_id = $1', [api.projectId]),
+        projectedEvents(),
       ]);
       return {
         emails,
         events: new Set(events.rows.map((r) => r.id)),
         contacts: new Set(contacts.rows.map((r) => r.email)),
         received: smtp.messages.map((m) => (m.messageId ?? '').replace(/^<|>$/g, '')),
+        projected,
       };
     },
     async settle(ledger, timeoutMs = Number(process.env.FAULTS_SETTLE_MS ?? 180_000)) {
       const started = Date.now();
-      const ids = ledger.filter((e) => e.kind === 'send' && isAcknowledged(e) && e.id).map((e) => e.id!);
+      const acked = (kind: LedgerEntry['kind']) =>
+        ledger.filter((e) => e.kind === kind && isAcknowledged(e) && e.id).map((e) => e.id!);
+      const [sends, tracks] = [acked('send'), acked('track')];
       await eventually(
         async () => {
-          const emails = await emailsOf();
-          return ids.every((id) => FINAL_EMAIL_STATUSES.has(emails.get(id)?.status ?? 'missing'));
+          const [emails, projected] = await Promise.all([emailsOf(), projectedEvents()]);
+          return (
+            sends.every((id) => FINAL_EMAIL_STATUSES.has(emails.get(id)?.status ?? 'missing')) &&
+            tracks.every((id) => projected.has(id))
+          );
         },
-        { timeoutMs, intervalMs: 500, message: 'acknowledged emails in a final status' },
+        { timeoutMs, intervalMs: 500, message: 'acknowledged emails final and tracked events projected' },
       ).catch(() => undefined); // what is left is judged stuck (or lost) by the oracle
       return Date.now() - started;
     },

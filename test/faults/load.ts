@@ -4,6 +4,7 @@
  * to the ledger. A request that gets no answer within 10 s is recorded with status null (never a
  * hang); the driver never retries, so that the ledger says exactly what each request was told.
  */
+import { eventually } from '@herald/testing';
 import type { LedgerEntry } from './oracle.js';
 
 export interface LoadTarget {
@@ -29,7 +30,7 @@ export class LoadDriver {
 
   constructor(
     private readonly target: LoadTarget,
-    private readonly rate = faultsRate(),
+    readonly rate = faultsRate(),
   ) {}
 
   start(): void {
@@ -40,6 +41,18 @@ export class LoadDriver {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await Promise.all([...this.inFlight]);
+  }
+
+  /**
+   * Waits until `count` requests started at or after `since` have their answer (or their failure):
+   * the load a scenario lets run between two faults, measured in requests rather than slept.
+   */
+  async answeredSince(since: number, count: number): Promise<void> {
+    await eventually(() => this.ledger.filter((e) => e.startedAt >= since).length >= count, {
+      timeoutMs: (count / this.rate) * 1000 + 60_000,
+      intervalMs: 50,
+      message: `${count} requests answered`,
+    });
   }
 
   private fire(): void {

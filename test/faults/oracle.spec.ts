@@ -89,6 +89,14 @@ describe('the fault oracle', () => {
     ]);
   });
 
+  it('an acknowledged track stored but never carried over Kafka to segments is lost downstream', () => {
+    const v = judge([track('t1', 'a@example.com'), track('t2', 'a@example.com')], {
+      ...state({ events: ['t1', 't2'], contacts: ['a@example.com'] }),
+      projected: new Set(['t1']),
+    });
+    expect(v.lost.map((l) => [l.entry.id, l.why])).toEqual([['t2', 'event never reached segments (over Kafka)']]);
+  });
+
   it('requests not answered with a 2xx are not acknowledged and cannot be lost', () => {
     const v = judge([send('e1', 503), send(undefined, null), track('t1', 'a@example.com', 500)], state({}));
     expect(v).toEqual({ acknowledged: 0, lost: [], duplicated: [], inDoubt: [], stuck: [] });

@@ -35,6 +35,11 @@ export interface FinalState {
   contacts: ReadonlySet<string>;
   /** The Message-ID (without brackets) of every message the sink received, one per copy. */
   received: readonly string[];
+  /**
+   * Ids of the tracked events a consumer across Kafka holds (segments' read model,
+   * `segment_contact_events.event_record_id`): when given, an acknowledged track must have reached it.
+   */
+  projected?: ReadonlySet<string>;
 }
 
 /** The statuses an email ends in: anything else after recovery is a stuck email. */
@@ -85,6 +90,8 @@ export function judge(ledger: readonly LedgerEntry[], state: FinalState): Verdic
     if (entry.kind === 'track') {
       if (!state.events.has(entry.id)) verdict.lost.push({ entry, why: 'event not stored' });
       else if (!state.contacts.has(entry.recipient)) verdict.lost.push({ entry, why: 'contact not stored' });
+      else if (state.projected && !state.projected.has(entry.id))
+        verdict.lost.push({ entry, why: 'event never reached segments (over Kafka)' });
       continue;
     }
     const row = state.emails.get(entry.id);

@@ -4,6 +4,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Verdict } from './oracle.js';
 
 export interface FaultRow {
   scenario: string;
@@ -57,4 +58,36 @@ export function formatTable(rows: readonly FaultRow[]): string {
       .join('  ')
       .trimEnd();
   return [line(COLUMNS), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+/**
+ * A scenario's row from its verdict: stuck emails count as lost (a consumer that never caught up
+ * loses what it holds, as far as the user can tell); the invariant holds when nothing was lost,
+ * stuck or duplicated. The note names the first few of each.
+ */
+export function rowFrom(
+  scenario: string,
+  v: Verdict,
+  fault: { recoveryMs: number | null; errorRate: number },
+  extra: { lost?: number; duplicated?: number; note?: string[] } = {},
+): FaultRow {
+  const lost = v.lost.length + v.stuck.length + (extra.lost ?? 0);
+  const duplicated = v.duplicated.length + (extra.duplicated ?? 0);
+  const note = [
+    ...(extra.note ?? []),
+    ...v.lost.slice(0, 3).map((l) => `${l.entry.kind} ${l.entry.id ?? l.entry.recipient}: ${l.why}`),
+    ...v.stuck.slice(0, 3).map((id) => `email ${id} stuck`),
+    ...v.duplicated.slice(0, 3).map((d) => `${d.messageId} x${d.copies}`),
+  ];
+  return {
+    scenario,
+    acknowledged: v.acknowledged,
+    lost,
+    duplicated,
+    inDoubt: v.inDoubt.length,
+    recoveryMs: fault.recoveryMs,
+    errorRate: fault.errorRate,
+    passed: lost === 0 && duplicated === 0 && fault.recoveryMs !== null,
+    ...(note.length ? { note: note.join('; ') } : {}),
+  };
 }
