@@ -52,7 +52,8 @@ describe('the one list of services', () => {
     const serviceLibs = all.filter((p) => p.json.tags?.includes('type:service'));
     expect(serviceLibs.map((p) => p.dir).sort()).toEqual(sorted.map((n) => `libs/services/${n}`));
     for (const p of serviceLibs) expect(p.json.tags).toContain(`scope:${path.basename(p.dir)}`);
-    const apps = all.filter((p) => p.dir.startsWith('apps/') && p.dir !== 'apps/standalone');
+    // apps/standalone hosts them all; apps/dashboard is the web app the edge serves (ADR 0028), no service
+    const apps = all.filter((p) => p.dir.startsWith('apps/') && !['apps/standalone', 'apps/dashboard'].includes(p.dir));
     expect(apps.map((p) => path.basename(p.dir)).sort()).toEqual(sorted);
   });
 
