@@ -140,6 +140,17 @@ export default defineConfig(
     rules: { '@nx/enforce-module-boundaries': boundaries(true) },
   },
   {
+    // The dashboard's TSX (apps/dashboard, ADR 0028): type-checked by its own tsconfig.json (DOM, Preact's JSX)
+    files: ['apps/dashboard/**/*.tsx'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': 'off',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Code outside any Nx project (scripts, test, bench) is not covered by the boundary rule:
     // it must reach projects through their @herald/* aliases, never through relative paths.
     files: ['scripts/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
