@@ -65,6 +65,7 @@ export async function startFaultHerald(
   const domain = `faults-${Date.now().toString(36)}.example.test`;
   await verifyNow(api, dns, domain);
   const pool = new pg.Pool({ connectionString: topology.db.url, max: 2 });
+  pool.on('error', () => undefined); // an idle client cut by a PostgreSQL restart: the next query connects again
   const emailsOf = async (): Promise<Map<string, EmailRow>> => {
     const { rows } = await pool.query<{ id: string; status: string; message_id: string; error: string | null }>(
       'SELECT id, status, message_id, error FROM sending.emails WHERE project_id = $1',

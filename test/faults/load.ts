@@ -97,6 +97,7 @@ export class LoadDriver {
     const startedAt = Date.now();
     let status: number | null = null;
     let id: string | undefined;
+    let retryAfter: string | undefined;
     try {
       const res = await fetch(`${this.target.url}${path}`, {
         method: 'POST',
@@ -105,11 +106,20 @@ export class LoadDriver {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
       status = res.status;
+      retryAfter = res.headers.get('retry-after') ?? undefined;
       const text = await res.text();
       if (res.ok) id = idOf(JSON.parse(text));
     } catch {
       status ??= null; // refused, reset or timed out: no answer
     }
-    this.ledger.push({ kind, recipient, startedAt, endedAt: Date.now(), status, ...(id ? { id } : {}) });
+    this.ledger.push({
+      kind,
+      recipient,
+      startedAt,
+      endedAt: Date.now(),
+      status,
+      ...(id ? { id } : {}),
+      ...(retryAfter ? { retryAfter } : {}),
+    });
   }
 }

@@ -16,6 +16,8 @@ export interface LedgerEntry {
   status: number | null;
   /** The id Herald answered with: the email's (send) or the tracked event's (track), on a 2xx. */
   id?: string;
+  /** The Retry-After header of a refusal, when it had one. */
+  retryAfter?: string;
 }
 
 /** An email row of sending.emails (its statuses: EmailStatus of libs/services/sending), as the oracle reads it. */

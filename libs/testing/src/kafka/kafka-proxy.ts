@@ -21,6 +21,11 @@ export interface KafkaProxyOptions {
   /** SASL required before any other request; `users` maps user → password. */
   sasl?: { mechanisms: ProxySaslMechanism[]; users: Record<string, string> };
   createTopic?: (topic: string, partitions: number) => Promise<void>;
+  /**
+   * The loopback ports to listen on, one per upstream broker (default: free ones). A proxy stopped
+   * and started again on the same ports is a cluster that went away and came back, its data kept.
+   */
+  ports?: number[];
 }
 
 export interface KafkaProxy {
@@ -38,7 +43,7 @@ export async function startKafkaProxy(options: KafkaProxyOptions): Promise<Kafka
   const servers: Server[] = [];
   let refused = 0;
   const portOf = new Map<string, number>();
-  for (const upstream of options.upstream) {
+  for (const [i, upstream] of options.upstream.entries()) {
     const [host, port] = splitHostPort(upstream);
     const server = options.tls
       ? createTlsServer({
@@ -53,7 +58,10 @@ export async function startKafkaProxy(options: KafkaProxyOptions): Promise<Kafka
       new ProxiedConnection(client, host, port, options, portOf, sockets, () => refused++);
     });
     server.on('tlsClientError', () => {}); // a client refused during the handshake (no certificate)
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.ports?.[i] ?? 0, '127.0.0.1', resolve);
+    });
     servers.push(server);
     portOf.set(`${host}:${port}`, (server.address() as { port: number }).port);
   }
