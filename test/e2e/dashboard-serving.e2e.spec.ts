@@ -80,6 +80,13 @@ describe(`the dashboard served at / (${e2eMode()})`, () => {
     expect((await fetch(`${herald.url}/openapi.json`)).status).toBe(200);
     expect((await fetch(`${herald.url}/docs`)).status).toBe(200);
     expect((await fetch(`${herald.url}/config`)).status).toBe(200);
+    // the page is GET only: another method there is answered as on any unknown path (the standard error body)
+    const post = (path: string) =>
+      fetch(`${herald.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const [onPage, elsewhere] = await Promise.all([post('/app/login'), post('/no-such-page')]);
+    expect(onPage.status).toBeGreaterThanOrEqual(400);
+    expect(onPage.status).toBe(elsewhere.status);
+    expect(onPage.headers.get('content-type')).toMatch(/^application\/json/);
     const unknown = await fetch(`${herald.url}/no-such-page`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/json/);
