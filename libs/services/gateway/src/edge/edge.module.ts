@@ -12,7 +12,7 @@ import { ApiReferenceController } from './api-reference.controller.js';
 import { ConfigController } from './config.controller.js';
 import { CredentialsService } from './credentials.service.js';
 import { CredentialsStore } from './credentials.store.js';
-import { DashboardSite } from './dashboard-site.js';
+import { DashboardSite } from './dashboard-site.controller.js';
 import { EarlyAuthentication } from './early-authentication.guard.js';
 import { API_RATE_LIMITER, EdgeAuthGuard, OptionalSessionGuard } from './edge-auth.guard.js';
 import { OpenApiController } from './openapi.controller.js';

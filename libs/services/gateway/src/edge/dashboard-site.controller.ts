@@ -62,9 +62,10 @@ const installed = new WeakSet<object>();
 /**
  * The dashboard (apps/dashboard, ADR 0028): its page at `/` and at every client route under `/app`
  * (the browser's router shows the screen), its hashed files at `/assets/<file>`. Served by the edge
- * process: the standalone process, or the gateway in distributed mode. They are routes of the HTTP
- * server, not Nest controllers: a web app's files, not operations of the API, so the OpenAPI
- * document (every route Nest mounts) leaves them out. A missing file answers the API's standard 404.
+ * process: the standalone process, or the gateway in distributed mode. Edge code (hence the file's
+ * name), but its routes are the HTTP server's, not a Nest controller's: a web app's files, not
+ * operations of the API, so the OpenAPI document (every route Nest mounts) leaves them out. A
+ * missing file answers the API's standard 404.
  */
 @Injectable()
 export class DashboardSite implements OnModuleInit {
