@@ -246,8 +246,8 @@ try {
   const floorStarted = performance.now();
   await sql.query(
     `INSERT INTO segments.segment_memberships (project_id, segment_id, contact_id)
-     SELECT $1, 'seg_bench_floor', contact_id FROM segments.segment_contacts
-      WHERE project_id = $1 AND data @> '{"tier":"compute"}' ORDER BY contact_id`,
+     SELECT $1::varchar, 'seg_bench_floor', contact_id FROM segments.segment_contacts
+      WHERE project_id = $1::varchar AND data @> '{"tier":"compute"}' ORDER BY contact_id`,
     [project.projectId],
   );
   const writeFloor = performance.now() - floorStarted;
