@@ -238,6 +238,13 @@ export class OutboxRelay implements LocalRelay {
   private async relayBatch(): Promise<number> {
     const client = await pgPool(this.dataSource).connect();
     let broken = false;
+    // While the transport takes the rows no query runs on the connection, and a checked-out pg client
+    // has no error listener: the server ending it then (a PostgreSQL restart, 57P01) would be an
+    // uncaught 'error' that ends the process. The round fails at its next statement instead.
+    const lost = () => {
+      broken = true;
+    };
+    client.on('error', lost);
     try {
       const [plan, read] = pendingRowsRead(this.table, this.options.batchSize);
       const results = (await client.query(`BEGIN; ${plan}; ${read}`)) as unknown as pg.QueryResult<{
@@ -270,6 +277,7 @@ export class OutboxRelay implements LocalRelay {
       await client.query('ROLLBACK').catch(() => (broken = true));
       throw err;
     } finally {
+      client.removeListener('error', lost);
       client.release(broken);
     }
   }
