@@ -1,17 +1,10 @@
 import { Herald, HeraldError } from '@herald/sdk';
 
 /**
- * The dashboard's only way to the API: `@herald/sdk` against this origin, authenticated by the
- * session cookie (HttpOnly, set by POST /auth/login) instead of a key. The SDK sends
- * `Authorization: Bearer <apiKey>`; the dashboard has no key, so its fetch drops that header and
- * sends the cookie (same origin). Project-scoped routes name the project with `X-Project-Id`.
+ * The dashboard's only way to the API: `@herald/sdk` in session mode against this origin: no key,
+ * the session cookie (HttpOnly, set by POST /auth/login) sent by the browser, and project-scoped
+ * routes naming the project with `X-Project-Id`.
  */
-const sessionFetch: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.delete('authorization');
-  return fetch(input, { ...init, headers, credentials: 'same-origin' });
-};
-
 const clients = new Map<string, Herald>();
 
 /** The client for the account's own routes (no project), or for one project's routes. */
@@ -19,13 +12,7 @@ export function api(projectId?: string): Herald {
   const key = projectId ?? '';
   let client = clients.get(key);
   if (!client) {
-    client = new Herald({
-      apiKey: 'session', // unused: sessionFetch drops the Authorization header
-      baseUrl: location.origin,
-      fetch: sessionFetch,
-      maxRetries: 1,
-      headers: projectId ? { 'x-project-id': projectId } : {},
-    });
+    client = new Herald({ session: { projectId }, baseUrl: location.origin, maxRetries: 1 });
     clients.set(key, client);
   }
   return client;

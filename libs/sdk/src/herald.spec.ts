@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collect, Herald, HeraldError, retryAfterMs } from './index.js';
+import { collect, Herald, HeraldError, retryAfterMs, type HeraldConnectionOptions } from './index.js';
 
 /** What the loopback server received. */
 interface Received {
@@ -58,7 +58,7 @@ describe('@herald/sdk against a loopback HTTP server', () => {
     received = [];
   });
 
-  const herald = (options: Partial<ConstructorParameters<typeof Herald>[0]> = {}) =>
+  const herald = (options: Partial<HeraldConnectionOptions> = {}) =>
     new Herald({ apiKey: 'sk_test', baseUrl, retryBaseDelayMs: 10, ...options });
 
   it('sends the secret key as a bearer token and the body as JSON, and returns the answer', async () => {
@@ -71,6 +71,31 @@ describe('@herald/sdk against a loopback HTTP server', () => {
       headers: { authorization: 'Bearer sk_test', 'content-type': 'application/json' },
     });
     expect(received[0]!.url.pathname).toBe('/v1/send');
+  });
+
+  it('in session mode sends no Authorization header, names the project with X-Project-Id and sends the cookie (credentials same-origin)', async () => {
+    const inits: RequestInit[] = [];
+    const recording: typeof fetch = (input, init) => {
+      inits.push(init!);
+      return fetch(input, init);
+    };
+    replies.push((_, res) => json(res, 200, { data: [], cursor: null }));
+    const client = new Herald({ session: { projectId: 'proj_1' }, baseUrl, fetch: recording });
+    await client.contacts.list();
+    expect(received[0]!.headers.authorization).toBeUndefined();
+    expect(received[0]!.headers['x-project-id']).toBe('proj_1');
+    expect(inits[0]!.credentials).toBe('same-origin');
+  });
+
+  it('in session mode without a project sends neither Authorization nor X-Project-Id; a key and a session exclude each other', async () => {
+    replies.push((_, res) => json(res, 200, { id: 'u1' }));
+    await new Herald({ session: {}, baseUrl }).request('get', '/users/@me');
+    expect(received[0]!.headers.authorization).toBeUndefined();
+    expect(received[0]!.headers['x-project-id']).toBeUndefined();
+    // @ts-expect-error: the types refuse both, and so does the constructor
+    expect(() => new Herald({ apiKey: 'sk_test', session: {}, baseUrl })).toThrow(/exclude/);
+    // @ts-expect-error: neither
+    expect(() => new Herald({ baseUrl })).toThrow(/apiKey/);
   });
 
   it('throws a HeraldError with the status, code, requestId and field errors of the error body', async () => {

@@ -1,8 +1,26 @@
 import { HeraldError } from './errors.js';
 
-export interface HeraldOptions {
+/** Authentication by a key: the project's `sk_…` (or `pk_…`, for `events.track` only), sent as `Authorization: Bearer`. */
+export interface KeyAuth {
   /** The project's secret key (`sk_…`), or its public key (`pk_…`) for `events.track` only. */
   apiKey: string;
+  session?: undefined;
+}
+
+/**
+ * Authentication by the session cookie `POST /auth/login` sets (a web app on Herald's own origin):
+ * no `Authorization` header, and the browser sends the cookie (`credentials`, default `same-origin`).
+ * `projectId` names the project of project-scoped routes (`X-Project-Id`), as sessions must.
+ */
+export interface SessionAuth {
+  apiKey?: undefined;
+  session: { projectId?: string | undefined; credentials?: 'same-origin' | 'include' };
+}
+
+/** How to reach Herald: a key or a session, and the connection's settings. */
+export type HeraldOptions = (KeyAuth | SessionAuth) & HeraldConnectionOptions;
+
+export interface HeraldConnectionOptions {
   /** Where Herald answers, e.g. `https://herald.example.com` (no trailing path). */
   baseUrl: string;
   /** Retries of a request answered 429 or 503, or that got no answer (default 3). */
@@ -38,10 +56,12 @@ export class Transport {
   private readonly fetch: typeof fetch;
 
   constructor(private readonly options: HeraldOptions) {
-    if (!options.apiKey) throw new TypeError('Herald: apiKey is required');
+    if (!options.session && !options.apiKey) throw new TypeError('Herald: apiKey (or session) is required');
+    if (options.session && options.apiKey) throw new TypeError('Herald: apiKey and session exclude each other');
     if (!options.baseUrl) throw new TypeError('Herald: baseUrl is required');
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.fetch = options.fetch ?? globalThis.fetch;
+    // called as a plain function: a browser's fetch throws "Illegal invocation" when called as a method of another object
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   async send<T>(req: SendOptions): Promise<T> {
@@ -50,9 +70,11 @@ export class Transport {
       if (v === undefined || v === null) continue;
       for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));
     }
+    const session = this.options.session;
     const headers: Record<string, string> = {
       accept: 'application/json',
-      authorization: `Bearer ${this.options.apiKey}`,
+      ...(session ? {} : { authorization: `Bearer ${this.options.apiKey}` }),
+      ...(session?.projectId ? { 'x-project-id': session.projectId } : {}),
       ...this.options.headers,
       ...req.headers,
     };
@@ -68,7 +90,9 @@ export class Transport {
       try {
         const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
         const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-        response = await this.fetch(url, { method: req.method.toUpperCase(), headers, body, signal });
+        const init: RequestInit = { method: req.method.toUpperCase(), headers, body, signal };
+        if (session) init.credentials = session.credentials ?? 'same-origin';
+        response = await this.fetch(url, init);
       } catch (cause) {
         if (req.signal?.aborted) throw cause;
         const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
