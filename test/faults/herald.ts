@@ -25,7 +25,7 @@ export interface FaultHerald {
   api: TestProjectApi;
   /** A sender address on the project's verified domain. */
   from: string;
-  /** PostgreSQL's rows of the project and the sink's Message-IDs. */
+  /** PostgreSQL's rows (every project of the scenario's own database) and the sink's Message-IDs. */
   finalState(): Promise<FinalState>;
   /**
    * Waits until every acknowledged send of `ledger` is in a final status and every acknowledged
@@ -68,8 +68,7 @@ export async function startFaultHerald(
   pool.on('error', () => undefined); // an idle client cut by a PostgreSQL restart: the next query connects again
   const emailsOf = async (): Promise<Map<string, EmailRow>> => {
     const { rows } = await pool.query<{ id: string; status: string; message_id: string; error: string | null }>(
-      'SELECT id, status, message_id, error FROM sending.emails WHERE project_id = $1',
-      [api.projectId],
+      'SELECT id, status, message_id, error FROM sending.emails',
     );
     return new Map(rows.map((r) => [r.id, { id: r.id, status: r.status, messageId: r.message_id, error: r.error }]));
   };
@@ -77,8 +76,7 @@ export async function startFaultHerald(
     new Set(
       (
         await pool.query<{ id: string }>(
-          'SELECT event_record_id AS id FROM segments.segment_contact_events WHERE project_id = $1 AND event_record_id IS NOT NULL',
-          [api.projectId],
+          'SELECT event_record_id AS id FROM segments.segment_contact_events WHERE event_record_id IS NOT NULL',
         )
       ).rows.map((r) => r.id),
     );
@@ -91,8 +89,8 @@ export async function startFaultHerald(
     async finalState() {
       const [emails, events, contacts, projected] = await Promise.all([
         emailsOf(),
-        pool.query<{ id: string }>('SELECT id FROM contacts.tracked_events WHERE project_id = $1', [api.projectId]),
-        pool.query<{ email: string }>('SELECT email FROM contacts.contacts WHERE project_id = $1', [api.projectId]),
+        pool.query<{ id: string }>('SELECT id FROM contacts.tracked_events'),
+        pool.query<{ email: string }>('SELECT email FROM contacts.contacts'),
         projectedEvents(),
       ]);
       return {

@@ -1,5 +1,6 @@
 import { SERVICES } from '@herald/core';
 import { eventually } from '@herald/testing';
+import { campaignSize, startCampaign, type RunningCampaign } from './campaign.js';
 import { startFaultHerald, type FaultHerald } from './herald.js';
 import { LoadDriver } from './load.js';
 import { errorRate, judge, recoveryMs, within } from './oracle.js';
@@ -32,6 +33,9 @@ describe('kill -9 of each service in turn under load', () => {
   it('loses nothing acknowledged, sends nothing twice, leaves nothing stuck', async () => {
     load = new LoadDriver({ url: herald.topology.url, key: herald.api.key, from: herald.from, tag: 'kill' });
     load.start();
+    // a campaign running through the kills (FAULTS_CAMPAIGN recipients), besides the steady load
+    const campaign: RunningCampaign | undefined = campaignSize() > 0 ? await startCampaign(herald) : undefined;
+    const campaignAt = Date.now();
     await eventually(() => load.ledger.length >= 20, { timeoutMs: 60_000, message: 'the load never got going' });
     const kills: { service: string; at: number; readyAt: number }[] = [];
     for (let i = 0; i < KILLS; i++) {
@@ -43,8 +47,36 @@ describe('kill -9 of each service in turn under load', () => {
       await load.answeredSince(readyAt, GAP_S * load.rate);
     }
     await load.stop();
+    const stats = await campaign?.finished();
     await herald.settle(load.ledger);
     const state = await herald.finalState();
+    if (campaign) {
+      const c = await campaign.ledger();
+      const cv = judge(c.entries, state);
+      recordRow(
+        rowFrom(
+          `campaign through the kills (${campaign.addresses.length})`,
+          { ...cv, acknowledged: campaign.addresses.length },
+          {},
+          {
+            lost: c.unsent.length,
+            duplicated: c.twice.length,
+            note: [
+              `sent ${stats?.sent} of ${stats?.recipients}, ${Math.round((Date.now() - campaignAt) / 1000)} s`,
+              ...c.unsent.slice(0, 3).map((a) => `${a}: no email`),
+              ...c.twice.slice(0, 3).map((a) => `${a}: two emails`),
+            ],
+          },
+        ),
+      );
+      expect({ lost: cv.lost, stuck: cv.stuck, duplicated: cv.duplicated, unsent: c.unsent, twice: c.twice }).toEqual({
+        lost: [],
+        stuck: [],
+        duplicated: [],
+        unsent: [],
+        twice: [],
+      });
+    }
     const verdicts = kills.map((k, i) => {
       const end = kills[i + 1]?.at ?? Infinity;
       const window = within(load.ledger, k.at, end);

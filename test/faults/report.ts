@@ -12,10 +12,10 @@ export interface FaultRow {
   lost: number;
   duplicated: number;
   inDoubt: number;
-  /** Milliseconds from the fault to recovery, null when it did not recover in the scenario's time. */
-  recoveryMs: number | null;
-  /** Share of requests during the fault not answered with a 2xx (0–1). */
-  errorRate: number;
+  /** Milliseconds from the fault to recovery, null when it did not recover in the scenario's time (absent: not measured). */
+  recoveryMs?: number | null;
+  /** Share of requests during the fault not answered with a 2xx, 0–1 (absent: not measured). */
+  errorRate?: number;
   /** Whether the scenario's invariant held. */
   passed: boolean;
   note?: string;
@@ -47,8 +47,8 @@ export function formatTable(rows: readonly FaultRow[]): string {
     String(r.lost),
     String(r.duplicated),
     String(r.inDoubt),
-    r.recoveryMs === null ? 'none' : `${(r.recoveryMs / 1000).toFixed(1)} s`,
-    `${(r.errorRate * 100).toFixed(1)} %`,
+    r.recoveryMs === undefined ? '-' : r.recoveryMs === null ? 'none' : `${(r.recoveryMs / 1000).toFixed(1)} s`,
+    r.errorRate === undefined ? '-' : `${(r.errorRate * 100).toFixed(1)} %`,
     r.passed ? 'held' : `BROKEN${r.note ? `: ${r.note}` : ''}`,
   ]);
   const widths = COLUMNS.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
@@ -68,7 +68,7 @@ export function formatTable(rows: readonly FaultRow[]): string {
 export function rowFrom(
   scenario: string,
   v: Verdict,
-  fault: { recoveryMs: number | null; errorRate: number },
+  fault: { recoveryMs?: number | null; errorRate?: number },
   extra: { lost?: number; duplicated?: number; note?: string[] } = {},
 ): FaultRow {
   const lost = v.lost.length + v.stuck.length + (extra.lost ?? 0);
@@ -85,8 +85,7 @@ export function rowFrom(
     lost,
     duplicated,
     inDoubt: v.inDoubt.length,
-    recoveryMs: fault.recoveryMs,
-    errorRate: fault.errorRate,
+    ...fault,
     passed: lost === 0 && duplicated === 0 && fault.recoveryMs !== null,
     ...(note.length ? { note: note.join('; ') } : {}),
   };
