@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, isStatus } from './api.js';
 import { LogIn, LogOutButton, SignUp } from './screens/account.js';
 import { Contact, Contacts } from './screens/contacts.js';
+import { Domains } from './screens/domains.js';
 import { Keys, listProjects, NotFound, Projects } from './screens/projects.js';
 import { SessionContext, useSession, type SessionUser } from './session.js';
 import { ErrorNote, Loading, useLoad } from './ui.js';
@@ -59,6 +60,7 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/keys" component={Keys} />
             <Route path="/app/p/:projectId/contacts" component={Contacts} />
             <Route path="/app/p/:projectId/contacts/:contactId" component={Contact} />
+            <Route path="/app/p/:projectId/domains" component={Domains} />
             <Route default component={NotFound} />
           </Router>
         )}
@@ -72,7 +74,7 @@ function Nav({ email }: { email: string }) {
   const { path, route } = useLocation();
   const projects = useLoad(listProjects, [path.startsWith('/app/p/') ? path.split('/')[3] : '']);
   const current = /^\/app\/p\/([^/]+)/.exec(path)?.[1];
-  const screen = /^\/app\/p\/[^/]+\/(keys|contacts)/.exec(path)?.[1] ?? 'contacts';
+  const screen = /^\/app\/p\/[^/]+\/(keys|contacts|domains|segments|campaigns)/.exec(path)?.[1] ?? 'contacts';
   return (
     <nav aria-label="Main">
       <a href="/app/projects">Projects</a>
@@ -101,6 +103,7 @@ function Nav({ email }: { email: string }) {
       {current && (
         <>
           <a href={`/app/p/${current}/contacts`}>Contacts</a>
+          <a href={`/app/p/${current}/domains`}>Domains</a>
           <a href={`/app/p/${current}/keys`}>API keys</a>
         </>
       )}

@@ -99,3 +99,41 @@ export function Page({ title, children }: { title: string; children: ComponentCh
     </section>
   );
 }
+
+/** Copies `text` to the clipboard and says so (or why not) beside the button. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [said, setSaid] = useState('');
+  const copy = () =>
+    navigator.clipboard.writeText(text).then(
+      () => setSaid('Copied'),
+      () => setSaid('Copy refused by the browser: select the text'),
+    );
+  return (
+    <>
+      <button type="button" class="copy" aria-label={label} onClick={() => void copy()}>
+        Copy
+      </button>
+      <span class="muted" role="status">
+        {said}
+      </span>
+    </>
+  );
+}
+
+/** A form's refusal: field errors on the fields, anything else above the form. */
+export function useRefusal() {
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  return {
+    fields,
+    message,
+    clear: () => {
+      setFields({});
+      setMessage(null);
+    },
+    show: (error: unknown, byField: Record<string, string>) => {
+      setFields(byField);
+      setMessage(Object.keys(byField).length ? null : messageOf(error));
+    },
+  };
+}
