@@ -98,7 +98,13 @@ describe('the dashboard, from sign-up to a sent campaign (standalone)', () => {
         // the copy button puts the exact value on the clipboard
         await row.getByRole('button', { name: /Copy the dkim record's value/ }).click();
         await row.getByText('Copied').waitFor();
-        await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(value);
+        await expect(
+          page.evaluate(() =>
+            (
+              globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+            ).navigator.clipboard.readText(),
+          ),
+        ).resolves.toBe(value);
       }
       dns.set(name, 'TXT', value);
     }
@@ -118,5 +124,33 @@ describe('the dashboard, from sign-up to a sent campaign (standalone)', () => {
     ]);
     await expect(card.locator('[data-status]').textContent()).resolves.toBe('verified');
     await screen('domains-verified');
+  });
+
+  const csv = [
+    'email,plan,seats',
+    ...Array.from({ length: 40 }, (_, i) => `reader${i}-${seq}@example.com,${i % 4 === 0 ? 'pro' : 'free'},${i}`),
+    'not-an-address,pro,1',
+    `,free,2`,
+  ].join('\n');
+
+  it('imports a CSV file: the progress bar goes to done, the counts and the rows not imported are shown', async () => {
+    await page.getByRole('link', { name: 'Contacts' }).click();
+    await page.getByRole('link', { name: 'Import a CSV file' }).click();
+    await page.waitForURL(/\/import$/);
+    await screen('import');
+    await page
+      .getByLabel('CSV file', { exact: true })
+      .setInputFiles({ name: 'readers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.locator('[data-import-status="completed"]').waitFor();
+    await expect(page.locator('#import-progress').getAttribute('value')).resolves.toBe('100');
+    await expect(page.locator('[data-count="imported"]').textContent()).resolves.toBe('40');
+    await expect(page.locator('[data-count="skipped"]').textContent()).resolves.toBe('2');
+    const errors = page.getByRole('table', { name: 'Rows not imported' });
+    await expect(errors.locator('tbody tr').allTextContents()).resolves.toEqual([
+      '42not-an-addressinvalid email',
+      '43invalid email',
+    ]);
+    await screen('import-done');
   });
 });

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, isStatus } from './api.js';
 import { LogIn, LogOutButton, SignUp } from './screens/account.js';
 import { Contact, Contacts } from './screens/contacts.js';
+import { ContactsImport } from './screens/contacts-import.js';
 import { Domains } from './screens/domains.js';
 import { Keys, listProjects, NotFound, Projects } from './screens/projects.js';
 import { SessionContext, useSession, type SessionUser } from './session.js';
@@ -60,6 +61,7 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/keys" component={Keys} />
             <Route path="/app/p/:projectId/contacts" component={Contacts} />
             <Route path="/app/p/:projectId/contacts/:contactId" component={Contact} />
+            <Route path="/app/p/:projectId/import" component={ContactsImport} />
             <Route path="/app/p/:projectId/domains" component={Domains} />
             <Route default component={NotFound} />
           </Router>

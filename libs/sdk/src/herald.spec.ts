@@ -40,7 +40,11 @@ describe('@herald/sdk against a loopback HTTP server', () => {
           method: req.method!,
           url: new URL(req.url!, 'http://x'),
           headers: req.headers,
-          body: text ? (JSON.parse(text) as unknown) : undefined,
+          body: !text
+            ? undefined
+            : req.headers['content-type']?.includes('json')
+              ? (JSON.parse(text) as unknown)
+              : text,
           at: Date.now(),
         };
         received.push(r);
@@ -96,6 +100,23 @@ describe('@herald/sdk against a loopback HTTP server', () => {
     expect(() => new Herald({ apiKey: 'sk_test', session: {}, baseUrl })).toThrow(/exclude/);
     // @ts-expect-error: neither
     expect(() => new Herald({ baseUrl })).toThrow(/apiKey/);
+  });
+
+  it('uploads a CSV import as multipart/form-data with its file part, and follows the job by its id', async () => {
+    replies.push((_, res) => json(res, 202, { jobId: 'imp_1', status: 'queued' }));
+    replies.push((_, res) => json(res, 200, { jobId: 'imp_1', status: 'completed' }));
+    const client = herald();
+    const started = await client.contacts.import(new Blob(['email\nada@example.com\n'], { type: 'text/csv' }), {
+      verify: true,
+      filename: 'list.csv',
+    });
+    expect(started).toEqual({ jobId: 'imp_1', status: 'queued' });
+    await client.contacts.importStatus('imp_1');
+    expect(received[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(received[0]!.url.pathname + received[0]!.url.search).toBe('/contacts/import?verify=true');
+    expect(received[0]!.body).toContain('filename="list.csv"');
+    expect(received[0]!.body).toContain('ada@example.com');
+    expect(received[1]!.url.pathname).toBe('/contacts/import/imp_1');
   });
 
   it('throws a HeraldError with the status, code, requestId and field errors of the error body', async () => {

@@ -137,6 +137,21 @@ export class Herald {
     list: (query?: Query<'contactsList'>): Promise<Result<'contactsList'>> =>
       this.transport.send({ method: 'get', path: '/contacts', query }),
     listAll: (query?: Omit<Query<'contactsList'>, 'cursor'>) => this.paginate('/contacts', query),
+    /**
+     * `POST /contacts/import`: uploads a CSV file (multipart/form-data, at most 5 MB, an `email` column)
+     * and answers `{jobId}` at once; `importStatus(jobId)` follows the job (progress, then its counts and per-row errors).
+     */
+    import: (
+      file: Blob,
+      options: Query<'contactImportsStart'> & { filename?: string; signal?: AbortSignal } = {},
+    ): Promise<Result<'contactImportsStart'>> => {
+      const { filename, signal, ...query } = options;
+      const form = new FormData();
+      form.append('file', file, filename ?? 'contacts.csv');
+      return this.transport.send({ method: 'post', path: '/contacts/import', query, body: form, signal });
+    },
+    importStatus: (jobId: Id): Promise<Result<'contactImportsGet'>> =>
+      this.transport.send({ method: 'get', path: `/contacts/import/${at(jobId)}` }),
   };
 
   readonly campaigns = {

@@ -78,13 +78,15 @@ export class Transport {
       ...this.options.headers,
       ...req.headers,
     };
-    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    // FormData (a file upload) goes as multipart/form-data, its boundary set by fetch; anything else as JSON
+    const multipart = typeof FormData !== 'undefined' && req.body instanceof FormData;
+    if (req.body !== undefined && !multipart) headers['content-type'] = 'application/json';
     const maxRetries = this.options.maxRetries ?? 3;
     // `auto`: one key for every attempt of this call (as Stripe's clients do), when it may be retried
     if (req.idempotencyKey === 'auto') {
       if (maxRetries > 0) headers['idempotency-key'] = crypto.randomUUID();
     } else if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const body = req.body === undefined ? undefined : multipart ? (req.body as FormData) : JSON.stringify(req.body);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {

@@ -37,6 +37,7 @@ export function Contacts({ projectId }: { projectId: string }) {
           onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
         />
         <button type="submit">Search</button>
+        <a href={`/app/p/${projectId}/import`}>Import a CSV file</a>
       </form>
       {page.state === 'loading' && <Loading what="contacts" />}
       {page.state === 'error' &&
