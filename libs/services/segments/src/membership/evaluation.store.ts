@@ -169,7 +169,10 @@ export class EvaluationStore {
     // scan, where the planner would AND the keys with an index of the filter (the GIN on data: the
     // posting list of every contact matching in the project) — per batch, a cost in the segment's size.
     // The entries' addresses come from the contacts' primary key, not from joining `live` (a CTE the
-    // planner estimates at one row: it nested-looped ins × live, 5,000 × 5,000 per batch).
+    // planner estimates at one row: it nested-looped ins × live, 5,000 × 5,000 per batch). For the
+    // same reason the exits are the stored members NOT IN `live` (a hashed subplan: old EXCEPT new in
+    // one pass), not NOT EXISTS, which the planner ran as a nested loop over `live` per stored member:
+    // 10,000 × 10,000 per batch of a compute whose difference holds both entries and exits.
     const branches: string[] = [];
     for (const { segment, filter } of segments) {
       params.push(segment.id);
@@ -207,7 +210,7 @@ export class EvaluationStore {
        del AS (
          DELETE FROM ${this.memberships} ms
           WHERE ms.project_id = $1::varchar AND ms.segment_id = ANY($2::varchar[]) AND ${stored}
-            AND NOT EXISTS (SELECT 1 FROM live l WHERE l.segment_id = ms.segment_id AND l.contact_id = ms.contact_id)
+            AND (ms.segment_id, ms.contact_id) NOT IN (SELECT l.segment_id, l.contact_id FROM live l)
          RETURNING ms.segment_id, ms.contact_id)
        ${entered}
        UNION ALL
