@@ -153,4 +153,48 @@ describe('the dashboard, from sign-up to a sent campaign (standalone)', () => {
     ]);
     await screen('import-done');
   });
+
+  let segmentId = '';
+  const part = (path: string, what: string) => page.locator(`[id="${path}-${what}"]`);
+
+  it("builds a segment over the imported fields (AND with an OR group); the count shown is the API's", async () => {
+    await page.getByRole('link', { name: 'Segments' }).click();
+    await page.getByText('No segment yet').waitFor();
+    await screen('segments-empty');
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await part('filters.conditions[0]', 'field').selectOption('data.plan');
+    await part('filters.conditions[0]', 'operator').selectOption('equals');
+    await part('filters.conditions[0]', 'value').fill('pro');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    const group = page.locator('fieldset[data-path="filters.conditions[1]"]');
+    await expect(part('filters.conditions[1]', 'op').inputValue()).resolves.toBe('OR');
+    for (const [i, operator, value] of [
+      [0, 'greaterThanOrEqual', '20'],
+      [1, 'lessThan', '4'],
+    ] as const) {
+      await group.locator(':scope > .group-actions').getByRole('button', { name: 'Add condition' }).click();
+      const at = `filters.conditions[1].conditions[${i}]`;
+      await part(at, 'field').selectOption('data.seats');
+      await part(at, 'operator').selectOption(operator);
+      await part(at, 'value').fill(value);
+    }
+    // a name too long: the API's refusal on the name field
+    await page.getByLabel('Segment name').fill('x'.repeat(101));
+    await page.getByRole('button', { name: 'Create and count' }).click();
+    await page.locator('#field-name-error').waitFor();
+    await expect(page.locator('#field-name').getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByLabel('Segment name').fill('Pro readers');
+    await page.getByRole('button', { name: 'Create and count' }).click();
+    await page.getByRole('heading', { name: 'Segment Pro readers' }).waitFor();
+    const shown = Number((await page.locator('p.count').textContent())!.split(' ')[0]);
+    const segments = (await (await asOwner('/segments')).json()) as { id: string; name: string }[];
+    segmentId = segments.find((s) => s.name === 'Pro readers')!.id;
+    const members = (await (await asOwner(`/segments/${segmentId}/contacts`)).json()) as { total: number };
+    expect(shown).toBe(members.total);
+    expect(shown).toBe(6); // pro (every 4th row: seats 0, 4, … 36), seats ≥ 20 or < 4: 20, 24, 28, 32, 36 and 0
+    await expect(page.locator('tr[data-segment="Pro readers"] [data-field="memberCount"]').textContent()).resolves.toBe(
+      '6',
+    );
+    await screen('segment-built');
+  });
 });

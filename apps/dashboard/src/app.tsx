@@ -5,6 +5,7 @@ import { LogIn, LogOutButton, SignUp } from './screens/account.js';
 import { Contact, Contacts } from './screens/contacts.js';
 import { ContactsImport } from './screens/contacts-import.js';
 import { Domains } from './screens/domains.js';
+import { Segments } from './screens/segments.js';
 import { Keys, listProjects, NotFound, Projects } from './screens/projects.js';
 import { SessionContext, useSession, type SessionUser } from './session.js';
 import { ErrorNote, Loading, useLoad } from './ui.js';
@@ -63,6 +64,7 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/contacts/:contactId" component={Contact} />
             <Route path="/app/p/:projectId/import" component={ContactsImport} />
             <Route path="/app/p/:projectId/domains" component={Domains} />
+            <Route path="/app/p/:projectId/segments" component={Segments} />
             <Route default component={NotFound} />
           </Router>
         )}
@@ -105,6 +107,7 @@ function Nav({ email }: { email: string }) {
       {current && (
         <>
           <a href={`/app/p/${current}/contacts`}>Contacts</a>
+          <a href={`/app/p/${current}/segments`}>Segments</a>
           <a href={`/app/p/${current}/domains`}>Domains</a>
           <a href={`/app/p/${current}/keys`}>API keys</a>
         </>

@@ -1,0 +1,152 @@
+import { useState } from 'preact/hooks';
+import type { components } from '@herald/sdk';
+import { api, fieldErrors, isStatus } from '../api.js';
+import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { GroupEditor, type Field as FilterField, type Group } from './filter-builder.js';
+import { NotFound } from './projects.js';
+
+type Segment = components['schemas']['SegmentView'];
+
+export const listSegments = (projectId: string) => api(projectId).request('get', '/segments');
+
+/** The fields a filter can name: `/contacts/fields` (the built-in ones and the project's data fields). */
+const loadFields = (projectId: string) =>
+  api(projectId)
+    .request('get', '/contacts/fields')
+    .then((a) => a.fields);
+
+/**
+ * A project's segments with their member counts, and the builder: a new segment, or a saved one
+ * opened from the list. Saving writes the filter (the API's errors on the parts they name), then
+ * asks for the count (`POST /segments/:id/refresh`).
+ */
+export function Segments({ projectId }: { projectId: string }) {
+  const segments = useLoad(() => listSegments(projectId), [projectId]);
+  const fields = useLoad(() => loadFields(projectId), [projectId]);
+  const [editing, setEditing] = useState<Segment | null>(null);
+  const [round, setRound] = useState(0);
+  const failure = segments.state === 'error' ? segments.error : fields.state === 'error' ? fields.error : null;
+  if (failure !== null && isStatus(failure, 403)) return <NotFound />;
+  return (
+    <Page title="Segments">
+      {segments.state === 'loading' && <Loading what="segments" />}
+      {failure !== null && (
+        <ErrorNote
+          error={failure}
+          retry={() => {
+            if (segments.state === 'error') segments.reload();
+            if (fields.state === 'error') fields.reload();
+          }}
+        />
+      )}
+      {segments.state === 'ready' &&
+        (segments.data.length === 0 ? (
+          <Empty>No segment yet: build the first one below.</Empty>
+        ) : (
+          <table>
+            <caption class="sr-only">Segments</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Members</th>
+              </tr>
+            </thead>
+            <tbody>
+              {segments.data.map((s) => (
+                <tr key={s.id} data-segment={s.name}>
+                  <td>
+                    <button type="button" class="link" onClick={() => setEditing(s)}>
+                      {s.name}
+                    </button>
+                  </td>
+                  <td>{s.type.toLowerCase()}</td>
+                  <td data-field="memberCount">{s.memberCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      {fields.state === 'loading' && <Loading what="contact fields" />}
+      {fields.state === 'ready' && (
+        <SegmentEditor
+          key={`${editing?.id ?? 'new'}-${round}`}
+          projectId={projectId}
+          segment={editing}
+          fields={fields.data}
+          onSaved={(s) => {
+            setEditing(s);
+            setRound((n) => n + 1);
+            if (segments.state === 'ready') segments.reload();
+          }}
+          onNew={() => setEditing(null)}
+        />
+      )}
+    </Page>
+  );
+}
+
+function SegmentEditor(props: {
+  projectId: string;
+  segment: Segment | null;
+  fields: FilterField[];
+  onSaved: (s: Segment) => void;
+  onNew: () => void;
+}) {
+  const { projectId, segment } = props;
+  const [name, setName] = useState(segment?.name ?? '');
+  const [filter, setFilter] = useState<Group>(segment?.filters ?? { operator: 'AND', conditions: [] });
+  const [count, setCount] = useState<number | null>(segment?.memberCount ?? null);
+  const [busy, setBusy] = useState(false);
+  const refusal = useRefusal();
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    refusal.clear();
+    try {
+      const client = api(projectId);
+      const saved = segment
+        ? await client.request('patch', '/segments/{id}', { path: { id: segment.id }, body: { name, filters: filter } })
+        : await client.request('post', '/segments', { body: { name, filters: filter } });
+      const counted = await client.request('post', '/segments/{id}/refresh', { path: { id: saved.id } });
+      setCount(counted.memberCount);
+      props.onSaved(counted);
+    } catch (error) {
+      refusal.show(error, fieldErrors(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const filterErrors = Object.fromEntries(
+    Object.entries(refusal.fields)
+      .filter(([k]) => k.startsWith('filters') || k.startsWith('condition'))
+      .map(([k, v]) => [k.replace(/^condition/, 'filters'), v]),
+  );
+  return (
+    <form class="card" onSubmit={(e) => void save(e)} aria-labelledby="segment-editor-heading">
+      <h2 id="segment-editor-heading">{segment ? `Segment ${segment.name}` : 'New segment'}</h2>
+      {refusal.message && (
+        <p class="error" role="alert">
+          {refusal.message}
+        </p>
+      )}
+      <Field name="name" label="Segment name" value={name} error={refusal.fields.name} required onInput={setName} />
+      {props.fields.length === 0 ? (
+        <Empty>No contact field yet: import or add contacts first.</Empty>
+      ) : (
+        <GroupEditor group={filter} fields={props.fields} errors={filterErrors} path="filters" onChange={setFilter} />
+      )}
+      <p class="count" role="status" aria-live="polite">
+        {count === null ? 'Save to count its members.' : `${count} member(s)`}
+      </p>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : segment ? 'Save and count' : 'Create and count'}
+      </button>{' '}
+      {segment && (
+        <button type="button" onClick={props.onNew}>
+          New segment
+        </button>
+      )}
+    </form>
+  );
+}
