@@ -81,7 +81,7 @@ describe('kill -9 of each service in turn under load', () => {
       const end = kills[i + 1]?.at ?? Infinity;
       const window = within(load.ledger, k.at, end);
       const v = judge(window, state);
-      const httpRecovery = recoveryMs(window, k.at);
+      const httpRecovery = recoveryMs(window, k.at, end);
       const row = rowFrom(`kill -9 ${k.service}`, v, {
         recoveryMs: httpRecovery === null ? null : Math.max(httpRecovery, k.readyAt - k.at),
         errorRate: errorRate(within(load.ledger, k.at, k.readyAt + 1000)),

@@ -127,6 +127,12 @@ describe('the fault oracle', () => {
     expect(recoveryMs(ledger, 50)).toBe(260); // d ended at 310
   });
 
+  it("recovery ignores requests answered after the next fault: that fault's failures are its own", () => {
+    const ledger = [send('a', 503, 100), send('b', 200, 200), send('c', 503, 290)]; // c ends at 300
+    expect(recoveryMs(ledger, 50, 300)).toBe(160);
+    expect(recoveryMs(ledger, 50)).toBeNull();
+  });
+
   it('recovery is 0 when nothing failed after the fault, and unknown when nothing succeeded after the last failure', () => {
     expect(recoveryMs([send('a', 503, 0), send('b', 200, 100)], 50)).toBe(0);
     expect(recoveryMs([send('a', 200, 0), send('b', 503, 100)], 50)).toBeNull();

@@ -128,9 +128,12 @@ export function errorRate(ledger: readonly LedgerEntry[]): number {
 /**
  * Milliseconds from the fault to recovery: to the first acknowledged request started after the last
  * failed one (0 when none failed after the fault; null when none succeeded after the last failure).
+ * Only requests answered before `until` count: the next fault's failures are not this one's.
  */
-export function recoveryMs(ledger: readonly LedgerEntry[], faultAt: number): number | null {
-  const after = ledger.filter((e) => e.startedAt >= faultAt).sort((a, b) => a.startedAt - b.startedAt);
+export function recoveryMs(ledger: readonly LedgerEntry[], faultAt: number, until = Infinity): number | null {
+  const after = ledger
+    .filter((e) => e.startedAt >= faultAt && e.endedAt < until)
+    .sort((a, b) => a.startedAt - b.startedAt);
   let lastFailure = -1;
   after.forEach((e, i) => {
     if (!isAcknowledged(e)) lastFailure = i;

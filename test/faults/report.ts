@@ -78,6 +78,7 @@ export function rowFrom(
     ...v.lost.slice(0, 3).map((l) => `${l.entry.kind} ${l.entry.id ?? l.entry.recipient}: ${l.why}`),
     ...v.stuck.slice(0, 3).map((id) => `email ${id} stuck`),
     ...v.duplicated.slice(0, 3).map((d) => `${d.messageId} x${d.copies}`),
+    ...(fault.recoveryMs === null ? ['never recovered: no request succeeded after the last failure'] : []),
   ];
   return {
     scenario,
