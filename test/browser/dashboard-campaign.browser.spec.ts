@@ -197,4 +197,47 @@ describe('the dashboard, from sign-up to a sent campaign (standalone)', () => {
     );
     await screen('segment-built');
   });
+
+  it('composes a campaign to the segment (its count shown), test-sends it to the sink, sends it, and its stats show the sends', async () => {
+    await page.getByRole('link', { name: 'Campaigns' }).click();
+    await page.getByText('No campaign yet').waitFor();
+    await page.getByLabel('Campaign name').fill('Spring news');
+    await page.getByLabel('Subject').fill('Hello {{plan}} reader');
+    await page.getByLabel(/^Body/).fill('<p>Spring is here.</p><p><a href="{{unsubscribeUrl}}">unsubscribe</a></p>');
+    await expect(page.locator('#field-domain').inputValue()).resolves.toBe(domain);
+    await page.getByLabel('A segment').check();
+    await page.getByLabel('Segment', { exact: true }).selectOption({ label: 'Pro readers' });
+    await page.locator('[data-audience-count="6"]').waitFor();
+    await screen('campaign-compose');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL(new RegExp(`/app/p/${projectId}/campaigns/[^/]+$`));
+    await page.getByRole('heading', { name: 'Spring news' }).waitFor();
+    await page.locator('dd [data-audience-count="6"]').waitFor();
+
+    // an invalid address is refused on its field; a valid one arrives at the sink, marked as a test
+    await page.getByLabel('Send a test to').fill('tester@example');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await page.locator('#field-email-error').waitFor();
+    const tester = `tester-${seq}@example.com`;
+    await page.getByLabel('Send a test to').fill(tester);
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await page.getByText(`Test queued to ${tester}.`).waitFor();
+    const [test] = await smtp.waitFor((m) => m.to.includes(tester));
+    expect(test!.subject).toMatch(/^\[Test\] Hello/);
+    expect(test!.from).toBe(`news@${domain}`);
+    await screen('campaign-draft');
+
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Yes, send to the whole audience now' }).click();
+    await page.locator('[data-complete="true"]').waitFor({ timeout: 60_000 });
+    await expect(page.locator('[data-stat="recipients"]').textContent()).resolves.toBe('6');
+    await expect(page.locator('[data-stat="sent"]').textContent()).resolves.toBe('6');
+    const delivered = await smtp.waitFor({ where: (m) => m.subject === 'Hello pro reader', count: 6 });
+    expect(delivered.flatMap((m) => m.to).sort()).toEqual(
+      [0, 20, 24, 28, 32, 36].map((i) => `reader${i}-${seq}@example.com`).sort(),
+    );
+    await page.locator('[data-campaign-status="SENT"]').waitFor({ timeout: 60_000 });
+    await expect(page.locator('[data-stat="sent"]').textContent()).resolves.toBe('6');
+    await screen('campaign-stats');
+  });
 });

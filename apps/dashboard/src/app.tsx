@@ -2,6 +2,8 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { api, isStatus } from './api.js';
 import { LogIn, LogOutButton, SignUp } from './screens/account.js';
+import { Campaign } from './screens/campaign.js';
+import { Campaigns } from './screens/campaigns.js';
 import { Contact, Contacts } from './screens/contacts.js';
 import { ContactsImport } from './screens/contacts-import.js';
 import { Domains } from './screens/domains.js';
@@ -65,6 +67,8 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/import" component={ContactsImport} />
             <Route path="/app/p/:projectId/domains" component={Domains} />
             <Route path="/app/p/:projectId/segments" component={Segments} />
+            <Route path="/app/p/:projectId/campaigns" component={Campaigns} />
+            <Route path="/app/p/:projectId/campaigns/:campaignId" component={Campaign} />
             <Route default component={NotFound} />
           </Router>
         )}
@@ -108,6 +112,7 @@ function Nav({ email }: { email: string }) {
         <>
           <a href={`/app/p/${current}/contacts`}>Contacts</a>
           <a href={`/app/p/${current}/segments`}>Segments</a>
+          <a href={`/app/p/${current}/campaigns`}>Campaigns</a>
           <a href={`/app/p/${current}/domains`}>Domains</a>
           <a href={`/app/p/${current}/keys`}>API keys</a>
         </>

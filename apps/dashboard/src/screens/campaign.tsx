@@ -1,0 +1,231 @@
+import { Fragment } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { Result } from '@herald/sdk';
+import { api, fieldErrors, isStatus } from '../api.js';
+import { ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { audienceCount } from './campaigns.js';
+import { NotFound } from './projects.js';
+
+type Stats = Result<'recipientsStats'>;
+const POLL_MS = 1000;
+
+/** One campaign: its content and audience (with its count), a test send, send now, then its progress and stats. */
+export function Campaign({ projectId, campaignId }: { projectId: string; campaignId: string }) {
+  const [round, setRound] = useState(0);
+  const campaign = useLoad(() => api(projectId).campaigns.get(campaignId), [projectId, campaignId, round]);
+  if (campaign.state === 'loading') return <Loading what="the campaign" />;
+  if (campaign.state === 'error')
+    return isStatus(campaign.error, 404) || isStatus(campaign.error, 403) ? (
+      <NotFound />
+    ) : (
+      <ErrorNote error={campaign.error} retry={campaign.reload} />
+    );
+  const c = campaign.data;
+  return (
+    <Page title={c.name}>
+      <p>
+        <span class={`badge ${c.status.toLowerCase()}`} data-campaign-status={c.status}>
+          {c.status.toLowerCase()}
+        </span>
+      </p>
+      <dl class="facts">
+        <dt>Subject</dt>
+        <dd>{c.subject}</dd>
+        <dt>From</dt>
+        <dd>{c.from}</dd>
+        <dt>Audience</dt>
+        <dd>
+          <AudienceCount projectId={projectId} segmentId={c.audienceType === 'SEGMENT' ? c.segmentId : null} />
+        </dd>
+      </dl>
+      <TestSend projectId={projectId} campaignId={c.id} />
+      {c.status === 'DRAFT' && (
+        <SendNow projectId={projectId} campaignId={c.id} onSent={() => setRound((n) => n + 1)} />
+      )}
+      {c.status !== 'DRAFT' && (
+        <CampaignStats
+          projectId={projectId}
+          campaignId={c.id}
+          // the ledger is complete: read the campaign again for its final status (SENT)
+          onComplete={c.status === 'SENDING' ? () => setRound((n) => n + 1) : undefined}
+        />
+      )}
+      <p>
+        <a href={`/app/p/${projectId}/campaigns`}>All campaigns</a>
+      </p>
+    </Page>
+  );
+}
+
+function AudienceCount({ projectId, segmentId }: { projectId: string; segmentId: string | null }) {
+  const count = useLoad(() => audienceCount(projectId, segmentId), [projectId, segmentId]);
+  const what = segmentId ? 'the segment' : 'every subscribed contact';
+  if (count.state === 'loading') return <span>{what}, counting…</span>;
+  if (count.state === 'error') return <span>{what} (count failed)</span>;
+  return (
+    <span data-audience-count={count.data}>
+      {what}: {count.data} contact(s)
+    </span>
+  );
+}
+
+function TestSend({ projectId, campaignId }: { projectId: string; campaignId: string }) {
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
+  const refusal = useRefusal();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setSent(null);
+    refusal.clear();
+    try {
+      const answer = await api(projectId).request('post', '/campaigns/{id}/test', {
+        path: { id: campaignId },
+        body: { email },
+      });
+      setSent(answer.email);
+    } catch (error) {
+      refusal.show(error, fieldErrors(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="test-heading">
+      <h2 id="test-heading">Test send</h2>
+      {refusal.message && (
+        <p class="error" role="alert">
+          {refusal.message}
+        </p>
+      )}
+      <Field
+        name="email"
+        type="email"
+        label="Send a test to"
+        value={email}
+        error={refusal.fields.email}
+        required
+        onInput={setEmail}
+      />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Sending…' : 'Send test'}
+      </button>{' '}
+      <span role="status">{sent && `Test queued to ${sent}.`}</span>
+    </form>
+  );
+}
+
+function SendNow({ projectId, campaignId, onSent }: { projectId: string; campaignId: string; onSent: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const send = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await api(projectId).campaigns.send(campaignId);
+      onSent();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="send-heading">
+      <h2 id="send-heading">Send</h2>
+      {failure !== null && <ErrorNote error={failure} />}
+      {confirming ? (
+        <>
+          <button type="button" disabled={busy} onClick={() => void send()}>
+            Yes, send to the whole audience now
+          </button>{' '}
+          <button type="button" onClick={() => setConfirming(false)}>
+            Not yet
+          </button>
+        </>
+      ) : (
+        <button type="button" onClick={() => setConfirming(true)}>
+          Send now
+        </button>
+      )}
+    </section>
+  );
+}
+
+const ROWS: [keyof Stats, string][] = [
+  ['recipients', 'Recipients'],
+  ['sent', 'Sent'],
+  ['pending', 'Pending'],
+  ['queued', 'Queued'],
+  ['skipped', 'Skipped'],
+  ['failed', 'Failed'],
+];
+
+/** The ledger's counts, followed until nothing is pending or queued. */
+function CampaignStats({
+  projectId,
+  campaignId,
+  onComplete,
+}: {
+  projectId: string;
+  campaignId: string;
+  onComplete?: (() => void) | undefined;
+}) {
+  const [stats, setStats] = useState<Stats | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = () =>
+      api(projectId)
+        .request('get', '/campaigns/{id}/stats', { path: { id: campaignId } })
+        .then(
+          (answer) => {
+            if (!live) return;
+            setStats(answer);
+            if (!answer.complete || answer.recipients === 0) timer = setTimeout(poll, POLL_MS);
+            else if (onComplete) timer = setTimeout(onComplete, POLL_MS);
+          },
+          (error: unknown) => live && setFailure(error),
+        );
+    void poll();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [projectId, campaignId, round]);
+  if (failure !== null)
+    return (
+      <ErrorNote
+        error={failure}
+        retry={() => {
+          setFailure(null);
+          setRound((n) => n + 1);
+        }}
+      />
+    );
+  if (!stats) return <Loading what="the campaign's stats" />;
+  return (
+    <section class="card" aria-labelledby="stats-heading" data-complete={String(stats.complete)}>
+      <h2 id="stats-heading">Stats {stats.complete ? '' : '(sending…)'}</h2>
+      {!stats.complete && stats.recipients > 0 && (
+        <progress
+          max={stats.recipients}
+          value={stats.recipients - stats.pending - stats.queued}
+          aria-label="Sending progress"
+        />
+      )}
+      <dl class="facts">
+        {ROWS.map(([key, label]) => (
+          <Fragment key={key}>
+            <dt>{label}</dt>
+            <dd data-stat={key}>{String(stats[key])}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
+  );
+}
