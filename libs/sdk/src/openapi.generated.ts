@@ -1336,6 +1336,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/segments/count': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Count
+     * @description How many contacts a filter matches now, unsaved: `{total}` (the dashboard's live count).
+     */
+    post: operations['segmentsCount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/subscribe/{token}': {
     parameters: {
       query?: never;
@@ -2938,6 +2958,10 @@ export interface components {
       };
       createdAt: string;
       updatedAt: string;
+    };
+    CountFilterDto: {
+      filters?: Record<string, unknown>;
+      condition?: Record<string, unknown>;
     };
     CreateDomainDto: {
       /** Format: hostname */
@@ -8048,6 +8072,40 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  segmentsCount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CountFilterDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            total: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];

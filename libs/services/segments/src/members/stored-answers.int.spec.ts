@@ -31,7 +31,15 @@ describe('the answers of a segment with a window (PostgreSQL)', () => {
     await migrateServiceSchema(ds);
     const parts = membershipOn(ds);
     compute = parts.compute;
-    segments = new SegmentsService(ds, undefined as never, parts.segments, compute, undefined as never, settings);
+    segments = new SegmentsService(
+      ds,
+      undefined as never,
+      parts.segments,
+      compute,
+      undefined as never,
+      settings,
+      undefined as never, // the evaluation store: only POST /segments/count uses it
+    );
     members = new MembersService(ds, parts.segments, parts.evaluation, parts.readModel, undefined as never, settings);
   });
   afterAll(async () => {

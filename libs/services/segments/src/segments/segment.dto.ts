@@ -57,3 +57,14 @@ export class UpdateSegmentDto {
   @IsBoolean()
   trackMembership?: boolean;
 }
+
+/** `POST /segments/count`: a filter to count, unsaved (the dashboard's live count). */
+export class CountFilterDto {
+  @IsOptional()
+  @IsObject({ message: 'filters must be a filter object' })
+  filters?: unknown;
+
+  @IsOptional()
+  @IsObject({ message: 'condition must be a filter object' })
+  condition?: unknown;
+}

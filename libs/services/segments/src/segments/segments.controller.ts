@@ -1,7 +1,7 @@
 import { ProjectId } from '@herald/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
+import { CountFilterDto, CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
 import type { SegmentView } from './segment-view.js';
 import { SegmentsService } from './segments.service.js';
 
@@ -18,6 +18,13 @@ export class SegmentsController {
   @Post()
   create(@ProjectId() projectId: string, @Body() body: CreateSegmentDto, @Req() req: FastifyRequest) {
     return this.segments.create(projectId, body, String(req.id));
+  }
+
+  /** How many contacts a filter matches now, unsaved: `{total}` (the dashboard's live count). */
+  @Post('count')
+  @HttpCode(200)
+  count(@ProjectId() projectId: string, @Body() body: CountFilterDto): Promise<{ total: number }> {
+    return this.segments.countFilter(projectId, body);
   }
 
   @Get(':id')

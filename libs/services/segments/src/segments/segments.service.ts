@@ -11,7 +11,8 @@ import { ProjectContext } from '../membership/project-context.js';
 import { Segment, SegmentMembership } from '../membership/segment.entity.js';
 import { SegmentsStore } from '../membership/segments.store.js';
 import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.js';
-import type { CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
+import { EvaluationStore } from '../membership/evaluation.store.js';
+import type { CountFilterDto, CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
 import { SegmentErrors } from './segment.errors.js';
 import { segmentView, type SegmentView } from './segment-view.js';
 import { SegmentDeletionChecks } from './segment-deletion-checks.js';
@@ -45,6 +46,7 @@ export class SegmentsService {
     private readonly membership: SegmentCompute,
     private readonly deletionChecks: SegmentDeletionChecks,
     @Inject(SEGMENTS_SETTINGS) private readonly settings: SegmentsSettings,
+    private readonly evaluation: EvaluationStore,
   ) {}
 
   async create(projectId: string, body: CreateSegmentDto, requestId?: string): Promise<SegmentView> {
@@ -164,6 +166,23 @@ export class SegmentsService {
   async refresh(projectId: string, id: string): Promise<SegmentView> {
     const s = await this.find(this.db.manager, projectId, id);
     return segmentView(await this.count(s, 'live'));
+  }
+
+  /**
+   * How many of the project's contacts a filter matches now, without saving it (the dashboard's
+   * live count as a filter is built): checked as a segment's filter is (422 on the part at fault),
+   * then counted by the same compiled SQL as a segment's live count.
+   */
+  async countFilter(projectId: string, body: CountFilterDto): Promise<{ total: number }> {
+    const filter = filterOf(body);
+    if (!filter)
+      throw SegmentErrors.field('filters', 'give the filter to count as filters (or condition)', 'FILTER_REQUIRED');
+    const total = await this.db.transaction(async (m) => {
+      const ctx = await ProjectContext.load(m, projectId, this.store);
+      checkFilter(filter, { fieldTypes: ctx.fieldTypes, segments: ctx.checkResolver, selfId: newId('seg') });
+      return this.evaluation.countMatching(m, ctx, filter, new Date());
+    });
+    return { total };
   }
 
   /**
