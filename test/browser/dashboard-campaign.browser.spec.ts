@@ -165,6 +165,9 @@ describe('the dashboard, from sign-up to a sent campaign (standalone)', () => {
     await part('filters.conditions[0]', 'field').selectOption('data.plan');
     await part('filters.conditions[0]', 'operator').selectOption('equals');
     await part('filters.conditions[0]', 'value').fill('pro');
+    // the count follows the filter as it is built
+    const liveCount = (n: number) => page.locator('p.count[data-counting="false"]', { hasText: `${n} member(s)` });
+    await liveCount(10).waitFor(); // every 4th of the 40 rows
     await page.getByRole('button', { name: 'Add group' }).click();
     const group = page.locator('fieldset[data-path="filters.conditions[1]"]');
     await expect(part('filters.conditions[1]', 'op').inputValue()).resolves.toBe('OR');
@@ -178,6 +181,8 @@ describe('the dashboard, from sign-up to a sent campaign (standalone)', () => {
       await part(at, 'operator').selectOption(operator);
       await part(at, 'value').fill(value);
     }
+    await liveCount(6).waitFor();
+    await screen('segment-builder');
     // a name too long: the API's refusal on the name field
     await page.getByLabel('Segment name').fill('x'.repeat(101));
     await page.getByRole('button', { name: 'Create and count' }).click();
@@ -187,6 +192,27 @@ describe('the dashboard, from sign-up to a sent campaign (standalone)', () => {
     await page.getByRole('button', { name: 'Create and count' }).click();
     await page.getByRole('heading', { name: 'Segment Pro readers' }).waitFor();
     const shown = Number((await page.locator('p.count').textContent())!.split(' ')[0]);
+    const counted = (await (
+      await asOwner('/segments/count', {
+        method: 'POST',
+        body: JSON.stringify({
+          filters: {
+            operator: 'AND',
+            conditions: [
+              { field: 'data.plan', operator: 'equals', value: 'pro' },
+              {
+                operator: 'OR',
+                conditions: [
+                  { field: 'data.seats', operator: 'greaterThanOrEqual', value: 20 },
+                  { field: 'data.seats', operator: 'lessThan', value: 4 },
+                ],
+              },
+            ],
+          },
+        }),
+      })
+    ).json()) as { total: number };
+    expect(shown).toBe(counted.total);
     const segments = (await (await asOwner('/segments')).json()) as { id: string; name: string }[];
     segmentId = segments.find((s) => s.name === 'Pro readers')!.id;
     const members = (await (await asOwner(`/segments/${segmentId}/contacts`)).json()) as { total: number };

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { components } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
 import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
@@ -15,10 +15,14 @@ const loadFields = (projectId: string) =>
     .request('get', '/contacts/fields')
     .then((a) => a.fields);
 
+/** How long the builder waits after the last change before counting (`POST /segments/count`). */
+const COUNT_DEBOUNCE_MS = 300;
+
 /**
  * A project's segments with their member counts, and the builder: a new segment, or a saved one
- * opened from the list. Saving writes the filter (the API's errors on the parts they name), then
- * asks for the count (`POST /segments/:id/refresh`).
+ * opened from the list. The filter's count follows it as it changes (`POST /segments/count`, the
+ * latest answer wins; its errors on the parts they name); saving writes the segment and shows its
+ * count (`POST /segments/:id/refresh`).
  */
 export function Segments({ projectId }: { projectId: string }) {
   const segments = useLoad(() => listSegments(projectId), [projectId]);
@@ -97,8 +101,36 @@ function SegmentEditor(props: {
   const [name, setName] = useState(segment?.name ?? '');
   const [filter, setFilter] = useState<Group>(segment?.filters ?? { operator: 'AND', conditions: [] });
   const [count, setCount] = useState<number | null>(segment?.memberCount ?? null);
+  const [counting, setCounting] = useState(false);
+  const [countErrors, setCountErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const refusal = useRefusal();
+  // the live count: after each change settles, the latest filter's count (an older answer is dropped)
+  useEffect(() => {
+    let current = true;
+    setCounting(true);
+    const timer = setTimeout(() => {
+      api(projectId)
+        .request('post', '/segments/count', { body: { filters: filter } })
+        .then(
+          (answer) => {
+            if (!current) return;
+            setCount(answer.total);
+            setCountErrors({});
+          },
+          (error: unknown) => {
+            if (!current) return;
+            setCount(null);
+            setCountErrors(fieldErrors(error));
+          },
+        )
+        .finally(() => current && setCounting(false));
+    }, COUNT_DEBOUNCE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [projectId, JSON.stringify(filter)]);
   const save = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -118,7 +150,7 @@ function SegmentEditor(props: {
     }
   };
   const filterErrors = Object.fromEntries(
-    Object.entries(refusal.fields)
+    Object.entries({ ...countErrors, ...refusal.fields })
       .filter(([k]) => k.startsWith('filters') || k.startsWith('condition'))
       .map(([k, v]) => [k.replace(/^condition/, 'filters'), v]),
   );
@@ -136,8 +168,8 @@ function SegmentEditor(props: {
       ) : (
         <GroupEditor group={filter} fields={props.fields} errors={filterErrors} path="filters" onChange={setFilter} />
       )}
-      <p class="count" role="status" aria-live="polite">
-        {count === null ? 'Save to count its members.' : `${count} member(s)`}
+      <p class="count" role="status" aria-live="polite" data-counting={String(counting)}>
+        {counting ? 'Counting…' : count === null ? 'No count: fix the filter.' : `${count} member(s)`}
       </p>
       <button type="submit" disabled={busy}>
         {busy ? 'Saving…' : segment ? 'Save and count' : 'Create and count'}
