@@ -1,6 +1,7 @@
 import { createLogger, DomainError, type DomainErrorKind } from '@herald/core';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-unavailable.js';
 import { codeForStatus, ErrorCode } from './error-codes.js';
 import { errorBody, type ErrorBody } from './error-body.js';
 import { HeraldException } from './herald.exception.js';
@@ -124,6 +125,13 @@ export function toErrorBody(
     code = ErrorCode.MalformedMultipart;
     message = 'The multipart body is malformed (no boundary, or truncated)';
     suggestion = 'Send multipart/form-data with a boundary and the complete body (a browser FormData does both).';
+  } else if (isDatabaseUnavailable(exception)) {
+    // PostgreSQL restarting or out of reach: a deliberate 503, retried later, never a 500 (issue 44)
+    status = 503;
+    code = ErrorCode.ServiceUnavailable;
+    message = 'The database is unavailable';
+    suggestion = 'Retry after the time given in Retry-After.';
+    headers = { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) };
   } else if (isFastifyError(exception)) {
     status = exception.statusCode!;
     if (isJsonBodyError(exception)) {
