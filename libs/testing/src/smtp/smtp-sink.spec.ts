@@ -100,6 +100,26 @@ describe('smtp sink', () => {
     }
   });
 
+  it('a faulty relay resets mid-DATA (message not taken), after DATA (message taken, no answer), or answers late', async () => {
+    sink.fault({ recipient: 'mid@example.test', fault: 'reset-mid-data', times: 1 });
+    sink.fault({ recipient: 'after@example.test', fault: 'reset-after-data', times: 1 });
+    sink.fault({ recipient: 'slow@example.test', fault: 'slow', delayMs: 300 });
+    const transport = createTransport({ url: sink.url });
+    try {
+      const send = (to: string) => transport.sendMail({ from: 'sender@herald.test', to, subject: to, text: 'x' });
+      await expect(send('mid@example.test')).rejects.toBeDefined();
+      expect(sink.messages).toHaveLength(0);
+      await expect(send('after@example.test')).rejects.toBeDefined();
+      expect(sink.messages.map((m) => m.subject)).toEqual(['after@example.test']);
+      const started = Date.now();
+      await expect(send('slow@example.test')).resolves.toMatchObject({ accepted: ['slow@example.test'] });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      await expect(send('mid@example.test')).resolves.toMatchObject({ accepted: ['mid@example.test'] });
+    } finally {
+      transport.close();
+    }
+  });
+
   it('captures every message from a pooled transport', async () => {
     const transport = createTransport({ url: sink.url, pool: true, maxConnections: 5, maxMessages: 100 });
     const count = 200;

@@ -53,6 +53,22 @@ export interface SmtpRejectRule {
   times?: number;
 }
 
+/**
+ * A faulty relay (issue 44's faulty-relay scenario), for the messages whose recipient matches (a
+ * function matcher may decide at random, e.g. `() => Math.random() < 0.01`):
+ * `reset-mid-data` destroys the connection at the first bytes of DATA (the message is not taken);
+ * `reset-after-data` captures the message, then destroys the connection instead of answering (the
+ * relay took it, the client never hears so); `slow` answers `delayMs` late.
+ */
+export interface SmtpFaultRule {
+  recipient?: SmtpRecipientMatcher;
+  fault: 'reset-mid-data' | 'reset-after-data' | 'slow';
+  /** The delay of a `slow` answer (default 1 000 ms). */
+  delayMs?: number;
+  /** Apply to this many messages only, then the rule expires. */
+  times?: number;
+}
+
 export interface SmtpSinkOptions {
   /** Port to bind on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
@@ -92,7 +108,9 @@ export interface SmtpSink {
   waitFor(query: number | SmtpMessagePredicate | SmtpWaitForQuery, timeoutMs?: number): Promise<CapturedMessage[]>;
   /** Make RCPT TO or DATA answer with the given code for matching recipients. Later rules are checked first. */
   reject(rule: SmtpRejectRule): void;
-  /** Remove every reject rule. */
+  /** Make matching messages meet a faulty relay (see SmtpFaultRule). Later rules are checked first. */
+  fault(rule: SmtpFaultRule): void;
+  /** Remove every reject and fault rule. */
   clearRejections(): void;
   /** Forget the captured messages. */
   clear(): void;
@@ -101,6 +119,10 @@ export interface SmtpSink {
 }
 
 interface ActiveRule extends SmtpRejectRule {
+  remaining: number;
+}
+
+interface ActiveFault extends SmtpFaultRule {
   remaining: number;
 }
 
@@ -176,6 +198,9 @@ function skipGreetingDelay(server: SMTPServer): void {
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: CapturedMessage[] = [];
   let rules: ActiveRule[] = [];
+  let faults: ActiveFault[] = [];
+  /** Open sockets by remote port: how a fault finds the connection of a session. */
+  const byPort = new Map<number, Socket>();
   const waiters = new Set<Waiter>();
   const sockets = new Set<Socket>();
   let seq = 0;
@@ -190,6 +215,17 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       if (address === undefined) continue;
       rule.remaining--;
       return smtpError(rule.code, rule.message ?? defaultText(rule.code, address));
+    }
+    return undefined;
+  };
+
+  /** The newest live fault rule matching one of the addresses, used up once. */
+  const applyFault = (addresses: string[]): ActiveFault | undefined => {
+    for (let i = faults.length - 1; i >= 0; i--) {
+      const rule = faults[i]!;
+      if (rule.remaining <= 0 || !addresses.some((a) => matchesRecipient(rule.recipient, a))) continue;
+      rule.remaining--;
+      return rule;
     }
     return undefined;
   };
@@ -265,11 +301,20 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       callback(applyRule('rcpt', [address.address]) ?? null);
     },
     onData(stream, session, callback) {
+      const fault = faults.length ? applyFault(session.envelope.rcptTo.map((r) => r.address)) : undefined;
+      const socket = byPort.get(session.remotePort);
+      if (fault?.fault === 'reset-mid-data' && socket) {
+        stream.once('data', () => socket.destroy());
+        stream.resume();
+        return;
+      }
+      const delayMs = fault?.fault === 'slow' ? (fault.delayMs ?? 1000) : options.replyDelayMs;
       capture(stream, session).then(
-        () =>
-          options.replyDelayMs
-            ? setTimeout(() => callback(null, 'OK: message captured'), options.replyDelayMs)
-            : callback(null, 'OK: message captured'),
+        () => {
+          if (fault?.fault === 'reset-after-data' && socket) socket.destroy();
+          else if (delayMs) setTimeout(() => callback(null, 'OK: message captured'), delayMs);
+          else callback(null, 'OK: message captured');
+        },
         (error: unknown) => {
           stream.resume(); // never leave the client waiting on an unread stream
           callback(error instanceof Error ? error : new Error(String(error)));
@@ -282,7 +327,12 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   server.on('error', () => {});
   server.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    const port = socket.remotePort;
+    if (port !== undefined) byPort.set(port, socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      if (port !== undefined && byPort.get(port) === socket) byPort.delete(port);
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -340,8 +390,13 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       rules.push({ ...rule, remaining: rule.times ?? Number.POSITIVE_INFINITY });
     },
 
+    fault(rule) {
+      faults.push({ ...rule, remaining: rule.times ?? Number.POSITIVE_INFINITY });
+    },
+
     clearRejections() {
       rules = [];
+      faults = [];
     },
 
     clear() {
