@@ -7,4 +7,4 @@ name="${1:?usage: npm run bench -- <name>   (available: $(ls bench/*.bench.ts | 
 bash scripts/ensure-node-deps.sh
 bash scripts/ensure-system-deps.sh >/dev/null
 bash scripts/build.sh
-exec node "dist/bench/${name}.bench.js"
+exec node "${HERALD_DIST:-dist}/bench/${name}.bench.js"

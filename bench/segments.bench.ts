@@ -27,6 +27,7 @@ import os from 'node:os';
 import pg from 'pg';
 import { accountWithProject } from '@herald/testing';
 import { benchDatabase, ms, num, pct, printTable, sqlContactId, startStandalone } from './support.js';
+import { target } from './targets.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -162,6 +163,8 @@ try {
   const pageRows: string[][] = [
     ['first page (50)', 'API p50', 'API p95', 'raw page p50', 'raw page p95', 'raw count p95'],
   ];
+  const countP95: number[] = [];
+  const pageP95: number[] = [];
   for (const q of questions) {
     const seg = await api<{ id: string; memberCount: number }>('POST', '/segments', {
       name: q.name,
@@ -185,6 +188,7 @@ try {
     const a = stats(apiMs);
     const r = stats(rawMs);
     rows.push([q.name, num(members), ms(a.p50), ms(a.p95), ms(r.p50), ms(r.p95)]);
+    countP95.push(a.p95);
 
     const pageApi: number[] = [];
     const pageRaw: number[] = [];
@@ -205,6 +209,7 @@ try {
     const pa = stats(pageApi);
     const pr = stats(pageRaw);
     pageRows.push([q.name, ms(pa.p50), ms(pa.p95), ms(pr.p50), ms(pr.p95), ms(stats(countRaw).p95)]);
+    pageP95.push(pa.p95);
   }
 
   // compute of a tracked segment of ~20% of the contacts
@@ -298,6 +303,47 @@ try {
   console.log(
     `Herald resident memory: ${Math.round(baseRss / 2 ** 20)} MiB before, ${Math.round(peak / 2 ** 20)} MiB at most during the computes`,
   );
+  const within5 = (label: string, took: number, members: number) =>
+    target({
+      target: `${label} of ${num(members)} members within 5× the raw SQL of its filter (issue 40)`,
+      measured: ms(took),
+      raw: `raw SQL ${ms(rawCompute)}`,
+      ratio: took / rawCompute,
+      met: took <= 5 * rawCompute,
+    });
+  console.log('');
+  printTable([
+    ['target', 'result'],
+    ['baseline compute within 5× raw SQL', within5('a baseline compute', baseline.ms, baseline.body.memberCount)],
+    [
+      'compute after 10% changed within 5× raw SQL',
+      within5('a compute after 10% changed', computed.ms, computed.body.total),
+    ],
+    [
+      'compute < 10 s (200,000 members)',
+      target({
+        target: `a compute of ${num(computed.body.total)} members < 10 s (issue 21: 200,000 members)`,
+        measured: ms(Math.max(baseline.ms, computed.ms)),
+        met: Math.max(baseline.ms, computed.ms) < 10_000,
+      }),
+    ],
+    [
+      'count p95 < 300 ms for any filter',
+      target({
+        target: `a segment's count p95 < 300 ms for any filter, ${num(CONTACTS)} contacts (issue 21)`,
+        measured: `worst p95 ${ms(Math.max(...countP95))}`,
+        met: Math.max(...countP95) < 300,
+      }),
+    ],
+    [
+      'first page of members p95 < 50 ms',
+      target({
+        target: `a segment's first page of members p95 < 50 ms, ${num(CONTACTS)} contacts (issue 21)`,
+        measured: `worst p95 ${ms(Math.max(...pageP95))}`,
+        met: Math.max(...pageP95) < 50,
+      }),
+    ],
+  ]);
 } catch (err) {
   console.error(`bench failed: ${String(err)}\nlast output of Herald:\n${herald.output.slice(-4000)}`);
   process.exitCode = 1;

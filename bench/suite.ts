@@ -24,7 +24,7 @@ export const BENCHES: readonly BenchPlan[] = [
   { name: 'contacts-track', short: { BENCH_SECONDS: '8' } },
   { name: 'inbox-retention', short: { BENCH_EVENTS: '400000' } },
   { name: 'analytics', short: { BENCH_EVENTS: '200000', BENCH_PROJECTS: '10', BENCH_REQUESTS: '100' } },
-  { name: 'segments', short: { BENCH_CONTACTS: '50000', BENCH_RUNS: '1' } },
+  { name: 'segments', short: { BENCH_CONTACTS: '200000', BENCH_RUNS: '3' } },
   { name: 'segments-track', short: { BENCH_CONTACTS: '20000', BENCH_SECONDS: '8' } },
   {
     name: 'sending',
