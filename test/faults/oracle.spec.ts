@@ -1,4 +1,13 @@
-import { errorRate, judge, recoveryMs, within, type EmailRow, type FinalState, type LedgerEntry } from './oracle.js';
+import {
+  errorRate,
+  judge,
+  judgeRelay,
+  recoveryMs,
+  within,
+  type EmailRow,
+  type FinalState,
+  type LedgerEntry,
+} from './oracle.js';
 
 const send = (id: string | undefined, status: number | null = 200, at = 0): LedgerEntry => ({
   kind: 'send',
@@ -136,5 +145,37 @@ describe('the fault oracle', () => {
   it('recovery is 0 when nothing failed after the fault, and unknown when nothing succeeded after the last failure', () => {
     expect(recoveryMs([send('a', 503, 0), send('b', 200, 100)], 50)).toBe(0);
     expect(recoveryMs([send('a', 200, 0), send('b', 503, 100)], 50)).toBeNull();
+  });
+
+  it('an email the relay refused for good (bounced with its 5xx answer) is not lost though never received', () => {
+    const refusal = "Can't send mail - all recipients were rejected: 550 Recipient address rejected";
+    const v = judge(
+      [send('e1'), send('e2')],
+      state({ emails: [email('e1', 'bounced', refusal), email('e2', 'bounced')] }),
+    );
+    expect(v.lost.map((l) => l.entry.id)).toEqual(['e2']);
+    expect(judgeRelay([send('e1')], state({ emails: [email('e1', 'bounced', refusal)] })).refused).toEqual(['e1']);
+  });
+
+  it('a faulty relay: emails given up, flagged in doubt, and received twice are each listed', () => {
+    const lostAnswer = "The relay's answer was lost after the hand-off; counted as sent, never resent: reset";
+    const v = judgeRelay(
+      [send('e1'), send('e2'), send('e3'), send('e4')],
+      state({
+        emails: [
+          email('e1'),
+          email('e2', 'failed', 'Gave up after 8 attempts: 450 try later'),
+          email('e3', 'sent', lostAnswer),
+          email('e4', 'sent', lostAnswer),
+        ],
+        received: ['m-e1', 'm-e3', 'm-e4', 'm-e4'],
+      }),
+    );
+    expect(v).toEqual({
+      refused: [],
+      gaveUp: ['e2'],
+      flagged: ['e3', 'e4'],
+      resent: [{ id: 'e4', copies: 2, flagged: true }],
+    });
   });
 });

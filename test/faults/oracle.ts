@@ -106,13 +106,51 @@ export function judge(ledger: readonly LedgerEntry[], state: FinalState): Verdic
       verdict.stuck.push(row.id);
       continue;
     }
-    if (!HANDED_OVER.has(row.status) || copies.has(row.messageId)) continue;
+    if (!HANDED_OVER.has(row.status) || copies.has(row.messageId) || refusedByRelay(row)) continue;
     if (row.error !== null && IN_DOUBT.test(row.error)) verdict.inDoubt.push(row.id);
     else verdict.lost.push({ entry, why: `email ${row.status} but never received` });
   }
   for (const [messageId, n] of copies)
     if (n > 1 && ours.has(messageId)) verdict.duplicated.push({ messageId, copies: n });
   return verdict;
+}
+
+/**
+ * An email the relay refused for good (a 5xx answer, recorded `bounced` with the relay's answer):
+ * never received, and rightly so, so not lost.
+ */
+export const refusedByRelay = (row: EmailRow): boolean =>
+  row.status === 'bounced' && row.error !== null && /\b5\d\d\b/.test(row.error);
+
+/** What a faulty relay (scenario 5) made of the acknowledged emails, beside the verdict. */
+export interface RelayVerdict {
+  /** Emails bounced by a permanent (5xx) answer. */
+  refused: string[];
+  /** Emails given up (`failed`): a temporary failure must be retried until sent, never given up. */
+  gaveUp: string[];
+  /** Emails sending flagged in doubt (the relay's answer lost after the hand-off). */
+  flagged: string[];
+  /** Emails the relay received more than once, and whether each was flagged in doubt. */
+  resent: { id: string; copies: number; flagged: boolean }[];
+}
+
+/** Judges the acknowledged emails of `ledger` by the rules of {@link RelayVerdict}. */
+export function judgeRelay(ledger: readonly LedgerEntry[], state: FinalState): RelayVerdict {
+  const copies = new Map<string, number>();
+  for (const id of state.received) copies.set(id, (copies.get(id) ?? 0) + 1);
+  const v: RelayVerdict = { refused: [], gaveUp: [], flagged: [], resent: [] };
+  for (const entry of ledger) {
+    if (entry.kind !== 'send' || !isAcknowledged(entry) || !entry.id) continue;
+    const row = state.emails.get(entry.id);
+    if (!row) continue;
+    const flagged = row.error !== null && IN_DOUBT.test(row.error);
+    if (refusedByRelay(row)) v.refused.push(row.id);
+    if (row.status === 'failed') v.gaveUp.push(row.id);
+    if (flagged) v.flagged.push(row.id);
+    const n = copies.get(row.messageId) ?? 0;
+    if (n > 1) v.resent.push({ id: row.id, copies: n, flagged });
+  }
+  return v;
 }
 
 /** Requests that started in [from, to): the window of one fault. */
