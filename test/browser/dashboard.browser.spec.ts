@@ -1,9 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTopology, type Topology } from '@herald/testing';
+import { checkScreen as check, launchChromium, watchPage } from './harness.js';
 
 /**
  * The dashboard (apps/dashboard, ADR 0028) in a real Chromium — Debian's `chromium`, driven by
@@ -13,24 +10,6 @@ import { startTopology, type Topology } from '@herald/testing';
  * screen (no serious or critical violation); each screen is saved to test-results/dashboard/.
  * This file sits outside test/e2e, so it runs once (the standalone project), not once per mode.
  */
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const shots = path.join(root, 'test-results', 'dashboard');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Debian's chromium (scripts/ensure-system-deps.sh installs it), or CHROMIUM_PATH. */
-function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
-    (p): p is string => Boolean(p),
-  );
-  const found = candidates.find((p) => existsSync(p));
-  if (!found)
-    throw new Error(
-      `Chromium not found (looked at ${candidates.join(', ')}): the dashboard's browser tests need it. ` +
-        'Install it with `bash scripts/ensure-system-deps.sh` (Debian: apt-get install chromium), or set CHROMIUM_PATH.',
-    );
-  return found;
-}
-
 describe('the dashboard in Chromium (standalone)', () => {
   let herald: Topology;
   let browser: Browser;
@@ -40,23 +19,11 @@ describe('the dashboard in Chromium (standalone)', () => {
   const trouble: string[] = [];
 
   beforeAll(async () => {
-    const executablePath = chromiumPath(); // fails with how to install it: never a silent skip
-    mkdirSync(shots, { recursive: true });
-    [herald, browser] = await Promise.all([
-      startTopology({ mode: 'standalone' }),
-      chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] }),
-    ]);
+    [herald, browser] = await Promise.all([startTopology({ mode: 'standalone' }), launchChromium()]);
     context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
     context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
     page = await context.newPage();
-    const origin = new URL(herald.url).origin;
-    page.on('pageerror', (e) => trouble.push(`page error: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) trouble.push(m.text());
-    });
-    page.on('request', (r) => {
-      if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) trouble.push(`request to ${r.url()}`);
-    });
+    watchPage(page, new URL(herald.url).origin, trouble);
   }, 480_000);
 
   afterAll(async () => {
@@ -70,20 +37,7 @@ describe('the dashboard in Chromium (standalone)', () => {
 
   /** axe-core on the screen as shown (no serious or critical violation), then its screenshot. */
   async function checkScreen(name: string): Promise<void> {
-    await page.evaluate(axeSource); // through the debugger protocol: the page's policy forbids inline scripts, rightly
-    const violations = await page.evaluate(async () => {
-      // runs in the page (no DOM types here): axe, just injected, over the whole document
-      const inPage = globalThis as unknown as {
-        axe: { run: (c: unknown, o: object) => Promise<AxeResults> };
-        document: unknown;
-      };
-      const result = await inPage.axe.run(inPage.document, { resultTypes: ['violations'] });
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect({ screen: name, violations }).toEqual({ screen: name, violations: [] });
-    await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+    expect(await check(page, name)).toEqual({ screen: name, violations: [] });
   }
 
   const email = `owner-${Date.now().toString(36)}@example.com`;
@@ -204,7 +158,3 @@ describe('the dashboard in Chromium (standalone)', () => {
     await checkScreen('not-found');
   });
 });
-
-interface AxeResults {
-  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-}

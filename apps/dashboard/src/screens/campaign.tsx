@@ -179,18 +179,22 @@ function CampaignStats({
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // settled once the campaign has left SENDING and nothing is pending or queued (a campaign whose
+    // audience is not resolved yet has no recipients and nothing pending: complete, but not done)
     const poll = () =>
-      api(projectId)
-        .request('get', '/campaigns/{id}/stats', { path: { id: campaignId } })
-        .then(
-          (answer) => {
-            if (!live) return;
-            setStats(answer);
-            if (!answer.complete || answer.recipients === 0) timer = setTimeout(poll, POLL_MS);
-            else if (onComplete) timer = setTimeout(onComplete, POLL_MS);
-          },
-          (error: unknown) => live && setFailure(error),
-        );
+      Promise.all([
+        api(projectId).request('get', '/campaigns/{id}/stats', { path: { id: campaignId } }),
+        api(projectId).campaigns.get(campaignId),
+      ]).then(
+        ([answer, campaign]) => {
+          if (!live) return;
+          const settled = answer.complete && campaign.status !== 'SENDING' && campaign.status !== 'SCHEDULED';
+          setStats({ ...answer, complete: settled });
+          if (!settled) timer = setTimeout(poll, POLL_MS);
+          else onComplete?.();
+        },
+        (error: unknown) => live && setFailure(error),
+      );
     void poll();
     return () => {
       live = false;
