@@ -92,7 +92,7 @@ function TestSend({ projectId, campaignId }: { projectId: string; campaignId: st
     }
   };
   return (
-    <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="test-heading">
+    <form class="card wide" onSubmit={(e) => void submit(e)} aria-labelledby="test-heading">
       <h2 id="test-heading">Test send</h2>
       {refusal.message && (
         <p class="error" role="alert">

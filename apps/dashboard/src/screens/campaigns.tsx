@@ -88,7 +88,7 @@ function Compose({ projectId }: { projectId: string }) {
   };
   const fromError = refusal.fields.from;
   return (
-    <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="compose-heading">
+    <form class="card wide" onSubmit={(e) => void submit(e)} aria-labelledby="compose-heading">
       <h2 id="compose-heading">Compose a campaign</h2>
       {refusal.message && (
         <p class="error" role="alert">

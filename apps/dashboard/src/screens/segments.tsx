@@ -155,7 +155,7 @@ function SegmentEditor(props: {
       .map(([k, v]) => [k.replace(/^condition/, 'filters'), v]),
   );
   return (
-    <form class="card" onSubmit={(e) => void save(e)} aria-labelledby="segment-editor-heading">
+    <form class="card wide" onSubmit={(e) => void save(e)} aria-labelledby="segment-editor-heading">
       <h2 id="segment-editor-heading">{segment ? `Segment ${segment.name}` : 'New segment'}</h2>
       {refusal.message && (
         <p class="error" role="alert">
