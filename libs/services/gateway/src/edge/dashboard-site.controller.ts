@@ -3,23 +3,13 @@ import { toErrorBody } from '@herald/http';
 import { Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_REFERENCE_CSP } from './api-reference.page.js';
 
 /**
- * The dashboard's policy (ADR 0028): everything from this origin, no inline script or style, no
- * plugin, no framing, forms and `<base>` pinned to this origin.
+ * The dashboard's policy (ADR 0028): the API reference page's, everything from this origin, no inline
+ * script or style, no plugin, no framing, forms and `<base>` pinned to this origin.
  */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DASHBOARD_CSP = API_REFERENCE_CSP;
 
 /**
  * The paths the dashboard owns: `/`, `/app` and its client routes, `/assets/<file>`. No API route
