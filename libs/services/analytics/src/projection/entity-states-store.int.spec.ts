@@ -166,6 +166,24 @@ describe('EntityStatesStore (PostgreSQL)', () => {
       });
     });
 
+    it('events of one instant apply in lifecycle order, whichever topic arrives first: started then waiting stays waiting', async () => {
+      // workflow.waiting applied before workflow.started of the same millisecond (two topics, no order between them)
+      await store.workflowStates(m, [execution({ executionId: 'exe_tie', status: 'WAITING', at: iso(30) })]);
+      await store.workflowStates(m, [
+        execution({ executionId: 'exe_tie', status: 'RUNNING', at: iso(30), stepId: null, stepType: null }),
+      ]);
+      expect(await stored('exe_tie')).toMatchObject({ status: 'WAITING', step_id: 'step_delay' });
+      // and in the topics' own order
+      await store.workflowStates(m, [execution({ executionId: 'exe_tie2', status: 'RUNNING', at: iso(30) })]);
+      await store.workflowStates(m, [execution({ executionId: 'exe_tie2', status: 'WAITING', at: iso(30) })]);
+      expect(await stored('exe_tie2')).toMatchObject({ status: 'WAITING' });
+      // a finish of the same instant ends it
+      await store.workflowStates(m, [
+        execution({ executionId: 'exe_tie', status: 'COMPLETED', at: iso(30), stepId: null }),
+      ]);
+      expect(await stored('exe_tie')).toMatchObject({ status: 'COMPLETED', step_id: null });
+    });
+
     it('another project’s event with the same execution id changes nothing', async () => {
       await store.workflowStates(m, [execution({ executionId: 'exe_p', status: 'WAITING', at: iso(1) })]);
       await store.workflowStates(m, [

@@ -119,7 +119,13 @@ export class EntityStatesStore {
     );
   }
 
-  /** Each execution's latest status and the step it waits on, when the event is newer (and of the execution's project). */
+  /**
+   * Each execution's latest status and the step it waits on, when the event is newer (and of the
+   * execution's project). Events of one instant are ordered by the lifecycle (running, then waiting,
+   * then finished): `workflow.started` and `workflow.waiting` travel on different topics, which Kafka
+   * does not order against each other, and an execution that waits at once stamps both in the same
+   * millisecond; the later applied must not put a waiting execution back to running.
+   */
   async workflowStates(m: EntityManager, round: WorkflowStateRow[]): Promise<void> {
     await m.query(
       `INSERT INTO ${tableName(m, WorkflowExecutionState)} AS t (execution_id, project_id, workflow_id, workflow_name,
@@ -130,7 +136,8 @@ export class EntityStatesStore {
          workflow_name = EXCLUDED.workflow_name, email = COALESCE(EXCLUDED.email, t.email), status = EXCLUDED.status,
          step_id = EXCLUDED.step_id, step_type = EXCLUDED.step_type, step_name = EXCLUDED.step_name,
          due_at = EXCLUDED.due_at, state_at = EXCLUDED.state_at
-       WHERE t.state_at <= EXCLUDED.state_at AND t.project_id = EXCLUDED.project_id`,
+       WHERE t.project_id = EXCLUDED.project_id AND (t.state_at < EXCLUDED.state_at
+         OR (t.state_at = EXCLUDED.state_at AND ${LIFECYCLE_RANK('EXCLUDED.status')} >= ${LIFECYCLE_RANK('t.status')}))`,
       [
         col(round, 'executionId'),
         col(round, 'projectId'),
@@ -148,3 +155,7 @@ export class EntityStatesStore {
     );
   }
 }
+
+/** An execution status's place in its lifecycle, in SQL: running 0, waiting 1, finished 2 (ties of `state_at`). */
+const LIFECYCLE_RANK = (column: string): string =>
+  `(CASE ${column} WHEN 'RUNNING' THEN 0 WHEN 'WAITING' THEN 1 ELSE 2 END)`;
