@@ -120,8 +120,11 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** A form's refusal: field errors on the fields, anything else above the form. */
-export function useRefusal() {
+/**
+ * A form's refusal: field errors on the fields, anything else above the form (`summary`: a line
+ * above the form also when the refusal names fields).
+ */
+export function useRefusal(summary?: string) {
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   return {
@@ -133,7 +136,7 @@ export function useRefusal() {
     },
     show: (error: unknown, byField: Record<string, string>) => {
       setFields(byField);
-      setMessage(Object.keys(byField).length ? null : messageOf(error));
+      setMessage(Object.keys(byField).length ? (summary ?? null) : messageOf(error));
     },
   };
 }

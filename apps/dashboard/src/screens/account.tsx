@@ -1,8 +1,8 @@
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { api, fieldErrors, messageOf } from '../api.js';
+import { api, fieldErrors } from '../api.js';
 import { useSession } from '../session.js';
-import { Field, Page } from '../ui.js';
+import { Field, Page, useRefusal } from '../ui.js';
 
 type Mode = 'login' | 'signup';
 
@@ -14,14 +14,12 @@ function AccountForm({ mode }: { mode: Mode }) {
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
+  const refusal = useRefusal('Please correct the fields below.');
 
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
-    setFields({});
-    setMessage(null);
+    refusal.clear();
     try {
       const user =
         mode === 'login'
@@ -30,9 +28,7 @@ function AccountForm({ mode }: { mode: Mode }) {
       setUser({ id: user.id, email: user.email, name: user.name });
       route('/app/projects');
     } catch (error) {
-      const byField = fieldErrors(error);
-      setFields(byField);
-      setMessage(Object.keys(byField).length ? 'Please correct the fields below.' : messageOf(error));
+      refusal.show(error, fieldErrors(error));
     } finally {
       setBusy(false);
     }
@@ -41,9 +37,9 @@ function AccountForm({ mode }: { mode: Mode }) {
   return (
     <Page title={mode === 'login' ? 'Log in' : 'Sign up'}>
       <form class="card" onSubmit={(e) => void submit(e)} noValidate>
-        {message && (
+        {refusal.message && (
           <p class="error" role="alert">
-            {message}
+            {refusal.message}
           </p>
         )}
         {mode === 'signup' && (
@@ -51,7 +47,7 @@ function AccountForm({ mode }: { mode: Mode }) {
             name="name"
             label="Name (optional)"
             value={name}
-            error={fields.name}
+            error={refusal.fields.name}
             onInput={setName}
             autocomplete="name"
           />
@@ -61,7 +57,7 @@ function AccountForm({ mode }: { mode: Mode }) {
           label="Email"
           type="email"
           value={email}
-          error={fields.email}
+          error={refusal.fields.email}
           onInput={setEmail}
           autocomplete="email"
           required
@@ -71,7 +67,7 @@ function AccountForm({ mode }: { mode: Mode }) {
           label="Password"
           type="password"
           value={password}
-          error={fields.password}
+          error={refusal.fields.password}
           onInput={setPassword}
           autocomplete={mode === 'login' ? 'current-password' : 'new-password'}
           required

@@ -1,8 +1,8 @@
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { api, fieldErrors, messageOf } from '../api.js';
+import { api, fieldErrors } from '../api.js';
 import { freshKeys } from '../session.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
 
 export const listProjects = () => api().request('get', '/users/@me/projects');
 
@@ -35,13 +35,11 @@ function CreateProject() {
   const { route } = useLocation();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
+  const refusal = useRefusal();
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
-    setFields({});
-    setMessage(null);
+    refusal.clear();
     try {
       const created = await api().request('post', '/users/@me/projects', { body: { name } });
       const keys: Record<string, string> = { secret: created.secretKey, public: created.publicKey };
@@ -50,9 +48,7 @@ function CreateProject() {
       freshKeys.set(created.id, keys);
       route(`/app/p/${created.id}/keys`);
     } catch (error) {
-      const byField = fieldErrors(error);
-      setFields(byField);
-      if (!Object.keys(byField).length) setMessage(messageOf(error));
+      refusal.show(error, fieldErrors(error));
     } finally {
       setBusy(false);
     }
@@ -60,12 +56,12 @@ function CreateProject() {
   return (
     <form class="card" onSubmit={(e) => void submit(e)} noValidate>
       <h2>New project</h2>
-      {message && (
+      {refusal.message && (
         <p class="error" role="alert">
-          {message}
+          {refusal.message}
         </p>
       )}
-      <Field name="name" label="Project name" value={name} error={fields.name} onInput={setName} required />
+      <Field name="name" label="Project name" value={name} error={refusal.fields.name} onInput={setName} required />
       <button type="submit" disabled={busy}>
         Create project
       </button>
