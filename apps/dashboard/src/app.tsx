@@ -7,6 +7,7 @@ import { Campaigns } from './screens/campaigns.js';
 import { Contact, Contacts } from './screens/contacts.js';
 import { ContactsImport } from './screens/contacts-import.js';
 import { Domains } from './screens/domains.js';
+import { Members } from './screens/members.js';
 import { Segments } from './screens/segments.js';
 import { Keys, listProjects, NotFound, Projects } from './screens/projects.js';
 import { SessionContext, useSession, type SessionUser } from './session.js';
@@ -62,6 +63,7 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/signup" component={SignUp} />
             <Route path="/app/projects" component={Projects} />
             <Route path="/app/p/:projectId/keys" component={Keys} />
+            <Route path="/app/p/:projectId/members" component={Members} />
             <Route path="/app/p/:projectId/contacts" component={Contacts} />
             <Route path="/app/p/:projectId/contacts/:contactId" component={Contact} />
             <Route path="/app/p/:projectId/import" component={ContactsImport} />
@@ -82,7 +84,7 @@ function Nav({ email }: { email: string }) {
   const { path, route } = useLocation();
   const projects = useLoad(listProjects, [path.startsWith('/app/p/') ? path.split('/')[3] : '']);
   const current = /^\/app\/p\/([^/]+)/.exec(path)?.[1];
-  const screen = /^\/app\/p\/[^/]+\/(keys|contacts|domains|segments|campaigns)/.exec(path)?.[1] ?? 'contacts';
+  const screen = /^\/app\/p\/[^/]+\/(keys|members|contacts|domains|segments|campaigns)/.exec(path)?.[1] ?? 'contacts';
   return (
     <nav aria-label="Main">
       <a href="/app/projects">Projects</a>
@@ -115,6 +117,7 @@ function Nav({ email }: { email: string }) {
           <a href={`/app/p/${current}/campaigns`}>Campaigns</a>
           <a href={`/app/p/${current}/domains`}>Domains</a>
           <a href={`/app/p/${current}/keys`}>API keys</a>
+          <a href={`/app/p/${current}/members`}>Members</a>
         </>
       )}
       <span class="muted">{email}</span>

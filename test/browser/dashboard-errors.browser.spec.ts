@@ -1,0 +1,207 @@
+import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
+import { startDnsServer, startTopology, type TestDnsServer, type Topology } from '@herald/testing';
+import { createCampaign } from '../e2e/campaigns-helpers.js';
+import { newProject, type TestProjectApi } from '../e2e/contacts-helpers.js';
+import { verifyNow } from '../e2e/sending-helpers.js';
+import { checkScreen as check, launchChromium, watchPage } from './harness.js';
+
+interface Refusal {
+  error: { message: string; errors?: { field: string; message: string }[] };
+}
+
+/**
+ * Issue 43's error paths in Chromium against a standalone Herald: the screens show what the API
+ * answers, where it belongs. A wrong password (above the log-in form); a malformed address in the
+ * members screen's invite form (on its field); a 403 (an admin demoted while the screen is open
+ * tries to regenerate the keys); another project's ids in the URL (its contact, its campaign: the
+ * not-found page, nothing of theirs shown). Each refusal is first asked of the API, and the screen
+ * must show that very message. axe-core runs on each screen; screenshots go to test-results/dashboard/.
+ */
+describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
+  let herald: Topology;
+  let dns: TestDnsServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let owner: Page;
+  let member: Page;
+  const trouble: string[] = [];
+
+  const suffix = Date.now().toString(36);
+  const ownerEmail = `owner-${suffix}@example.com`;
+  const memberEmail = `member-${suffix}@example.com`;
+  const password = 'correct horse battery';
+  let projectId = '';
+
+  async function openPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
+    contexts.push(context);
+    const page = await context.newPage();
+    watchPage(page, new URL(herald.url).origin, trouble);
+    return page;
+  }
+
+  async function signUp(email: string): Promise<void> {
+    const res = await fetch(`${herald.url}/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(res.status).toBe(201);
+  }
+
+  async function logIn(page: Page, email: string): Promise<void> {
+    await page.goto(`${herald.url}/app/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/app\/projects$/);
+  }
+
+  async function checkScreen(page: Page, name: string): Promise<void> {
+    expect(await check(page, name)).toEqual({ screen: name, violations: [] });
+  }
+
+  /** An answer of the API asked with the page's session (its cookie), as the dashboard asks it. */
+  async function answer(res: APIResponse): Promise<{ status: number; body: Refusal }> {
+    return { status: res.status(), body: (await res.json()) as Refusal };
+  }
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    [herald, browser] = await Promise.all([
+      startTopology({ mode: 'standalone', env: { DNS_SERVERS: dns.address } }),
+      launchChromium(),
+    ]);
+    [owner, member] = await Promise.all([openPage(), openPage()]);
+    await Promise.all([signUp(ownerEmail), signUp(memberEmail)]);
+  }, 480_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await herald?.stop();
+    await dns?.stop();
+  }, 60_000);
+
+  afterEach(() => {
+    expect(trouble).toEqual([]);
+  });
+
+  it("a wrong password at log-in shows the API's message above the form", async () => {
+    const refused = await fetch(`${herald.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ownerEmail, password: 'not the password' }),
+    });
+    expect(refused.status).toBe(401);
+    const { error } = (await refused.json()) as Refusal;
+    await owner.goto(`${herald.url}/app/login`);
+    await owner.getByLabel('Email').fill(ownerEmail);
+    await owner.getByLabel('Password').fill('not the password');
+    await owner.getByRole('button', { name: 'Log in' }).click();
+    await expect(owner.getByRole('alert').textContent()).resolves.toBe(error.message);
+    await checkScreen(owner, 'errors-login-wrong-password');
+    await logIn(owner, ownerEmail);
+  });
+
+  it("a malformed address in the members screen's invite form shows the API's message on the email field", async () => {
+    await owner.getByLabel('Project name').fill('Acme');
+    await owner.getByRole('button', { name: 'Create project' }).click();
+    await owner.waitForURL(/\/app\/p\/[^/]+\/keys$/);
+    projectId = owner.url().split('/')[5]!;
+    await owner.getByRole('link', { name: 'Members', exact: true }).click();
+    await owner.getByRole('heading', { name: 'Settings and members of Acme' }).waitFor();
+    await owner.getByText('No pending invitation').waitFor();
+    await checkScreen(owner, 'members-owner');
+
+    const bad = 'not-an-address';
+    const refused = await answer(
+      await owner.request.post(`${herald.url}/projects/${projectId}/members`, { data: { email: bad } }),
+    );
+    expect(refused.status).toBe(422);
+    const onEmail = refused.body.error.errors?.find((e) => e.field === 'email')?.message;
+    expect(onEmail).toBeTruthy();
+    await owner.getByLabel('Email address').fill(bad);
+    await owner.getByRole('button', { name: 'Invite', exact: true }).click();
+    await expect(owner.locator('#field-email-error').textContent()).resolves.toBe(onEmail);
+    await expect(owner.locator('#field-email').getAttribute('aria-invalid')).resolves.toBe('true');
+    await checkScreen(owner, 'members-invite-field-error');
+  });
+
+  it("an admin demoted while the screen is open is refused the keys' rotation: the API's 403 message is shown", async () => {
+    // an address with an account joins at once, with the role chosen
+    await owner.getByLabel('Email address').fill(memberEmail);
+    await owner.getByLabel('Role', { exact: true }).selectOption('ADMIN');
+    await owner.getByRole('button', { name: 'Invite', exact: true }).click();
+    await owner.getByText(`${memberEmail} joined as admin.`).waitFor();
+    await expect(owner.getByLabel(`Role of ${memberEmail}`).inputValue()).resolves.toBe('ADMIN');
+
+    await logIn(member, memberEmail);
+    await member.goto(`${herald.url}/app/p/${projectId}/members`);
+    await member.locator('[data-my-role="ADMIN"]').waitFor();
+    await member.getByRole('button', { name: 'Regenerate keys' }).waitFor();
+
+    // the owner makes them a MEMBER; the member's screen still offers what an ADMIN may do
+    await Promise.all([
+      owner.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/members/')),
+      owner.getByLabel(`Role of ${memberEmail}`).selectOption('MEMBER'),
+    ]);
+    await expect(owner.getByLabel(`Role of ${memberEmail}`).inputValue()).resolves.toBe('MEMBER');
+    const refused = await answer(
+      await member.request.post(`${herald.url}/users/@me/projects/${projectId}/regenerate-keys`),
+    );
+    expect(refused.status).toBe(403);
+
+    await member.getByRole('button', { name: 'Regenerate keys' }).click();
+    await member.getByRole('button', { name: 'Yes, regenerate the keys now' }).click();
+    await expect(member.getByRole('alert').textContent()).resolves.toBe(refused.body.error.message);
+    await checkScreen(member, 'members-refused-403');
+
+    // read again, the screen follows the role: no settings, no role to change
+    await member.reload();
+    await member.locator('[data-my-role="MEMBER"]').waitFor();
+    await member.getByRole('heading', { name: 'Members', exact: true }).waitFor();
+    await expect(member.getByRole('button', { name: 'Regenerate keys' }).count()).resolves.toBe(0);
+    await expect(member.getByRole('combobox', { name: `Role of ${ownerEmail}` }).count()).resolves.toBe(0);
+    await checkScreen(member, 'members-as-member');
+  });
+
+  it("another project's contact and campaign in the URL give the not-found page, nothing of theirs shown", async () => {
+    const other: TestProjectApi = await newProject(herald.url);
+    const contact = await other.post<{ id: string }>('/contacts', { email: `theirs-${suffix}@example.com` });
+    expect(contact.status).toBe(201);
+    const domain = `theirs-${suffix}.example.com`;
+    await verifyNow(other, dns, domain);
+    const campaign = await createCampaign(other, {
+      name: `Their secret launch ${suffix}`,
+      subject: 'Hello',
+      body: '<p>Hi</p>',
+      from: `news@${domain}`,
+      audienceType: 'ALL',
+    });
+
+    // what the API answers the owner's session: their project is not one of ours (403), and their
+    // ids inside ours are unknown (404); neither says anything of theirs
+    const ask = async (path: string, project: string) =>
+      (await owner.request.get(`${herald.url}${path}`, { headers: { 'x-project-id': project } })).status();
+    await expect(ask(`/contacts/${contact.body.id}`, other.projectId)).resolves.toBe(403);
+    await expect(ask(`/contacts/${contact.body.id}`, projectId)).resolves.toBe(404);
+    await expect(ask(`/campaigns/${campaign.id}`, other.projectId)).resolves.toBe(403);
+    await expect(ask(`/campaigns/${campaign.id}`, projectId)).resolves.toBe(404);
+
+    const urls = [
+      `/app/p/${other.projectId}/contacts/${contact.body.id}`,
+      `/app/p/${projectId}/contacts/${contact.body.id}`,
+      `/app/p/${other.projectId}/campaigns/${campaign.id}`,
+      `/app/p/${projectId}/campaigns/${campaign.id}`,
+      `/app/p/${other.projectId}/members`,
+    ];
+    for (const url of urls) {
+      await owner.goto(`${herald.url}${url}`);
+      await owner.getByRole('heading', { name: 'Not found' }).waitFor();
+      const shown = (await owner.locator('main').textContent()) ?? '';
+      expect({ url, shown }).toEqual({ url, shown: expect.not.stringMatching(/theirs-|Their secret launch/) });
+    }
+    await checkScreen(owner, 'not-found-foreign-campaign');
+  });
+});
