@@ -1,4 +1,4 @@
-import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { lazy, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { api, isStatus } from './api.js';
 import { LogIn, LogOutButton, SignUp } from './screens/account.js';
@@ -12,6 +12,10 @@ import { Segments } from './screens/segments.js';
 import { Keys, listProjects, NotFound, Projects } from './screens/projects.js';
 import { SessionContext, useSession, type SessionUser } from './session.js';
 import { ErrorNote, Loading, useLoad } from './ui.js';
+
+/** Screen 7 (workflows) is loaded when first opened: off the first screen's JavaScript. */
+const Workflows = lazy(() => import('./screens/workflows.js').then((m) => m.Workflows));
+const WorkflowPage = lazy(() => import('./screens/workflow.js').then((m) => m.WorkflowPage));
 
 /** The dashboard's routes live under /app (and / itself): no API route starts there (ADR 0028). */
 const PUBLIC_PATHS = ['/app/login', '/app/signup'];
@@ -71,6 +75,8 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/segments" component={Segments} />
             <Route path="/app/p/:projectId/campaigns" component={Campaigns} />
             <Route path="/app/p/:projectId/campaigns/:campaignId" component={Campaign} />
+            <Route path="/app/p/:projectId/workflows" component={Workflows} />
+            <Route path="/app/p/:projectId/workflows/:workflowId" component={WorkflowPage} />
             <Route default component={NotFound} />
           </Router>
         )}
@@ -84,7 +90,8 @@ function Nav({ email }: { email: string }) {
   const { path, route } = useLocation();
   const projects = useLoad(listProjects, [path.startsWith('/app/p/') ? path.split('/')[3] : '']);
   const current = /^\/app\/p\/([^/]+)/.exec(path)?.[1];
-  const screen = /^\/app\/p\/[^/]+\/(keys|members|contacts|domains|segments|campaigns)/.exec(path)?.[1] ?? 'contacts';
+  const screen =
+    /^\/app\/p\/[^/]+\/(keys|members|contacts|domains|segments|campaigns|workflows)/.exec(path)?.[1] ?? 'contacts';
   return (
     <nav aria-label="Main">
       <a href="/app/projects">Projects</a>
@@ -115,6 +122,7 @@ function Nav({ email }: { email: string }) {
           <a href={`/app/p/${current}/contacts`}>Contacts</a>
           <a href={`/app/p/${current}/segments`}>Segments</a>
           <a href={`/app/p/${current}/campaigns`}>Campaigns</a>
+          <a href={`/app/p/${current}/workflows`}>Workflows</a>
           <a href={`/app/p/${current}/domains`}>Domains</a>
           <a href={`/app/p/${current}/keys`}>API keys</a>
           <a href={`/app/p/${current}/members`}>Members</a>
