@@ -153,6 +153,19 @@ describe('the dashboard, drawing a workflow that a tracked event runs (standalon
     ]);
   });
 
+  it('dry-runs the drawn graph for a contact: shown step by step, the email it would send, nothing sent', async () => {
+    await page.getByLabel("Contact's address").fill(reader);
+    await page.getByLabel(/^Data of the signed-up event/).fill('{plan:');
+    await page.getByRole('button', { name: 'Run dry' }).click();
+    await page.locator('[id="field-event.data-error"]').waitFor();
+    await page.getByLabel(/^Data of the signed-up event/).fill('{"plan": "pro"}');
+    await page.getByRole('button', { name: 'Run dry' }).click();
+    await page.locator('[data-dryrun-status="COMPLETED"]').waitFor();
+    await expect(page.locator('[data-dryrun-step] [data-outcome]').allTextContents()).resolves.toEqual(['yes', 'sent']);
+    await expect(page.locator(`[data-dryrun-email="${reader}"]`).textContent()).resolves.toContain(`Welcome ${seq}`);
+    await screen('workflow-dry-run');
+  });
+
   it('enabled, a tracked event runs it: the email arrives at the sink and the execution shows completed', async () => {
     await page.getByRole('button', { name: 'Enable workflow' }).click();
     await page.locator('[data-workflow-enabled="true"]').waitFor();
@@ -178,5 +191,7 @@ describe('the dashboard, drawing a workflow that a tracked event runs (standalon
     await expect(page.locator('[data-step-run="Example reader?"]').textContent()).resolves.toContain('yes');
     await page.locator('g[data-node="Welcome email"][data-status="DONE"]').waitFor();
     await screen('workflow-execution');
+    // one email to the reader: the execution's (the dry run before it sent none)
+    expect(smtp.messages.filter((m) => m.to.includes(reader))).toHaveLength(1);
   });
 });

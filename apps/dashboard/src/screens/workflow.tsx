@@ -4,6 +4,7 @@ import { api, fieldErrors, isStatus } from '../api.js';
 import { Empty, ErrorNote, Field, Loading, Page, useRefusal } from '../ui.js';
 import { NotFound } from './projects.js';
 import { SelectField } from './workflow-controls.js';
+import { DryRun } from './workflow-dryrun.js';
 import { Executions } from './workflow-executions.js';
 import { layout, WorkflowGraph, type Step, type Transition } from './workflow-graph.js';
 import { StepEditor } from './workflow-step.js';
@@ -13,8 +14,8 @@ type Workflow = components['schemas']['WorkflowView'];
 
 /**
  * A workflow's page: its trigger and state (enable/disable), the `problems` the API reports, the
- * graph (SVG), the step editor (add, configure, remove), the transitions (connect, disconnect), and
- * its executions with their states.
+ * graph (SVG), the step editor (add, configure, remove), the transitions (connect, disconnect), the
+ * dry run, and its executions with their states.
  */
 export function WorkflowPage({ projectId, workflowId }: { projectId: string; workflowId: string }) {
   const [round, setRound] = useState(0);
@@ -109,6 +110,7 @@ export function WorkflowPage({ projectId, workflowId }: { projectId: string; wor
         }}
       />
       <Connections projectId={projectId} workflowId={w.id} steps={steps} transitions={transitions} onChange={reload} />
+      <DryRun projectId={projectId} workflowId={w.id} eventName={eventName} />
       <Executions projectId={projectId} workflowId={w.id} enabled={w.enabled} steps={steps} onSteps={setStatuses} />
       <p>
         <a href={`/app/p/${projectId}/workflows`}>All workflows</a>
