@@ -116,11 +116,15 @@ describe('the dashboard, drawing a workflow that a tracked event runs (standalon
   it('draws trigger → condition → email: steps added and configured, the email refused field by field, then connected by "yes"', async () => {
     // the condition: the contact's address contains example.com
     await page.getByLabel('Step type').selectOption('CONDITION');
-    await page.getByLabel('Step name').fill('Example reader?');
     await page.getByRole('button', { name: 'Add condition' }).click();
     await page.locator('[id="config.conditions[0]-field"]').selectOption('email');
     await page.locator('[id="config.conditions[0]-operator"]').selectOption('contains');
     await page.locator('[id="config.conditions[0]-value"]').fill('example.com');
+    // without a name: the API's refusal on the step's name field
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.locator('#field-step-name-error').waitFor();
+    await expect(page.locator('#field-step-name').getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByLabel('Step name').fill('Example reader?');
     await page.getByRole('button', { name: 'Add step' }).click();
     await page.locator('g[data-node="Example reader?"]').waitFor();
     await page.locator('[data-problem="STEP_BRANCH_OPEN"]').first().waitFor();
