@@ -39,7 +39,13 @@ export default defineConfig({
   base: '/',
   logLevel: 'warn',
   publicDir: false,
-  resolve: { alias: { '@herald/sdk': `${repo}libs/sdk/src/index.ts` } },
+  resolve: {
+    alias: {
+      '@herald/sdk': `${repo}libs/sdk/src/index.ts`,
+      // the server's template renderer (Liquid, Markdown), for the templates screen's preview (a lazy chunk)
+      '@herald/templating/renderer': `${repo}libs/templating/src/template-renderer.ts`,
+    },
+  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: `${repo}${process.env.HERALD_DIST ?? 'dist'}/dashboard`,

@@ -1,7 +1,7 @@
 import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
 import { startDnsServer, startTopology, type TestDnsServer, type Topology } from '@herald/testing';
 import { createCampaign } from '../e2e/campaigns-helpers.js';
-import { newProject, type TestProjectApi } from '../e2e/contacts-helpers.js';
+import { newProject, ProjectApi, type TestProjectApi } from '../e2e/contacts-helpers.js';
 import { verifyNow } from '../e2e/sending-helpers.js';
 import { checkScreen as check, launchChromium, watchPage } from './harness.js';
 
@@ -203,5 +203,86 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
       expect({ url, shown }).toEqual({ url, shown: expect.not.stringMatching(/theirs-|Their secret launch/) });
     }
     await checkScreen(owner, 'not-found-foreign-campaign');
+  });
+
+  it("templates: a Markdown template previewed live for the chosen contact's data, a Liquid error refused on the body, duplicate, usage", async () => {
+    const session = { 'x-project-id': projectId };
+    for (const contact of [
+      { email: 'ada@example.com', data: { name: 'Ada', plan: 'pro' } },
+      { email: 'bob@example.com', data: { name: 'Bob' } },
+    ]) {
+      const added = await owner.request.post(`${herald.url}/contacts`, { headers: session, data: contact });
+      expect(added.status()).toBe(201);
+    }
+    await owner.goto(`${herald.url}/app/p/${projectId}/contacts`);
+    await owner.getByRole('link', { name: 'Templates', exact: true }).click();
+    await owner.getByText('No template yet').waitFor();
+    await checkScreen(owner, 'templates-empty');
+
+    await owner.getByLabel('Template name').fill('Welcome');
+    await owner.getByLabel('Format').selectOption('markdown');
+    await owner.getByRole('button', { name: 'Create template' }).click();
+    await owner.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
+    const templateId = owner.url().split('/').pop()!;
+    await owner.getByLabel('Subject').fill('Hi {{ name ?? "there" }}');
+    await owner.getByLabel('Body (Markdown)').fill('# Welcome {{ name }}\n\nYour plan: **{{ plan ?? "free" }}**');
+
+    const body = owner.frameLocator('iframe.preview-body');
+    await owner.getByLabel('Rendered for').selectOption({ label: 'ada@example.com' });
+    await owner.locator('[data-preview-subject]', { hasText: 'Hi Ada' }).waitFor();
+    await body.getByRole('heading', { name: 'Welcome Ada' }).waitFor();
+    await expect(body.locator('strong').textContent()).resolves.toBe('pro');
+    await owner.getByLabel('Rendered for').selectOption({ label: 'bob@example.com' });
+    await owner.locator('[data-preview-subject]', { hasText: 'Hi Bob' }).waitFor();
+    await expect(body.locator('strong').textContent()).resolves.toBe('free');
+    await checkScreen(owner, 'template-editor');
+
+    // a body the renderer cannot parse: the preview says so, and saving shows the API's message on the body
+    const broken = 'Hello {{ name';
+    const refused = await answer(
+      await owner.request.patch(`${herald.url}/templates/${templateId}`, { headers: session, data: { body: broken } }),
+    );
+    expect(refused.status).toBe(422);
+    const onBody = refused.body.error.errors?.find((e) => e.field === 'body')?.message;
+    expect(onBody).toBeTruthy();
+    await owner.getByLabel('Body (Markdown)').fill(broken);
+    await owner.locator('[data-preview-problem]').waitFor();
+    await owner.getByRole('button', { name: 'Save template' }).click();
+    await expect(owner.locator('#field-body-error').textContent()).resolves.toBe(onBody);
+    await checkScreen(owner, 'template-body-error');
+    await owner.getByLabel('Body (Markdown)').fill('Your plan: **{{ plan ?? "free" }}**');
+    await owner.getByRole('button', { name: 'Save template' }).click();
+    await owner.getByText('Saved', { exact: true }).waitFor();
+    const saved = await owner.request.get(`${herald.url}/templates/${templateId}`, { headers: session });
+    expect(await saved.json()).toMatchObject({ subject: 'Hi {{ name ?? "there" }}', format: 'markdown' });
+
+    // a campaign of the project made from it is listed under "Used by"
+    const keys = (await (
+      await owner.request.post(`${herald.url}/users/@me/projects/${projectId}/regenerate-keys`)
+    ).json()) as { secretKey: string };
+    const acme = new ProjectApi(herald.url, keys.secretKey);
+    const domain = `acme-${suffix}.example.com`;
+    await verifyNow(acme, dns, domain);
+    await createCampaign(acme, {
+      name: 'Spring welcome',
+      templateId,
+      subject: 'Spring',
+      body: '<p>Spring</p>',
+      from: `news@${domain}`,
+      audienceType: 'ALL',
+    });
+    await owner.reload();
+    await owner.locator('[data-usage]').getByRole('link', { name: 'Spring welcome' }).waitFor();
+
+    await owner.getByRole('button', { name: 'Duplicate' }).click();
+    await owner.waitForURL((u) => /\/templates\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith(templateId));
+    await owner.getByText('No campaign or workflow uses this template.').waitFor();
+    await owner.getByRole('link', { name: 'All templates' }).click();
+    await owner
+      .getByRole('link', { name: /^Welcome/ })
+      .nth(1)
+      .waitFor();
+    await expect(owner.getByRole('row').count()).resolves.toBe(3); // the header and the two templates
+    await checkScreen(owner, 'templates');
   });
 });

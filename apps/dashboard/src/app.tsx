@@ -16,6 +16,9 @@ import { ErrorNote, Loading, useLoad } from './ui.js';
 /** Screen 7 (workflows) is loaded when first opened: off the first screen's JavaScript. */
 const Workflows = lazy(() => import('./screens/workflows.js').then((m) => m.Workflows));
 const WorkflowPage = lazy(() => import('./screens/workflow.js').then((m) => m.WorkflowPage));
+/** Screen 5 (templates, with the renderer of their preview) likewise. */
+const Templates = lazy(() => import('./screens/templates.js').then((m) => m.Templates));
+const TemplatePage = lazy(() => import('./screens/templates.js').then((m) => m.TemplatePage));
 
 /** The dashboard's routes live under /app (and / itself): no API route starts there (ADR 0028). */
 const PUBLIC_PATHS = ['/app/login', '/app/signup'];
@@ -73,6 +76,8 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/import" component={ContactsImport} />
             <Route path="/app/p/:projectId/domains" component={Domains} />
             <Route path="/app/p/:projectId/segments" component={Segments} />
+            <Route path="/app/p/:projectId/templates" component={Templates} />
+            <Route path="/app/p/:projectId/templates/:templateId" component={TemplatePage} />
             <Route path="/app/p/:projectId/campaigns" component={Campaigns} />
             <Route path="/app/p/:projectId/campaigns/:campaignId" component={Campaign} />
             <Route path="/app/p/:projectId/workflows" component={Workflows} />
@@ -91,7 +96,8 @@ function Nav({ email }: { email: string }) {
   const projects = useLoad(listProjects, [path.startsWith('/app/p/') ? path.split('/')[3] : '']);
   const current = /^\/app\/p\/([^/]+)/.exec(path)?.[1];
   const screen =
-    /^\/app\/p\/[^/]+\/(keys|members|contacts|domains|segments|campaigns|workflows)/.exec(path)?.[1] ?? 'contacts';
+    /^\/app\/p\/[^/]+\/(keys|members|contacts|domains|segments|templates|campaigns|workflows)/.exec(path)?.[1] ??
+    'contacts';
   return (
     <nav aria-label="Main">
       <a href="/app/projects">Projects</a>
@@ -121,6 +127,7 @@ function Nav({ email }: { email: string }) {
         <>
           <a href={`/app/p/${current}/contacts`}>Contacts</a>
           <a href={`/app/p/${current}/segments`}>Segments</a>
+          <a href={`/app/p/${current}/templates`}>Templates</a>
           <a href={`/app/p/${current}/campaigns`}>Campaigns</a>
           <a href={`/app/p/${current}/workflows`}>Workflows</a>
           <a href={`/app/p/${current}/domains`}>Domains</a>
