@@ -113,7 +113,7 @@ describe('the dashboard, drawing a workflow that a tracked event runs (standalon
     await screen('workflow-new');
   });
 
-  it('draws trigger → condition → email: steps added and configured, the email refused field by field, then connected by "yes"', async () => {
+  it('draws trigger → condition → email: steps added and configured (the API refusals on their fields), connected by "yes", a node dragged where it stays', async () => {
     // the condition: the contact's address contains example.com
     await page.getByLabel('Step type').selectOption('CONDITION');
     await page.getByRole('button', { name: 'Add condition' }).click();
@@ -151,6 +151,28 @@ describe('the dashboard, drawing a workflow that a tracked event runs (standalon
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.locator('g[data-edge="Example reader?->Welcome email"][data-branch="yes"]').waitFor();
     await page.locator('[data-problem="STEP_UNREACHABLE"]').waitFor({ state: 'detached' });
+    // dragged 260 px right and 20 down: the step keeps the canvas coordinates it was dropped at
+    const node = page.locator('g[data-node="Welcome email"]');
+    await expect(node.getAttribute('transform')).resolves.toBe('translate(0 110)');
+    await node.scrollIntoViewIfNeeded();
+    const box = (await node.boundingBox())!;
+    await page.mouse.move(box.x + 20, box.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 150, box.y + 30, { steps: 5 });
+    await page.mouse.move(box.x + 280, box.y + 40, { steps: 5 });
+    await page.mouse.up();
+    await page.locator('g[data-node="Welcome email"][transform="translate(260 130)"]').waitFor();
+    const workflowId = page.url().split('/').at(-1)!;
+    await eventually(
+      async () => {
+        const w = (await (await call(secretKey, `/workflows/${workflowId}`)).json()) as {
+          steps: { name: string; position: unknown }[];
+        };
+        const p = w.steps.find((s) => s.name === 'Welcome email')?.position as { x: number; y: number } | undefined;
+        return p?.x === 260 && p.y === 130 ? true : undefined;
+      },
+      { message: 'the dragged step was never saved at (260, 130)' },
+    );
     // the "no" way stays open (an execution taking it ends there): the API says so
     await expect(page.locator('[data-problem]').allTextContents()).resolves.toEqual([
       expect.stringMatching(/^Example reader\?: .*its no branch/),

@@ -25,7 +25,7 @@ function usePoll<T>(load: () => Promise<T>, again: (data: T) => boolean, deps: u
           if (!live) return;
           setData(answer);
           setFailure(null);
-          if (again(answer)) timer = setTimeout(poll, POLL_MS);
+          if (again(answer)) timer = setTimeout(() => void poll(), POLL_MS);
         },
         (error: unknown) => live && setFailure(error),
       );

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import type { components } from '@herald/sdk';
 
 export type Step = components['schemas']['StepView'];
@@ -38,10 +39,17 @@ export function layout(steps: Step[], transitions: Transition[]) {
   return { at, entry, trigger };
 }
 
+type Point = { x: number; y: number };
+/** A node being dragged: where the pointer went down, and how far it has moved since. */
+type Drag = { id: string; pointer: number; from: Point; dx: number; dy: number };
+/** How far (px) a pointer moves before a press becomes a drag. */
+const DRAG_SLOP = 4;
+
 /**
  * The workflow's graph as SVG: the trigger, each step a node at its position, each transition an
  * arrow labelled with its branch. Clicking a node selects its step (the step list under the graph
- * does the same from the keyboard); `statuses` colours the border by a step run's status.
+ * does the same from the keyboard); dragging one moves it (`onMove` with its new coordinates, kept
+ * where it was dropped until the steps come back); `statuses` colours the border by a step run's status.
  */
 export function WorkflowGraph(props: {
   eventName: string | undefined;
@@ -50,10 +58,35 @@ export function WorkflowGraph(props: {
   selected: string | null;
   statuses?: Record<string, string> | undefined;
   onSelect: (stepId: string) => void;
+  onMove: (stepId: string, to: Point) => void;
 }) {
   const { steps, transitions } = props;
-  const { at, entry, trigger } = layout(steps, transitions);
-  const points = [trigger, ...at.values()];
+  const { at: placed, entry, trigger } = layout(steps, transitions);
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const [dropped, setDropped] = useState<Record<string, Point>>({});
+  useEffect(() => setDropped({}), [steps]);
+  // the bounds are the placed nodes': a node dragged past them is clipped until it is dropped
+  const points = [trigger, ...placed.values()];
+  const at = new Map(placed);
+  for (const [id, p] of Object.entries(dropped)) at.set(id, p);
+  if (drag) at.set(drag.id, { x: placed.get(drag.id)!.x + drag.dx, y: placed.get(drag.id)!.y + drag.dy });
+  const press = (id: string) => (e: PointerEvent) => {
+    (e.currentTarget as Element).setPointerCapture(e.pointerId);
+    setDrag({ id, pointer: e.pointerId, from: { x: e.clientX, y: e.clientY }, dx: 0, dy: 0 });
+  };
+  const move = (e: PointerEvent) => {
+    if (drag && e.pointerId === drag.pointer)
+      setDrag({ ...drag, dx: e.clientX - drag.from.x, dy: e.clientY - drag.from.y });
+  };
+  const release = () => {
+    if (!drag) return;
+    setDrag(null);
+    if (Math.abs(drag.dx) + Math.abs(drag.dy) < DRAG_SLOP) return;
+    const base = placed.get(drag.id)!;
+    const to = { x: Math.round(base.x + drag.dx), y: Math.round(base.y + drag.dy) };
+    setDropped((d) => ({ ...d, [drag.id]: to }));
+    props.onMove(drag.id, to);
+  };
   const minX = Math.min(...points.map((p) => p.x)) - PAD;
   const minY = Math.min(...points.map((p) => p.y)) - PAD;
   const width = Math.max(...points.map((p) => p.x)) + W + PAD - minX;
@@ -112,6 +145,10 @@ export function WorkflowGraph(props: {
           selected={props.selected === s.id}
           status={props.statuses?.[s.id]}
           onClick={() => props.onSelect(s.id)}
+          onPointerDown={press(s.id)}
+          onPointerMove={move}
+          onPointerUp={release}
+          onPointerCancel={() => setDrag(null)}
         />
       ))}
     </svg>
@@ -135,6 +172,10 @@ function Node(props: {
   selected?: boolean;
   status?: string | undefined;
   onClick?: () => void;
+  onPointerDown?: (e: PointerEvent) => void;
+  onPointerMove?: (e: PointerEvent) => void;
+  onPointerUp?: () => void;
+  onPointerCancel?: () => void;
 }) {
   const stroke = props.status ? (STATUS_STROKE[props.status] ?? '#0b57d0') : props.selected ? '#0b57d0' : '#8a94a6';
   return (
@@ -144,6 +185,10 @@ function Node(props: {
       data-status={props.status}
       transform={`translate(${props.x} ${props.y})`}
       onClick={props.onClick}
+      onPointerDown={props.onPointerDown}
+      onPointerMove={props.onPointerMove}
+      onPointerUp={props.onPointerUp}
+      onPointerCancel={props.onPointerCancel}
     >
       <rect
         width={W}

@@ -21,6 +21,7 @@ export function WorkflowPage({ projectId, workflowId }: { projectId: string; wor
   const [round, setRound] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);
   const [statuses, setStatuses] = useState<Record<string, string> | undefined>(undefined);
+  const [moveFailure, setMoveFailure] = useState<unknown>(null);
   // the workflow, read again after each change; the page keeps showing the last answer meanwhile
   const [w, setW] = useState<Workflow | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -64,6 +65,8 @@ export function WorkflowPage({ projectId, workflowId }: { projectId: string; wor
       <section class="card wide" aria-labelledby="graph-heading">
         <h2 id="graph-heading">Graph</h2>
         {steps.length === 0 && <Empty>No step yet: add the first one below.</Empty>}
+        {steps.length > 0 && <p class="muted">Drag a step to move it; click it to configure it.</p>}
+        {moveFailure !== null && <ErrorNote error={moveFailure} />}
         <div class="graph-scroll">
           <WorkflowGraph
             eventName={eventName}
@@ -72,6 +75,12 @@ export function WorkflowPage({ projectId, workflowId }: { projectId: string; wor
             selected={selected}
             statuses={statuses}
             onSelect={setSelected}
+            onMove={(stepId, position) => {
+              setMoveFailure(null);
+              api(projectId)
+                .request('patch', '/workflows/{id}/steps/{stepId}', { path: { id: w.id, stepId }, body: { position } })
+                .then(reload, setMoveFailure);
+            }}
           />
         </div>
         {steps.length > 0 && (
