@@ -5,6 +5,10 @@ import { newProject, ProjectApi, type TestProjectApi } from '../e2e/contacts-hel
 import { verifyNow } from '../e2e/sending-helpers.js';
 import { checkScreen as check, launchChromium, watchPage } from './harness.js';
 
+/** Evaluated in the page (this file has no DOM types): an element's computed style property. */
+const computedStyle = (el: unknown, property: string): string =>
+  (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(el)[property]!;
+
 interface Refusal {
   error: { message: string; errors?: { field: string; message: string }[] };
 }
@@ -235,6 +239,17 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
     await owner.getByLabel('Rendered for').selectOption({ label: 'bob@example.com' });
     await owner.locator('[data-preview-subject]', { hasText: 'Hi Bob' }).waitFor();
     await expect(body.locator('strong').textContent()).resolves.toBe('free');
+    // its inline styles (an attribute, a <style> element) applied in the preview, the page's policy kept
+    await owner
+      .getByLabel('Body (Markdown)')
+      .fill(
+        '**{{ plan ?? "free" }}**\n\n<p class="note" style="color: rgb(200, 0, 0)">Red</p>\n\n<style>.note { font-weight: 700 }</style>',
+      );
+    const note = body.locator('p.note');
+    await note.waitFor();
+    await expect(note.evaluate(computedStyle, 'color')).resolves.toBe('rgb(200, 0, 0)');
+    await expect(note.evaluate(computedStyle, 'fontWeight')).resolves.toBe('700');
+    await owner.getByLabel('Body (Markdown)').fill('# Welcome {{ name }}\n\nYour plan: **{{ plan ?? "free" }}**');
     await checkScreen(owner, 'template-editor');
 
     // a body the renderer cannot parse: the preview says so, and saving shows the API's message on the body
