@@ -108,7 +108,7 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
     await logIn(owner, ownerEmail);
   });
 
-  it("a malformed address in the members screen's invite form shows the API's message on the email field", async () => {
+  it("the members screen: a malformed invite address and an empty project name show the API's messages on their fields", async () => {
     await owner.getByLabel('Project name').fill('Acme');
     await owner.getByRole('button', { name: 'Create project' }).click();
     await owner.waitForURL(/\/app\/p\/[^/]+\/keys$/);
@@ -130,6 +130,21 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
     await expect(owner.locator('#field-email-error').textContent()).resolves.toBe(onEmail);
     await expect(owner.locator('#field-email').getAttribute('aria-invalid')).resolves.toBe('true');
     await checkScreen(owner, 'members-invite-field-error');
+
+    // the project's name: an empty one refused on its field, then saved
+    const noName = await answer(
+      await owner.request.patch(`${herald.url}/users/@me/projects/${projectId}`, { data: { name: '' } }),
+    );
+    expect(noName.status).toBe(422);
+    const onName = noName.body.error.errors?.find((e) => e.field === 'name')?.message;
+    expect(onName).toBeTruthy();
+    await owner.getByLabel('Project name').fill('');
+    await owner.getByRole('button', { name: 'Save settings' }).click();
+    await expect(owner.locator('#field-name-error').textContent()).resolves.toBe(onName);
+    await owner.getByLabel('Project name').fill('Acme Mail');
+    await owner.getByRole('button', { name: 'Save settings' }).click();
+    await owner.getByRole('heading', { name: 'Settings and members of Acme Mail' }).waitFor();
+    await owner.getByText('Saved', { exact: true }).waitFor();
   });
 
   it("an admin demoted while the screen is open is refused the keys' rotation: the API's 403 message is shown", async () => {
@@ -292,6 +307,15 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
     await owner.getByRole('button', { name: 'Duplicate' }).click();
     await owner.waitForURL((u) => /\/templates\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith(templateId));
     await owner.getByText('No campaign or workflow uses this template.').waitFor();
+    // the copy deleted (after its confirmation): back to the list, the original alone
+    await owner.getByRole('button', { name: 'Delete', exact: true }).click();
+    await owner.getByRole('button', { name: 'Yes, delete this template' }).click();
+    await owner.waitForURL((u) => u.pathname.endsWith('/templates'));
+    await owner.getByRole('link', { name: 'Welcome', exact: true }).waitFor();
+    await expect(owner.getByRole('row').count()).resolves.toBe(2); // the header and the original
+    await owner.getByRole('link', { name: 'Welcome', exact: true }).click();
+    await owner.getByRole('button', { name: 'Duplicate' }).click();
+    await owner.waitForURL((u) => /\/templates\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith(templateId));
     await owner.getByRole('link', { name: 'All templates' }).click();
     await owner
       .getByRole('link', { name: /^Welcome/ })

@@ -20,9 +20,10 @@ const roleName = (role: Role) => role.toLowerCase();
  */
 export function Members({ projectId }: { projectId: string }) {
   const projects = useLoad(listProjects, [projectId]);
+  const [saved, setSaved] = useState<Project | null>(null); // the project as its last save answered
   if (projects.state === 'loading') return <Loading what="the project" />;
   if (projects.state === 'error') return <ErrorNote error={projects.error} retry={projects.reload} />;
-  const project = projects.data.find((p) => p.id === projectId);
+  const project = saved?.id === projectId ? saved : projects.data.find((p) => p.id === projectId);
   if (!project) return <NotFound />;
   return (
     <Page title={`Settings and members of ${project.name}`}>
@@ -30,13 +31,13 @@ export function Members({ projectId }: { projectId: string }) {
         Your role: {roleName(project.role)}
         {isManager(project.role) ? '' : ' (owners and admins change the settings, the keys and the members)'}
       </p>
-      {isManager(project.role) && <Settings project={project} onSaved={projects.reload} />}
+      {isManager(project.role) && <Settings project={project} onSaved={setSaved} />}
       <Team key={projectId} projectId={projectId} myRole={project.role} />
     </Page>
   );
 }
 
-function Settings({ project, onSaved }: { project: Project; onSaved: () => void }) {
+function Settings({ project, onSaved }: { project: Project; onSaved: (project: Project) => void }) {
   const { route } = useLocation();
   const [name, setName] = useState(project.name);
   const [busy, setBusy] = useState(false);
@@ -50,9 +51,12 @@ function Settings({ project, onSaved }: { project: Project; onSaved: () => void 
     setSaved(false);
     refusal.clear();
     try {
-      await api().request('patch', '/users/@me/projects/{id}', { path: { id: project.id }, body: { name } });
+      const updated = await api().request('patch', '/users/@me/projects/{id}', {
+        path: { id: project.id },
+        body: { name },
+      });
       setSaved(true);
-      onSaved();
+      onSaved(updated);
     } catch (error) {
       refusal.show(error, fieldErrors(error));
     } finally {
