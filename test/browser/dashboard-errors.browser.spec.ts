@@ -108,7 +108,7 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
     await logIn(owner, ownerEmail);
   });
 
-  it("the members screen: a malformed invite address and an empty project name show the API's messages on their fields", async () => {
+  it("the members screen: a malformed invite address and an empty project name show the API's messages on their fields; an invitation pending, then revoked", async () => {
     await owner.getByLabel('Project name').fill('Acme');
     await owner.getByRole('button', { name: 'Create project' }).click();
     await owner.waitForURL(/\/app\/p\/[^/]+\/keys$/);
@@ -130,6 +130,16 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
     await expect(owner.locator('#field-email-error').textContent()).resolves.toBe(onEmail);
     await expect(owner.locator('#field-email').getAttribute('aria-invalid')).resolves.toBe('true');
     await checkScreen(owner, 'members-invite-field-error');
+
+    // an address without an account is invited (pending, listed) and the invitation revoked
+    const newcomer = `newcomer-${suffix}@example.com`;
+    await owner.getByLabel('Email address').fill(newcomer);
+    await owner.getByRole('button', { name: 'Invite', exact: true }).click();
+    await owner.getByText(`Invitation sent to ${newcomer} (member).`).waitFor();
+    await owner.locator(`[data-invitation="${newcomer}"]`).waitFor();
+    await checkScreen(owner, 'members-invitation-pending');
+    await owner.getByRole('button', { name: `Revoke the invitation of ${newcomer}` }).click();
+    await owner.getByText('No pending invitation').waitFor();
 
     // the project's name: an empty one refused on its field, then saved
     const noName = await answer(
