@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ContactCreated, type EventEnvelope } from '@herald/contracts';
 import { newId } from '@herald/core';
-import { JobQueue, runJobsCommand } from '@herald/jobs';
+import { JobQueue, runJobsCommand, type Job } from '@herald/jobs';
 import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import { Webhook } from 'standardwebhooks';
@@ -41,6 +41,7 @@ describe('webhook deliveries (PostgreSQL, job queue, loopback receiver)', () => 
   let queue: JobQueue;
   let fanOut: WebhookFanOut;
   let lanes: DeliveryLanes;
+  let processor: DeliveryLaneProcessor;
 
   const settings = Object.assign(new WebhooksServiceSettings(), {
     WEBHOOKS_ALLOW: '127.0.0.1',
@@ -79,15 +80,8 @@ describe('webhook deliveries (PostgreSQL, job queue, loopback receiver)', () => 
     lanes = new DeliveryLanes(ds, queue, new DeliveryLanesStore(ds), deliveries);
     fanOut = new WebhookFanOut(settings, endpoints, deliveries, lanes);
     const outcomes = new DeliveryOutcomes(ds, queue, settings, deliveries, endpoints);
-    new DeliveryLaneProcessor(
-      ds,
-      queue,
-      KEY,
-      lanes,
-      deliveries,
-      new DeliveryAttempts(settings),
-      outcomes,
-    ).onModuleInit();
+    processor = new DeliveryLaneProcessor(ds, queue, KEY, lanes, deliveries, new DeliveryAttempts(settings), outcomes);
+    processor.onModuleInit();
     new DeliveriesService(ds, queue, settings, deliveries, lanes).onModuleInit();
   });
 
@@ -161,6 +155,31 @@ describe('webhook deliveries (PostgreSQL, job queue, loopback receiver)', () => 
     await queue.start();
     await eventually(() => at('/ok/ordered').length === 30);
     expect(at('/ok/ordered').map((r) => r.headers['webhook-id'])).toEqual(events.map((e) => e.eventId));
+  });
+
+  it('a delivery in flight is attempted by one worker only: a link whose lease ran out mid-attempt and its next claim do not both send it', async () => {
+    await endpoint('prj_a', '/slow/once');
+    await apply([created('prj_a', 'c1')]);
+    const [lane] = (await ds.query('SELECT endpoint_id, project_id, lane, link_seq FROM webhooks.lanes')) as {
+      endpoint_id: string;
+      project_id: string;
+      lane: number;
+      link_seq: number;
+    }[];
+    const payload = {
+      endpointId: lane!.endpoint_id,
+      projectId: lane!.project_id,
+      lane: Number(lane!.lane),
+      seq: Number(lane!.link_seq),
+      link: `${lane!.endpoint_id}:${lane!.lane}`,
+    };
+    const run = () => processor.runLink({ job: { payload } as unknown as Job, signal: new AbortController().signal });
+    // the same link run twice at once: its first claim still attempting (a 1.5 s answer), its second claim starting
+    const first = run();
+    await eventually(() => at('/slow/once').length === 1);
+    await Promise.all([first, run()]);
+    expect(at('/slow/once')).toHaveLength(1);
+    expect(await rows()).toMatchObject([{ status: 'delivered', attempts: 1 }]);
   });
 
   it('retries a failing delivery on the schedule; after the last retry it is dead, the endpoint failing, and the operator lists it as a failed job and retries it', async () => {

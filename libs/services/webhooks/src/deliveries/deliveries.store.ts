@@ -77,14 +77,25 @@ export class DeliveriesStore {
     return rows.filter((r) => ids.has(r.id));
   }
 
-  /** The lane's first due pending delivery, in the order the deliveries were written. */
-  async nextDue(endpointId: string, lane: number): Promise<DueDelivery | undefined> {
-    const [row] = (await this.db.query(
-      `SELECT id, event_id, body, attempts FROM ${tableName(this.db, Delivery)}
-        WHERE endpoint_id = $1 AND lane = $2 AND status = 'pending' AND next_attempt_at <= now()
-        ORDER BY seq LIMIT 1`,
-      [endpointId, lane],
-    )) as { id: string; event_id: string; body: string; attempts: number }[];
+  /**
+   * Claims the lane's first due pending delivery, in the order the deliveries were written, for an
+   * attempt of at most `holdMs`: it is not due again before then, so that another worker running the
+   * lane's link meanwhile (its lease ran out while this attempt was in flight) does not send it too.
+   * The attempt's record sets when it is due next; a worker that dies mid-attempt leaves it due after `holdMs`.
+   */
+  async nextDue(endpointId: string, lane: number, holdMs: number): Promise<DueDelivery | undefined> {
+    const table = tableName(this.db, Delivery);
+    const [row] = rowsOf(
+      await this.db.query(
+        `UPDATE ${table} d SET next_attempt_at = now() + ($3::int * interval '1 millisecond')
+          WHERE d.id = (SELECT id FROM ${table}
+                         WHERE endpoint_id = $1 AND lane = $2 AND status = 'pending' AND next_attempt_at <= now()
+                         ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+            AND d.next_attempt_at <= now()
+          RETURNING d.id, d.event_id, d.body, d.attempts`,
+        [endpointId, lane, holdMs],
+      ),
+    ) as { id: string; event_id: string; body: string; attempts: number }[];
     return row && { id: row.id, eventId: row.event_id, body: row.body, attempts: row.attempts };
   }
 

@@ -30,12 +30,20 @@ function head(body: string): string {
  * the SSRF guard, bounded in time (WEBHOOKS_TIMEOUT_MS, the answer included) and in the answer's size
  * (WEBHOOKS_RESPONSE_MAX_BYTES). Redirects are not followed. Never throws: a failure is a result.
  */
+/** Time to record an attempt's outcome after its answer, within the hold of its delivery. */
+const ATTEMPT_RECORD_MARGIN_MS = 5_000;
+
 @Injectable()
 export class DeliveryAttempts {
   private readonly allow: OutboundAllowlist;
 
   constructor(@Inject(WEBHOOKS_SETTINGS) private readonly settings: WebhooksServiceSettings) {
     this.allow = new OutboundAllowlist(settings.WEBHOOKS_ALLOW);
+  }
+
+  /** How long an attempt may hold its delivery: its time bound, and a margin to record its outcome. */
+  get holdMs(): number {
+    return this.settings.WEBHOOKS_TIMEOUT_MS + ATTEMPT_RECORD_MARGIN_MS;
   }
 
   async attempt(

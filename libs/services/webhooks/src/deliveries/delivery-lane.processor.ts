@@ -52,7 +52,7 @@ export class DeliveryLaneProcessor implements OnModuleInit, OnApplicationBootstr
       const secrets = signingSecrets(endpoint, this.encryptionKey);
       while (Date.now() < until) {
         if (signal.aborted) throw signal.reason as Error;
-        const due = await this.deliveries.nextDue(link.endpointId, link.lane);
+        const due = await this.deliveries.nextDue(link.endpointId, link.lane, this.attempts.holdMs);
         if (!due) break;
         const result = await this.attempts.attempt(endpoint.url, secrets, due);
         await this.outcomes.record(endpoint, due, result);
