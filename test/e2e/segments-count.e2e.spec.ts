@@ -65,6 +65,27 @@ describe(`POST /segments/count (${e2eMode()})`, () => {
     });
   });
 
+  it('previews the first members the filter matches (preview: n, at most 20) in contact id order, with the same total', async () => {
+    const api = await projectWithContacts();
+    const answer = await api.post<{ total: number; preview: { email: string }[] }>('/segments/count', {
+      filters: pro,
+      preview: 5,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.total).toBe(2);
+    const saved = await api.post<SegmentBody>('/segments', { name: 'Pro', filters: pro });
+    const members = await api.get<{ data: { email: string }[] }>(`/segments/${saved.body.id}/contacts`);
+    expect(answer.body.preview.map((m) => m.email)).toEqual(members.body.data.map((m) => m.email));
+    const one = await api.post<{ preview: unknown[] }>('/segments/count', {
+      filters: { operator: 'AND', conditions: [] },
+      preview: 1,
+    });
+    expect(one.body.preview).toHaveLength(1);
+    const tooMany = await api.post<ErrorBody>('/segments/count', { filters: pro, preview: 21 });
+    expect(tooMany.status).toBe(422);
+    expect(fieldsOf(tooMany.body)).toEqual(['preview']);
+  });
+
   it("counts the caller's project's contacts only", async () => {
     await projectWithContacts();
     const other = await newProject(herald.url);

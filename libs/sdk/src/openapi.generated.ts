@@ -1347,7 +1347,7 @@ export interface paths {
     put?: never;
     /**
      * Count
-     * @description How many contacts a filter matches now, unsaved: `{total}` (the dashboard's live count).
+     * @description How many contacts a filter matches now, unsaved: `{total}` (the dashboard's live count), and with `preview: n` its first n members as `preview`.
      */
     post: operations['segmentsCount'];
     delete?: never;
@@ -2962,6 +2962,7 @@ export interface components {
     CountFilterDto: {
       filters?: Record<string, unknown>;
       condition?: Record<string, unknown>;
+      preview?: number;
     };
     CreateDomainDto: {
       /** Format: hostname */
@@ -8098,6 +8099,7 @@ export interface operations {
         content: {
           'application/json': {
             total: number;
+            preview?: components['schemas']['MemberView2'][];
           };
         };
       };

@@ -1,4 +1,16 @@
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 
 export const SEGMENT_TYPES = ['DYNAMIC', 'STATIC'] as const;
 
@@ -58,7 +70,13 @@ export class UpdateSegmentDto {
   trackMembership?: boolean;
 }
 
-/** `POST /segments/count`: a filter to count, unsaved (the dashboard's live count). */
+/** The most members `POST /segments/count` previews. */
+export const MAX_PREVIEW = 20;
+
+/**
+ * `POST /segments/count`: a filter to count, unsaved (the dashboard's live count); with `preview`,
+ * also its first members (contact id order, as `GET /segments/:id/contacts` lists them).
+ */
 export class CountFilterDto {
   @IsOptional()
   @IsObject({ message: 'filters must be a filter object' })
@@ -67,4 +85,10 @@ export class CountFilterDto {
   @IsOptional()
   @IsObject({ message: 'condition must be a filter object' })
   condition?: unknown;
+
+  @IsOptional()
+  @IsInt({ message: 'preview must be a whole number' })
+  @Min(0, { message: `preview must be between 0 and ${MAX_PREVIEW}` })
+  @Max(MAX_PREVIEW, { message: `preview must be between 0 and ${MAX_PREVIEW}` })
+  preview?: number;
 }

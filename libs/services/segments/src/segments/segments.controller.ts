@@ -2,7 +2,7 @@ import { ProjectId } from '@herald/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { CountFilterDto, CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
-import type { SegmentView } from './segment-view.js';
+import type { MemberView, SegmentView } from './segment-view.js';
 import { SegmentsService } from './segments.service.js';
 
 /** Segments: create, read, change, delete, compute and refresh (docs/segments.md, "Routes"); their members: SegmentMembersController. */
@@ -20,10 +20,16 @@ export class SegmentsController {
     return this.segments.create(projectId, body, String(req.id));
   }
 
-  /** How many contacts a filter matches now, unsaved: `{total}` (the dashboard's live count). */
+  /**
+   * How many contacts a filter matches now, unsaved: `{total}` (the dashboard's live count), and
+   * with `preview: n` its first n members as `preview`.
+   */
   @Post('count')
   @HttpCode(200)
-  count(@ProjectId() projectId: string, @Body() body: CountFilterDto): Promise<{ total: number }> {
+  count(
+    @ProjectId() projectId: string,
+    @Body() body: CountFilterDto,
+  ): Promise<{ total: number; preview?: MemberView[] }> {
     return this.segments.countFilter(projectId, body);
   }
 

@@ -14,7 +14,7 @@ import { SEGMENTS_SETTINGS, type SegmentsSettings } from '../segments.settings.j
 import { EvaluationStore } from '../membership/evaluation.store.js';
 import type { CountFilterDto, CreateSegmentDto, UpdateSegmentDto } from './segment.dto.js';
 import { SegmentErrors } from './segment.errors.js';
-import { segmentView, type SegmentView } from './segment-view.js';
+import { memberView, segmentView, type MemberView, type SegmentView } from './segment-view.js';
 import { SegmentDeletionChecks } from './segment-deletion-checks.js';
 
 /** The filter of a create or update body: `filters` or `condition` (one of them), parsed under its own name. */
@@ -173,16 +173,18 @@ export class SegmentsService {
    * live count as a filter is built): checked as a segment's filter is (422 on the part at fault),
    * then counted by the same compiled SQL as a segment's live count.
    */
-  async countFilter(projectId: string, body: CountFilterDto): Promise<{ total: number }> {
+  async countFilter(projectId: string, body: CountFilterDto): Promise<{ total: number; preview?: MemberView[] }> {
     const filter = filterOf(body);
     if (!filter)
       throw SegmentErrors.field('filters', 'give the filter to count as filters (or condition)', 'FILTER_REQUIRED');
-    const total = await this.db.transaction(async (m) => {
+    return this.db.transaction('REPEATABLE READ', async (m) => {
       const ctx = await ProjectContext.load(m, projectId, this.store);
       checkFilter(filter, { fieldTypes: ctx.fieldTypes, segments: ctx.checkResolver, selfId: newId('seg') });
-      return this.evaluation.countMatching(m, ctx, filter, new Date());
+      const now = new Date();
+      if (!body.preview) return { total: await this.evaluation.countMatching(m, ctx, filter, now) };
+      const { n, rows } = await this.evaluation.pageMatching(m, ctx, filter, now, body.preview, 0);
+      return { total: n, preview: rows.map(memberView) };
     });
-    return { total };
   }
 
   /**
