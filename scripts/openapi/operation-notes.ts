@@ -174,6 +174,26 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
       404: html('The link is forged or altered, or its target is not an http(s) URL: a page saying so'),
     },
   },
+  'OAuthController.start': {
+    summary: 'Start an OAuth login (GitHub or Google)',
+    answers: {
+      302: {
+        description:
+          "To the provider's consent page with a fresh `state`, also set in the short-lived `herald_oauth_state` cookie; a provider not configured: to `/app/login?oauth_error=provider`",
+        headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } },
+      },
+    },
+  },
+  'OAuthController.callback': {
+    summary: "The provider's answer to an OAuth login",
+    answers: {
+      302: {
+        description:
+          "Signed in (the session cookie set as by POST /auth/login): to `/app/projects`. Refused: to `/app/login?oauth_error=` `state` (not this browser's login), `denied` (consent refused), `unverified` (the provider has not verified the address), `no_email`, `signups_disabled` or `provider` (the provider failed or is not configured)",
+        headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } },
+      },
+    },
+  },
   'LinksController.unsubscribeForm': { answers: linkPage('The unsubscribe page (a form to confirm)') },
   'LinksController.unsubscribe': {
     summary: 'Unsubscribe (RFC 8058 one-click)',

@@ -209,9 +209,49 @@ export interface paths {
     };
     /**
      * Oauth config
-     * @description OAuth providers configured by environment (none by default).
+     * @description The OAuth providers configured (client id and secret set; none by default): log in at /auth/oauth/:id.
      */
     get: operations['authOauthConfig'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/oauth/{provider}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Start an OAuth login (GitHub or Google)
+     * @description Redirects to the provider's consent page with a fresh `state`, also set in a cookie for the callback.
+     */
+    get: operations['oAuthStart'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/oauth/{provider}/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The provider's answer to an OAuth login
+     * @description The provider's answer: the `state` must be the one this browser's cookie holds for this provider (else refused before anything is exchanged), then the code is exchanged, the verified address read, the account logged in or signed up, and the session cookie set as by POST /auth/login.
+     */
+    get: operations['oAuthCallback'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5315,6 +5355,56 @@ export interface operations {
           };
         };
       };
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  oAuthStart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description To the provider's consent page with a fresh `state`, also set in the short-lived `herald_oauth_state` cookie; a provider not configured: to `/app/login?oauth_error=provider` */
+      302: {
+        headers: {
+          /** @description Where the browser goes next */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components['responses']['NotFound'];
+      503: components['responses']['ServiceUnavailable'];
+      default: components['responses']['Error'];
+    };
+  };
+  oAuthCallback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed in (the session cookie set as by POST /auth/login): to `/app/projects`. Refused: to `/app/login?oauth_error=` `state` (not this browser's login), `denied` (consent refused), `unverified` (the provider has not verified the address), `no_email`, `signups_disabled` or `provider` (the provider failed or is not configured) */
+      302: {
+        headers: {
+          /** @description Where the browser goes next */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components['responses']['NotFound'];
       503: components['responses']['ServiceUnavailable'];
       default: components['responses']['Error'];
     };

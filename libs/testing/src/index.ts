@@ -14,3 +14,4 @@ export * from './http/routes.js';
 export * from './fuzz/hostile-json.js';
 export * from './processes/topology.js';
 export * from './report/test-report.js';
+export * from './http/oauth-stand-in.js';

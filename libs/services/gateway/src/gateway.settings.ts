@@ -119,8 +119,32 @@ export class GatewaySettings {
   @Matches(HTTP_URL, { message: 'STRIPE_API_URL must be an http(s) URL' })
   STRIPE_API_URL?: string;
 
+  /** OAuth login with GitHub (docs/adr/0029-oauth-login.md): enabled when both id and secret are set. */
   @IsOptional() @IsString() GITHUB_CLIENT_ID?: string;
+  @IsOptional() @IsString() GITHUB_CLIENT_SECRET?: string;
+
+  /** GitHub's web origin (authorize, token); a GitHub Enterprise server's, e.g. https://github.example.com. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'GITHUB_URL must be an http(s) URL' })
+  GITHUB_URL: string = 'https://github.com';
+
+  /** GitHub's REST API (the user and their emails); GitHub Enterprise: https://github.example.com/api/v3. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'GITHUB_API_URL must be an http(s) URL' })
+  GITHUB_API_URL: string = 'https://api.github.com';
+
+  /** OAuth login with Google: enabled when both id and secret are set. */
   @IsOptional() @IsString() GOOGLE_CLIENT_ID?: string;
+  @IsOptional() @IsString() GOOGLE_CLIENT_SECRET?: string;
+
+  /**
+   * Tests only: one origin serving Google's authorize (`/o/oauth2/v2/auth`), token (`/token`) and
+   * userinfo (`/oauth2/v3/userinfo`) endpoints (a loopback stand-in); refused when NODE_ENV is production.
+   */
+  @IsOptional()
+  @TestOnly()
+  @Matches(HTTP_URL, { message: 'GOOGLE_OAUTH_URL must be an http(s) URL' })
+  GOOGLE_OAUTH_URL?: string;
 }
 
 /** What the gateway process needs in distributed mode, validated at boot. */

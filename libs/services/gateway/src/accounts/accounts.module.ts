@@ -9,6 +9,8 @@ import { AccountTokens } from './account-tokens.js';
 import { AccountErrors } from './account.errors.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthController } from './auth.controller.js';
+import { OAuthController } from './oauth.controller.js';
+import { OAuthLoginService } from './oauth-login.service.js';
 import { ACCOUNT_EMAIL_THROTTLE, AttemptThrottle, LOGIN_THROTTLE, THROTTLE_LIMITS } from './login-throttle.js';
 import { SessionService } from './session.service.js';
 import { SessionStrategy } from './session.strategy.js';
@@ -31,12 +33,12 @@ const attemptThrottle = (
 
 /**
  * Dashboard accounts: sign-up, login (throttled), sessions (the cookie and its passport strategy),
- * email verification and password reset, and the account emails. A sign-up with an invitation
+ * email verification and password reset, the account emails, and OAuth login (ADR 0029). A sign-up with an invitation
  * joins its project through SignUpInvitations, which the projects feature plugs in.
  */
 @Module({
   imports: [GatewayCoreModule],
-  controllers: [AuthController],
+  controllers: [AuthController, OAuthController],
   providers: [
     {
       provide: LOGIN_THROTTLE,
@@ -57,6 +59,7 @@ const attemptThrottle = (
     AccountsService,
     SignUpInvitations,
     SignUpUseCase,
+    OAuthLoginService,
   ],
   exports: [SessionService, AccountMailer, SignUpInvitations],
 })

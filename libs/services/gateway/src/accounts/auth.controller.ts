@@ -105,7 +105,7 @@ export class AuthController {
     return { success: true };
   }
 
-  /** OAuth providers configured by environment (none by default). */
+  /** The OAuth providers configured (client id and secret set; none by default): log in at /auth/oauth/:id. */
   @Public()
   @Get('oauth-config')
   oauthConfig(): { providers: { id: string; clientId: string }[] } {
