@@ -90,7 +90,7 @@ export class DeliveriesStore {
         `UPDATE ${table} d SET next_attempt_at = now() + ($3::int * interval '1 millisecond')
           WHERE d.id = (SELECT id FROM ${table}
                          WHERE endpoint_id = $1 AND lane = $2 AND status = 'pending' AND next_attempt_at <= now()
-                         ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+                         ORDER BY seq LIMIT 1 FOR UPDATE)
             AND d.next_attempt_at <= now()
           RETURNING d.id, d.event_id, d.body, d.attempts`,
         [endpointId, lane, holdMs],
