@@ -1,16 +1,21 @@
 import { useState } from 'preact/hooks';
 import { api, isStatus } from '../api.js';
 import { Empty, ErrorNote, Loading, Page, useLoad } from '../ui.js';
+import { BulkActions } from './contacts-bulk.js';
 import { NotFound } from './projects.js';
 
 const PAGE_SIZE = 25;
 
-/** A project's contacts: search by email, cursor pages (next, and back through the cursors seen). */
+/**
+ * A project's contacts: search by email, cursor pages (next, and back through the cursors seen), and
+ * the selected ones subscribed, unsubscribed or deleted in bulk.
+ */
 export function Contacts({ projectId }: { projectId: string }) {
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
+  const [selected, setSelected] = useState<string[]>([]);
   const page = useLoad(
     () =>
       api(projectId).contacts.list({
@@ -20,6 +25,8 @@ export function Contacts({ projectId }: { projectId: string }) {
       }),
     [projectId, query, cursor],
   );
+  const toggle = (id: string, on: boolean) =>
+    setSelected(on ? [...selected.filter((s) => s !== id), id] : selected.filter((s) => s !== id));
   const submit = (e: Event) => {
     e.preventDefault();
     setCursors([undefined]);
@@ -37,8 +44,17 @@ export function Contacts({ projectId }: { projectId: string }) {
           onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
         />
         <button type="submit">Search</button>
-        <a href={`/app/p/${projectId}/import`}>Import a CSV file</a>
+        <a href={`/app/p/${projectId}/import`}>Import a CSV file</a>{' '}
+        <a href={`/app/p/${projectId}/contacts/fields`}>Fields</a>
       </form>
+      <BulkActions
+        projectId={projectId}
+        selected={selected}
+        onDone={() => {
+          setSelected([]);
+          if (page.state !== 'loading') page.reload();
+        }}
+      />
       {page.state === 'loading' && <Loading what="contacts" />}
       {page.state === 'error' &&
         (isStatus(page.error, 403) || isStatus(page.error, 404) ? (
@@ -58,6 +74,9 @@ export function Contacts({ projectId }: { projectId: string }) {
               <caption class="sr-only">Contacts</caption>
               <thead>
                 <tr>
+                  <th scope="col">
+                    <span class="sr-only">Selected</span>
+                  </th>
                   <th scope="col">Email</th>
                   <th scope="col">Subscribed</th>
                   <th scope="col">Created</th>
@@ -65,11 +84,19 @@ export function Contacts({ projectId }: { projectId: string }) {
               </thead>
               <tbody>
                 {page.data.data.map((c) => (
-                  <tr key={c.id}>
+                  <tr key={c.id} data-contact={c.email}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${c.email}`}
+                        checked={selected.includes(c.id)}
+                        onChange={(e) => toggle(c.id, (e.target as HTMLInputElement).checked)}
+                      />
+                    </td>
                     <td>
                       <a href={`/app/p/${projectId}/contacts/${c.id}`}>{c.email}</a>
                     </td>
-                    <td>{c.subscribed ? 'yes' : 'no'}</td>
+                    <td data-field="subscribed">{c.subscribed ? 'yes' : 'no'}</td>
                     <td>{new Date(c.createdAt).toLocaleString()}</td>
                   </tr>
                 ))}
@@ -89,59 +116,6 @@ export function Contacts({ projectId }: { projectId: string }) {
           Next page
         </button>
       </nav>
-    </Page>
-  );
-}
-
-/** One contact: its email, subscription and data. */
-export function Contact({ projectId, contactId }: { projectId: string; contactId: string }) {
-  const contact = useLoad(() => api(projectId).contacts.get(contactId), [projectId, contactId]);
-  if (contact.state === 'loading') return <Loading what="the contact" />;
-  if (contact.state === 'error')
-    return isStatus(contact.error, 404) || isStatus(contact.error, 403) ? (
-      <NotFound />
-    ) : (
-      <ErrorNote error={contact.error} retry={contact.reload} />
-    );
-  const c = contact.data;
-  const data = Object.entries(c.data ?? {});
-  return (
-    <Page title={c.email}>
-      <p>
-        <a href={`/app/p/${projectId}/contacts`}>All contacts</a>
-      </p>
-      <dl class="facts">
-        <dt>Subscribed</dt>
-        <dd>{c.subscribed ? 'yes' : 'no'}</dd>
-        <dt>Created</dt>
-        <dd>{new Date(c.createdAt).toLocaleString()}</dd>
-        <dt>Updated</dt>
-        <dd>{new Date(c.updatedAt).toLocaleString()}</dd>
-      </dl>
-      <h2>Data</h2>
-      {data.length === 0 ? (
-        <Empty>This contact has no data.</Empty>
-      ) : (
-        <table>
-          <caption class="sr-only">Data of {c.email}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map(([k, v]) => (
-              <tr key={k}>
-                <th scope="row">{k}</th>
-                <td>
-                  <code>{typeof v === 'string' ? v : JSON.stringify(v)}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
     </Page>
   );
 }

@@ -3,9 +3,11 @@ import type { components } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
 import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
 import { GroupEditor, type Field as FilterField, type Group } from './filter-builder.js';
+import { MembersPreview, StaticMembers } from './segment-members.js';
 import { NotFound } from './projects.js';
 
 type Segment = components['schemas']['SegmentView'];
+type Member = components['schemas']['MemberView2'];
 
 export const listSegments = (projectId: string) => api(projectId).request('get', '/segments');
 
@@ -17,12 +19,15 @@ const loadFields = (projectId: string) =>
 
 /** How long the builder waits after the last change before counting (`POST /segments/count`). */
 const COUNT_DEBOUNCE_MS = 300;
+/** How many members the preview beside the count lists. */
+const PREVIEW_SIZE = 10;
 
 /**
  * A project's segments with their member counts, and the builder: a new segment, or a saved one
- * opened from the list. The filter's count follows it as it changes (`POST /segments/count`, the
- * latest answer wins; its errors on the parts they name); saving writes the segment and shows its
- * count (`POST /segments/:id/refresh`).
+ * opened from the list. The filter's count and a preview of its first members follow it as it
+ * changes (`POST /segments/count` with `preview`, the latest answer wins; its errors on the parts
+ * they name); saving writes the segment and shows its count (`POST /segments/:id/refresh`). A static
+ * segment has no filter: its members are pasted or uploaded, listed and removed (StaticMembers).
  */
 export function Segments({ projectId }: { projectId: string }) {
   const segments = useLoad(() => listSegments(projectId), [projectId]);
@@ -84,6 +89,7 @@ export function Segments({ projectId }: { projectId: string }) {
             if (segments.state === 'ready') segments.reload();
           }}
           onNew={() => setEditing(null)}
+          onMembersChanged={() => segments.state === 'ready' && segments.reload()}
         />
       )}
     </Page>
@@ -96,31 +102,38 @@ function SegmentEditor(props: {
   fields: FilterField[];
   onSaved: (s: Segment) => void;
   onNew: () => void;
+  onMembersChanged: () => void;
 }) {
   const { projectId, segment } = props;
   const [name, setName] = useState(segment?.name ?? '');
+  const [type, setType] = useState<Segment['type']>(segment?.type ?? 'DYNAMIC');
+  const isStatic = type === 'STATIC';
   const [filter, setFilter] = useState<Group>(segment?.filters ?? { operator: 'AND', conditions: [] });
   const [count, setCount] = useState<number | null>(segment?.memberCount ?? null);
+  const [preview, setPreview] = useState<Member[] | null>(null);
   const [counting, setCounting] = useState(false);
   const [countErrors, setCountErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const refusal = useRefusal();
   // the live count: after each change settles, the latest filter's count (an older answer is dropped)
   useEffect(() => {
+    if (isStatic) return;
     let current = true;
     setCounting(true);
     const timer = setTimeout(() => {
       api(projectId)
-        .request('post', '/segments/count', { body: { filters: filter } })
+        .request('post', '/segments/count', { body: { filters: filter, preview: PREVIEW_SIZE } })
         .then(
           (answer) => {
             if (!current) return;
             setCount(answer.total);
+            setPreview(answer.preview ?? []);
             setCountErrors({});
           },
           (error: unknown) => {
             if (!current) return;
             setCount(null);
+            setPreview(null);
             setCountErrors(fieldErrors(error));
           },
         )
@@ -130,16 +143,17 @@ function SegmentEditor(props: {
       current = false;
       clearTimeout(timer);
     };
-  }, [projectId, JSON.stringify(filter)]);
+  }, [projectId, isStatic, JSON.stringify(filter)]);
   const save = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     refusal.clear();
     try {
       const client = api(projectId);
+      const body = isStatic ? { name } : { name, filters: filter };
       const saved = segment
-        ? await client.request('patch', '/segments/{id}', { path: { id: segment.id }, body: { name, filters: filter } })
-        : await client.request('post', '/segments', { body: { name, filters: filter } });
+        ? await client.request('patch', '/segments/{id}', { path: { id: segment.id }, body })
+        : await client.request('post', '/segments', { body: isStatic ? { name, type } : body });
       const counted = await client.request('post', '/segments/{id}/refresh', { path: { id: saved.id } });
       setCount(counted.memberCount);
       props.onSaved(counted);
@@ -163,14 +177,44 @@ function SegmentEditor(props: {
         </p>
       )}
       <Field name="name" label="Segment name" value={name} error={refusal.fields.name} required onInput={setName} />
-      {props.fields.length === 0 ? (
-        <Empty>No contact field yet: import or add contacts first.</Empty>
-      ) : (
-        <GroupEditor group={filter} fields={props.fields} errors={filterErrors} path="filters" onChange={setFilter} />
+      {!segment && (
+        <div class="field">
+          <label for="field-type">Segment type</label>
+          <select
+            id="field-type"
+            value={type}
+            onChange={(e) => setType((e.target as HTMLSelectElement).value as Segment['type'])}
+          >
+            <option value="DYNAMIC">dynamic: the contacts a filter matches</option>
+            <option value="STATIC">static: the contacts you list</option>
+          </select>
+        </div>
       )}
-      <p class="count" role="status" aria-live="polite" data-counting={String(counting)}>
-        {counting ? 'Counting…' : count === null ? 'No count: fix the filter.' : `${count} member(s)`}
-      </p>
+      {isStatic ? (
+        segment ? (
+          <p class="count">{segment.memberCount} member(s)</p>
+        ) : (
+          <p class="muted">Create the segment, then paste or upload its members.</p>
+        )
+      ) : (
+        <>
+          {props.fields.length === 0 ? (
+            <Empty>No contact field yet: import or add contacts first.</Empty>
+          ) : (
+            <GroupEditor
+              group={filter}
+              fields={props.fields}
+              errors={filterErrors}
+              path="filters"
+              onChange={setFilter}
+            />
+          )}
+          <p class="count" role="status" aria-live="polite" data-counting={String(counting)}>
+            {counting ? 'Counting…' : count === null ? 'No count: fix the filter.' : `${count} member(s)`}
+          </p>
+          <MembersPreview members={counting ? null : preview} total={count} />
+        </>
+      )}
       <button type="submit" disabled={busy}>
         {busy ? 'Saving…' : segment ? 'Save and count' : 'Create and count'}
       </button>{' '}
@@ -178,6 +222,9 @@ function SegmentEditor(props: {
         <button type="button" onClick={props.onNew}>
           New segment
         </button>
+      )}
+      {isStatic && segment && (
+        <StaticMembers projectId={projectId} segmentId={segment.id} onChange={props.onMembersChanged} />
       )}
     </form>
   );
