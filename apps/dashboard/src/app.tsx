@@ -4,7 +4,7 @@ import { api, isStatus } from './api.js';
 import { LogIn, LogOutButton, SignUp } from './screens/account.js';
 import { Campaign } from './screens/campaign.js';
 import { Campaigns } from './screens/campaigns.js';
-import { Contact, Contacts } from './screens/contacts.js';
+import { Contacts } from './screens/contacts.js';
 import { ContactsImport } from './screens/contacts-import.js';
 import { Domains } from './screens/domains.js';
 import { Members } from './screens/members.js';
@@ -19,6 +19,9 @@ const WorkflowPage = lazy(() => import('./screens/workflow.js').then((m) => m.Wo
 /** Screen 5 (templates, with the renderer of their preview) likewise. */
 const Templates = lazy(() => import('./screens/templates.js').then((m) => m.Templates));
 const TemplatePage = lazy(() => import('./screens/templates.js').then((m) => m.TemplatePage));
+/** Screen 3's contact page (data editor, timeline) and fields list likewise. */
+const Contact = lazy(() => import('./screens/contact.js').then((m) => m.Contact));
+const ContactFields = lazy(() => import('./screens/contact-fields.js').then((m) => m.ContactFields));
 
 /** Screens 9 (activity, analytics), 10 (webhooks), billing and security: lazy chunks too. */
 const Activity = lazy(() => import('./screens/activity.js').then((m) => m.Activity));
@@ -78,6 +81,7 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/keys" component={Keys} />
             <Route path="/app/p/:projectId/members" component={Members} />
             <Route path="/app/p/:projectId/contacts" component={Contacts} />
+            <Route path="/app/p/:projectId/contacts/fields" component={ContactFields} />
             <Route path="/app/p/:projectId/contacts/:contactId" component={Contact} />
             <Route path="/app/p/:projectId/import" component={ContactsImport} />
             <Route path="/app/p/:projectId/domains" component={Domains} />
