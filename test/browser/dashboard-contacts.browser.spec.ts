@@ -15,7 +15,7 @@ import { checkScreen, launchChromium, watchPage } from './harness.js';
  * contacts written through the API → searched and paged → a contact's timeline shows its tracked
  * event and an email → a data field edited, read back at once through the API → two unsubscribed in
  * bulk → the fields list with their types → a segment's preview lists its members with the API's
- * count → a static segment's members pasted, listed and one removed. axe-core on each screen.
+ * count → a static segment's members pasted and uploaded, listed and one removed. axe-core on each screen.
  */
 describe('the dashboard: contacts and segments (standalone)', () => {
   let dns: TestDnsServer;
@@ -221,7 +221,7 @@ describe('the dashboard: contacts and segments (standalone)', () => {
     await expect(preview.allTextContents()).resolves.toEqual(['reader28@example.com', 'reader29@example.com']);
   });
 
-  it("adds a static segment's members by paste, lists them, and removes one", async () => {
+  it("adds a static segment's members by paste and by a CSV file, lists them, and removes one", async () => {
     await page.getByLabel('Segment name').fill('Hand-picked');
     await page.getByLabel('Segment type').selectOption('STATIC');
     await page.getByRole('button', { name: 'Create and count' }).click();
@@ -237,11 +237,23 @@ describe('the dashboard: contacts and segments (standalone)', () => {
     await page.locator('[data-member="new-one@example.com"]').waitFor();
     await expect(members.count()).resolves.toBe(3);
     await screen('segment-static-members');
+    // a CSV file: its email column
+    await page.getByLabel('Or upload a CSV file').setInputFiles({
+      name: 'members.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('name,email\nFour,reader04@example.com\nOne again,reader01@example.com\n'),
+    });
+    await page.getByText('1 added, 1 already members').waitFor();
+    await page.locator('[data-member="reader04@example.com"]').waitFor();
     await page.getByRole('button', { name: 'Remove reader02@example.com' }).click();
     await page.locator('[data-member="reader02@example.com"]').waitFor({ state: 'detached' });
     const segments = await asOwner<{ id: string; name: string }[]>('/segments');
     const id = segments.find((s) => s.name === 'Hand-picked')!.id;
     const listed = await asOwner<{ data: { email: string }[] }>(`/segments/${id}/contacts`);
-    expect(listed.data.map((m) => m.email).sort()).toEqual(['new-one@example.com', 'reader01@example.com']);
+    expect(listed.data.map((m) => m.email).sort()).toEqual([
+      'new-one@example.com',
+      'reader01@example.com',
+      'reader04@example.com',
+    ]);
   });
 });

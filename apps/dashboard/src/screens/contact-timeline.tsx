@@ -38,8 +38,8 @@ export function ContactTimeline({ projectId, contactId }: { projectId: string; c
   );
   return (
     <section aria-labelledby="timeline-heading">
-      <h2 id="timeline-heading">
-        Timeline{' '}
+      <h2 id="timeline-heading">Timeline</h2>
+      <p>
         <button
           type="button"
           disabled={page.state === 'loading'}
@@ -47,7 +47,7 @@ export function ContactTimeline({ projectId, contactId }: { projectId: string; c
         >
           Refresh
         </button>
-      </h2>
+      </p>
       {page.state === 'loading' && <Loading what="the timeline" />}
       {page.state === 'error' && <ErrorNote error={page.error} retry={page.reload} />}
       {page.state === 'ready' &&

@@ -52,6 +52,7 @@ function valueOf(row: Row): { ok: true; value: unknown } | { ok: false; reason: 
 /** One contact: its subscription and data, both editable (`PATCH /contacts/:id`), and its timeline. */
 export function Contact({ projectId, contactId }: { projectId: string; contactId: string }) {
   const contact = useLoad(() => api(projectId).contacts.get(contactId), [projectId, contactId]);
+  const [latest, setLatest] = useState<ContactView | null>(null);
   if (contact.state === 'loading') return <Loading what="the contact" />;
   if (contact.state === 'error')
     return isStatus(contact.error, 404) || isStatus(contact.error, 403) ? (
@@ -59,7 +60,7 @@ export function Contact({ projectId, contactId }: { projectId: string; contactId
     ) : (
       <ErrorNote error={contact.error} retry={contact.reload} />
     );
-  const c = contact.data;
+  const c = latest?.id === contact.data.id ? latest : contact.data;
   return (
     <Page title={c.email}>
       <p>
@@ -71,7 +72,7 @@ export function Contact({ projectId, contactId }: { projectId: string; contactId
         <dt>Updated</dt>
         <dd>{new Date(c.updatedAt).toLocaleString()}</dd>
       </dl>
-      <ContactEditor projectId={projectId} contact={c} />
+      <ContactEditor projectId={projectId} contact={contact.data} onSaved={setLatest} />
       <ContactTimeline projectId={projectId} contactId={contactId} />
     </Page>
   );
@@ -80,7 +81,7 @@ export function Contact({ projectId, contactId }: { projectId: string; contactId
 const rowsOf = (c: ContactView) => Object.entries(c.data ?? {}).map(([k, v]) => rowOf(k, v));
 
 /** The editor: rows of key, type and value; saved as the API answered (a removed key sent as null). */
-function ContactEditor(props: { projectId: string; contact: ContactView }) {
+function ContactEditor(props: { projectId: string; contact: ContactView; onSaved: (c: ContactView) => void }) {
   const { contact } = props;
   const [stored, setStored] = useState<Row[]>(() => rowsOf(contact));
   const [subscribed, setSubscribed] = useState(contact.subscribed);
@@ -114,6 +115,7 @@ function ContactEditor(props: { projectId: string; contact: ContactView }) {
       setRows(rowsOf(answer));
       setSubscribed(answer.subscribed);
       setSaved(true);
+      props.onSaved(answer);
     } catch (error) {
       refusal.show(error, fieldErrors(error));
     } finally {
