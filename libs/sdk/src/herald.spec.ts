@@ -249,6 +249,12 @@ describe('@herald/sdk against a loopback HTTP server', () => {
     expect(received[0]!.url.searchParams.get('limit')).toBe('5');
   });
 
+  it('sends an array query parameter once, comma-separated (the API refuses a repeated query key)', async () => {
+    replies.push((_, res) => json(res, 200, { from: '', to: '', interval: 'day', tz: 'UTC', buckets: [] }));
+    await herald().request('get', '/analytics/timeseries', { query: { metrics: ['sent', 'opened'], interval: 'day' } });
+    expect(received[0]!.url.searchParams.getAll('metrics')).toEqual(['sent,opened']);
+  });
+
   it('retries a request that got no answer only when repeating it cannot apply it twice', async () => {
     replies.push((_, res) => res.socket!.destroy());
     replies.push((_, res) => json(res, 200, { id: 'cnt_1' }));

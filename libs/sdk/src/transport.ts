@@ -68,7 +68,8 @@ export class Transport {
     const url = new URL(this.baseUrl + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) {
       if (v === undefined || v === null) continue;
-      for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));
+      // an array once, comma-separated: the API reads `metrics=sent,opened` and refuses a repeated key
+      url.searchParams.append(k, Array.isArray(v) ? v.map(String).join(',') : String(v));
     }
     const session = this.options.session;
     const headers: Record<string, string> = {

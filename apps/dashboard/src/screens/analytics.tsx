@@ -32,8 +32,7 @@ export function Analytics({ projectId }: { projectId: string }) {
     const to = new Date();
     return api(projectId).request('get', '/analytics/timeseries', {
       query: {
-        // once, comma-separated: the edge refuses a repeated query key (the SDK repeats an array's)
-        metrics: [metrics.join(',') as Metric],
+        metrics,
         interval,
         tz,
         from: new Date(to.getTime() - SPAN_MS[interval]).toISOString(),
