@@ -95,7 +95,7 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
   it('verifies an email with the single-use token from the email it sends', async () => {
     const { cookie } = await signUp(herald.url, 'gina@example.com');
     const [mail] = await smtp.waitFor((m) => m.to.includes('gina@example.com') && /Verify/.test(m.subject ?? ''));
-    expect(mail!.text).toContain('https://herald.example.test/verify-email?token=');
+    expect(mail!.text).toContain('https://herald.example.test/app/verify-email?token=');
     const token = tokenIn(mail!.text ?? '')!;
     const res = await post('/auth/verify-email', { token });
     expect(res.status).toBe(200);
@@ -177,7 +177,7 @@ describe(`accounts, sessions and members (${e2eMode()})`, () => {
     expect((await pending()).map((i) => i.id)).toEqual([invitation.id]);
 
     const [mail] = await smtp.waitFor((m) => m.to.includes('pia@example.com') && /invited/.test(m.subject ?? ''));
-    expect(mail!.text).toContain('https://herald.example.test/accept-invitation?token=');
+    expect(mail!.text).toContain('https://herald.example.test/app/accept-invitation?token=');
     const token = tokenIn(mail!.text ?? '')!;
     const pia = await signUp(herald.url, 'pia@example.com');
     const accept = (cookie: string) => post('/users/@me/invitations/accept', { token }, { cookie });

@@ -80,6 +80,23 @@ export class ServiceConfig extends KafkaClientConfig {
   @Max(200)
   DATABASE_POOL_SIZE: number = 10;
 
+  /**
+   * How long a query may wait for its answer before the connection watchdog asks PostgreSQL whether
+   * the connection is alive; one the server runs nothing for is ended (docs/operations.md).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  DATABASE_STALLED_QUERY_MS: number = 15_000;
+
+  /** Longest a new database connection may take to be ready. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  DATABASE_CONNECT_TIMEOUT_MS: number = 10_000;
+
   /** Lease of a running background job; a crashed worker's job is claimed again after this. */
   @IsOptional()
   @Transform(toInt)
@@ -175,6 +192,23 @@ export class StandaloneConfig {
   @Min(1)
   @Max(50)
   DATABASE_POOL_SIZE: number = 4;
+
+  /**
+   * How long a query may wait for its answer before the connection watchdog asks PostgreSQL whether
+   * the connection is alive; one the server runs nothing for is ended (docs/operations.md).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  DATABASE_STALLED_QUERY_MS: number = 15_000;
+
+  /** Longest a new database connection may take to be ready. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  DATABASE_CONNECT_TIMEOUT_MS: number = 10_000;
 
   /** Lease of a running background job; a crashed worker's job is claimed again after this. */
   @IsOptional()

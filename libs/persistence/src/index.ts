@@ -3,6 +3,7 @@ export * from './persistence.module.js';
 export * from './embedded/index.js';
 export * from './table-name.js';
 export * from './pg-notifications.js';
+export * from './connection-watchdog.js';
 export * from './single-statement-write.js';
 export * from './prepared-query.js';
 export { TableStatistics } from './table-statistics.js';

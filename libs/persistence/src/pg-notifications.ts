@@ -1,15 +1,21 @@
-import pg from 'pg';
+import { WatchedClient } from './connection-watchdog.js';
+
+/** How often the LISTEN connection proves it is alive. */
+const HEARTBEAT_MS = 10_000;
 
 /**
  * One LISTEN connection per process and database for every channel (outbox relays, job queues).
  * PostgreSQL wakes every listening backend on each NOTIFY whatever its channel, so one listener
  * instead of one per relay and queue saves work on every commit. Pollers keep a fallback interval:
- * if the connection drops, wake-ups are only late until it is re-established.
+ * if the connection drops, wake-ups are only late until it is re-established. A connection that dies
+ * without a word (a half-open network) is found by a heartbeat: its `SELECT 1` gets no answer, the
+ * connection watchdog ends it, and it is re-established like one that dropped.
  */
 export class PgNotifications {
   private static readonly hubs = new Map<string, PgNotifications>();
-  private client?: pg.Client;
-  private connecting?: Promise<pg.Client>;
+  private client?: WatchedClient;
+  private connecting?: Promise<WatchedClient>;
+  private heartbeat?: NodeJS.Timeout;
   private readonly handlers = new Map<string, Set<() => void>>();
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -47,13 +53,14 @@ export class PgNotifications {
     return run;
   }
 
-  private connect(): Promise<pg.Client> {
+  private connect(): Promise<WatchedClient> {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url, application_name: 'herald-notifications' });
+      const client = new WatchedClient({ connectionString: this.url, application_name: 'herald-notifications' });
       client.on('notification', (n) => this.handlers.get(n.channel)?.forEach((h) => h()));
       client.on('error', () => undefined);
       client.on('end', () => {
+        clearInterval(this.heartbeat);
         if (this.client !== client) return;
         this.client = undefined;
         this.connecting = undefined;
@@ -66,6 +73,8 @@ export class PgNotifications {
         throw err;
       }
       this.client = client;
+      this.heartbeat = setInterval(() => void client.query('SELECT 1').catch(() => undefined), HEARTBEAT_MS);
+      this.heartbeat.unref();
       return client;
     })();
     return this.connecting;
@@ -83,6 +92,7 @@ export class PgNotifications {
   }
 
   private async close(): Promise<void> {
+    clearInterval(this.heartbeat);
     const client = this.client;
     this.client = undefined;
     this.connecting = undefined;

@@ -1,5 +1,6 @@
 import { advisoryLockKey } from '@herald/core';
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { WatchedClient } from './connection-watchdog.js';
 import { QueryLogger } from './query-logger.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -28,6 +29,8 @@ export function serviceDataSourceOptions(schema: ServiceSchema, databaseUrl: str
     logger: new QueryLogger(),
     poolSize,
     applicationName: `herald-${schema.service}`,
+    // the pool's connections are watched for queries that never get an answer (connection-watchdog.ts)
+    extra: { Client: WatchedClient },
   } as DataSourceOptions;
 }
 

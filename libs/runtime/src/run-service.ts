@@ -22,7 +22,7 @@ import {
 } from '@herald/core';
 import { createHttpApp, MetricsServer, MetricsSettings } from '@herald/http';
 import { ConsumerProgress, ConsumerRegistry, KAFKA_CLIENT, KafkaEventServer, ReadYourWrites } from '@herald/messaging';
-import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
+import { configureConnectionWatchdog, createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
 import type { Kafka } from 'kafkajs';
 import { HeraldRootModule } from './root-module.js';
 import { EarlyServer } from './early-server.js';
@@ -77,6 +77,10 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
   const metricsSettings = configOrExit(() => loadConfig(MetricsSettings));
   const retention = configOrExit(() => loadConfig(RetentionConfig));
   configureLogging(config.LOG_LEVEL);
+  configureConnectionWatchdog({
+    stalledQueryMs: config.DATABASE_STALLED_QUERY_MS,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  });
   await startTracing({ serviceName: def.name, config: configOrExit(() => loadConfig(TracingConfig)) });
   const port = config.PORT ?? serviceEntry(def.name).defaultPort;
   // Listen first: /health/live answers and /health/ready says what the start waits for.

@@ -18,7 +18,7 @@ import {
 } from '@herald/core';
 import { createHttpApp, MetricsServer, MetricsSettings, type HttpAppOptions } from '@herald/http';
 import { ConsumerRegistry, InProcessBus, InProcessEventServer } from '@herald/messaging';
-import { startEmbeddedPostgres } from '@herald/persistence';
+import { configureConnectionWatchdog, startEmbeddedPostgres } from '@herald/persistence';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { HeraldRootModule } from './root-module.js';
 import { configOrExit } from './run-service.js';
@@ -66,6 +66,10 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
   const metricsSettings = configOrExit(() => loadConfig(MetricsSettings));
   const retention = configOrExit(() => loadConfig(RetentionConfig));
   configureLogging(config.LOG_LEVEL);
+  configureConnectionWatchdog({
+    stalledQueryMs: config.DATABASE_STALLED_QUERY_MS,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  });
   await startTracing({ serviceName: 'herald', config: configOrExit(() => loadConfig(TracingConfig)) });
   const dataDir = path.resolve(config.HERALD_DATA_DIR);
   await mkdir(dataDir, { recursive: true });

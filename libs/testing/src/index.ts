@@ -2,6 +2,7 @@ export * from './smtp/smtp-sink.js';
 export * from './dns/dns-server.js';
 export * from './kafka/kafka-broker.js';
 export * from './kafka/kafka-proxy.js';
+export * from './net/net-link.js';
 export * from './kafka/test-certificates.js';
 export * from './postgres/test-database.js';
 export * from './processes/service-process.js';

@@ -3,6 +3,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { KafkaSecuritySettings } from '@herald/core';
 import { Kafka, logLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import { fixKafkaRequestQueue } from './request-queue-fix.js';
+import { closeConnectionOnRequestTimeout } from './request-timeout-fix.js';
 
 export interface KafkaConnection {
   brokers: string[];
@@ -17,6 +18,7 @@ export function createKafka(
   log?: (level: string, message: string, extra: Record<string, unknown>) => void,
 ): Kafka {
   fixKafkaRequestQueue();
+  closeConnectionOnRequestTimeout();
   return new Kafka({
     clientId: conn.clientId,
     brokers: conn.brokers,

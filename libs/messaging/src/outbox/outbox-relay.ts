@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@herald/contracts';
 import { advisoryLockKey, backoffDelay, WakeableSleep } from '@herald/core';
-import { PgNotifications, pgPool, tableName } from '@herald/persistence';
+import { PgNotifications, pgPool, tableName, WatchedClient } from '@herald/persistence';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { OutboxMessage } from '../entities/outbox-message.entity.js';
@@ -57,7 +57,7 @@ export function pendingRowsRead(table: string, limit: number): [plan: string, re
  */
 export class OutboxRelay implements LocalRelay {
   private readonly options: OutboxRelayOptions;
-  private client?: pg.Client;
+  private client?: WatchedClient;
   private running = false;
   private leader = false;
   private loop?: Promise<void>;
@@ -195,7 +195,7 @@ export class OutboxRelay implements LocalRelay {
 
   private async acquireLeadership(): Promise<void> {
     if (!this.client) {
-      const client = new pg.Client({
+      const client = new WatchedClient({
         connectionString: this.databaseUrl,
         application_name: `herald-${this.service}-relay`,
       });

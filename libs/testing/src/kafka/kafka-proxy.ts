@@ -26,6 +26,12 @@ export interface KafkaProxyOptions {
    * and started again on the same ports is a cluster that went away and came back, its data kept.
    */
   ports?: number[];
+  /**
+   * The addresses clients are told in Metadata and FindCoordinator, one per upstream broker
+   * (default: the proxy's own listeners), as Kafka's advertised.listeners: e.g. the fault suite's
+   * network link in front of each listener, so that every connection goes through it.
+   */
+  advertise?: string[];
 }
 
 export interface KafkaProxy {
@@ -43,6 +49,7 @@ export async function startKafkaProxy(options: KafkaProxyOptions): Promise<Kafka
   const servers: Server[] = [];
   let refused = 0;
   const portOf = new Map<string, number>();
+  const advertised = new Map<string, [string, number]>();
   for (const [i, upstream] of options.upstream.entries()) {
     const [host, port] = splitHostPort(upstream);
     const server = options.tls
@@ -55,7 +62,7 @@ export async function startKafkaProxy(options: KafkaProxyOptions): Promise<Kafka
     server.on(options.tls ? 'secureConnection' : 'connection', (client: Socket) => {
       sockets.add(client);
       client.on('close', () => sockets.delete(client));
-      new ProxiedConnection(client, host, port, options, portOf, sockets, () => refused++);
+      new ProxiedConnection(client, host, port, options, advertised, sockets, () => refused++);
     });
     server.on('tlsClientError', () => {}); // a client refused during the handshake (no certificate)
     await new Promise<void>((resolve, reject) => {
@@ -63,7 +70,12 @@ export async function startKafkaProxy(options: KafkaProxyOptions): Promise<Kafka
       server.listen(options.ports?.[i] ?? 0, '127.0.0.1', resolve);
     });
     servers.push(server);
-    portOf.set(`${host}:${port}`, (server.address() as { port: number }).port);
+    const listening = (server.address() as { port: number }).port;
+    portOf.set(`${host}:${port}`, listening);
+    advertised.set(
+      `${host}:${port}`,
+      options.advertise?.[i] ? splitHostPort(options.advertise[i]!) : ['127.0.0.1', listening],
+    );
   }
   return {
     brokers: [...portOf.values()].map((p) => `127.0.0.1:${p}`),
@@ -92,7 +104,8 @@ class ProxiedConnection {
     private readonly host: string,
     private readonly port: number,
     private readonly options: KafkaProxyOptions,
-    private readonly portOf: ReadonlyMap<string, number>,
+    /** Upstream broker address → the address clients are told. */
+    private readonly advertised: ReadonlyMap<string, [string, number]>,
     private readonly sockets: Set<Socket>,
     private readonly onRefused: () => void,
   ) {
@@ -263,8 +276,8 @@ class ProxiedConnection {
   private address(r: WireReader, w: WireWriter): void {
     const host = r.string();
     const port = r.int32();
-    const proxied = this.portOf.get(`${host}:${port}`);
-    w.string(proxied ? '127.0.0.1' : host).int32(proxied ?? port);
+    const [toldHost, toldPort] = this.advertised.get(`${host}:${port}`) ?? [host, port];
+    w.string(toldHost).int32(toldPort);
   }
 }
 

@@ -30,7 +30,7 @@ const KINDS = {
     token: 'verify-email',
     subject: 'Verify your email for Herald',
     text: (link, token) =>
-      `Welcome to Herald.\n\nVerify your email address: ${link('/verify-email', token)}\n\nThe link is valid for 48 hours.`,
+      `Welcome to Herald.\n\nVerify your email address: ${link('/app/verify-email', token)}\n\nThe link is valid for 48 hours.`,
   },
   /**
    * Keyed by normalised address, queued whether or not it has an account: the request does the
@@ -42,7 +42,7 @@ const KINDS = {
     token: 'reset-password',
     subject: 'Reset your Herald password',
     text: (link, token) =>
-      `Someone asked to reset the password of your Herald account.\n\nReset it here (valid for one hour): ${link('/reset-password', token)}\n\nIf it was not you, ignore this email.`,
+      `Someone asked to reset the password of your Herald account.\n\nReset it here (valid for one hour): ${link('/app/reset-password', token)}\n\nIf it was not you, ignore this email.`,
   },
 } satisfies Record<string, AccountMailKind>;
 

@@ -53,7 +53,7 @@ export class ProjectMail implements OnModuleInit {
       issued.invitation.email,
       `You are invited to ${project?.name ?? 'a project'} on Herald`,
       `You have been invited to join the Herald project "${project?.name ?? issued.invitation.projectId}" as ${issued.invitation.role}.\n\n` +
-        `Accept it here: ${this.mailer.link('/accept-invitation', issued.token)}\n\n` +
+        `Accept it here: ${this.mailer.link('/app/accept-invitation', issued.token)}\n\n` +
         `Sign up there with this address, or log in to its Herald account. The invitation is for ${issued.invitation.email} only: no other account can accept it.\n\n` +
         `The invitation expires on ${issued.invitation.expiresAt.toISOString()}.`,
     );
