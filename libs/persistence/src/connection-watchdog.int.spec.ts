@@ -58,9 +58,9 @@ describe('connection watchdog (PostgreSQL)', () => {
       (e: Error) => e.message,
     );
     link.heal(); // new connections pass again; the one the query waits on stays dead
-    await expect(eventually(() => outcome, { timeoutMs: 15_000, message: 'the stranded query ended' })).resolves.toMatch(
-      /stalled|terminated|ECONNRESET|Connection terminated/,
-    );
+    await expect(
+      eventually(() => outcome, { timeoutMs: 15_000, message: 'the stranded query ended' }),
+    ).resolves.toMatch(/stalled|terminated|ECONNRESET|Connection terminated/);
     expect((await pool.query<{ n: number }>('SELECT 3 AS n')).rows[0]!.n).toBe(3);
   });
 
