@@ -81,7 +81,14 @@ export async function buildOpenApiDocument(root: string): Promise<Record<string,
           const schema = dtos[dto]!;
           const required = new Set((schema.required as string[] | undefined) ?? []);
           for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, Schema>))
-            parameters.push({ name, in: 'query', required: required.has(name) || undefined, schema: s });
+            parameters.push({
+              name,
+              in: 'query',
+              required: required.has(name) || undefined,
+              // an array is given once, comma-separated (`type=a,b`): the edge refuses a repeated query key
+              ...(s.type === 'array' ? { style: 'form', explode: false } : {}),
+              schema: s,
+            });
         }
       } else if (kind === RouteParamtypes.RESPONSE) {
         ownReply = !Reflect.getMetadata(RESPONSE_PASSTHROUGH_METADATA, route.controller, route.handler);
