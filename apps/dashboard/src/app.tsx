@@ -5,7 +5,7 @@ import { LogIn, LogOutButton, SignUp } from './screens/account.js';
 import { AcceptInvitation, ForgotPassword, ResetPassword, VerifyEmail } from './screens/account-links.js';
 import { Campaign } from './screens/campaign.js';
 import { Campaigns } from './screens/campaigns.js';
-import { Contact, Contacts } from './screens/contacts.js';
+import { Contacts } from './screens/contacts.js';
 import { ContactsImport } from './screens/contacts-import.js';
 import { Domains } from './screens/domains.js';
 import { Members } from './screens/members.js';
@@ -20,6 +20,15 @@ const WorkflowPage = lazy(() => import('./screens/workflow.js').then((m) => m.Wo
 /** Screen 5 (templates, with the renderer of their preview) likewise. */
 const Templates = lazy(() => import('./screens/templates.js').then((m) => m.Templates));
 const TemplatePage = lazy(() => import('./screens/templates.js').then((m) => m.TemplatePage));
+/** Screen 3's contact page (data editor, timeline) and fields list likewise. */
+const Contact = lazy(() => import('./screens/contact.js').then((m) => m.Contact));
+const ContactFields = lazy(() => import('./screens/contact-fields.js').then((m) => m.ContactFields));
+
+/** Screens 9 (activity, analytics), 10 (webhooks), billing and security: lazy chunks too. */
+const Activity = lazy(() => import('./screens/activity.js').then((m) => m.Activity));
+const Analytics = lazy(() => import('./screens/analytics.js').then((m) => m.Analytics));
+const Webhooks = lazy(() => import('./screens/webhooks.js').then((m) => m.Webhooks));
+const Billing = lazy(() => import('./screens/billing.js').then((m) => m.Billing));
 
 /** The dashboard's routes live under /app (and / itself): no API route starts there (ADR 0028). */
 const PUBLIC_PATHS = ['/app/login', '/app/signup'];
@@ -79,6 +88,7 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/keys" component={Keys} />
             <Route path="/app/p/:projectId/members" component={Members} />
             <Route path="/app/p/:projectId/contacts" component={Contacts} />
+            <Route path="/app/p/:projectId/contacts/fields" component={ContactFields} />
             <Route path="/app/p/:projectId/contacts/:contactId" component={Contact} />
             <Route path="/app/p/:projectId/import" component={ContactsImport} />
             <Route path="/app/p/:projectId/domains" component={Domains} />
@@ -89,6 +99,10 @@ function Shell({ failure }: { failure: unknown }) {
             <Route path="/app/p/:projectId/campaigns/:campaignId" component={Campaign} />
             <Route path="/app/p/:projectId/workflows" component={Workflows} />
             <Route path="/app/p/:projectId/workflows/:workflowId" component={WorkflowPage} />
+            <Route path="/app/p/:projectId/activity" component={Activity} />
+            <Route path="/app/p/:projectId/analytics" component={Analytics} />
+            <Route path="/app/p/:projectId/webhooks" component={Webhooks} />
+            <Route path="/app/p/:projectId/billing" component={Billing} />
             <Route default component={NotFound} />
           </Router>
         )}
@@ -103,8 +117,9 @@ function Nav({ email }: { email: string }) {
   const projects = useLoad(listProjects, [path.startsWith('/app/p/') ? path.split('/')[3] : '']);
   const current = /^\/app\/p\/([^/]+)/.exec(path)?.[1];
   const screen =
-    /^\/app\/p\/[^/]+\/(keys|members|contacts|domains|segments|templates|campaigns|workflows)/.exec(path)?.[1] ??
-    'contacts';
+    /^\/app\/p\/[^/]+\/(keys|members|contacts|domains|segments|templates|campaigns|workflows|activity|analytics|webhooks|billing)/.exec(
+      path,
+    )?.[1] ?? 'contacts';
   return (
     <nav aria-label="Main">
       <a href="/app/projects">Projects</a>
@@ -140,6 +155,10 @@ function Nav({ email }: { email: string }) {
           <a href={`/app/p/${current}/domains`}>Domains</a>
           <a href={`/app/p/${current}/keys`}>API keys</a>
           <a href={`/app/p/${current}/members`}>Members</a>
+          <a href={`/app/p/${current}/activity`}>Activity</a>
+          <a href={`/app/p/${current}/analytics`}>Analytics</a>
+          <a href={`/app/p/${current}/webhooks`}>Webhooks</a>
+          <a href={`/app/p/${current}/billing`}>Billing</a>
         </>
       )}
       <span class="muted">{email}</span>
