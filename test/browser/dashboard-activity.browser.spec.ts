@@ -149,7 +149,7 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
     bobId = bobs.data.find((c) => c.email === bob)!.id;
   });
 
-  it('shows the feed as the API has it; the type and contact filters narrow it; a reversed range refused on its field', async () => {
+  it('shows the feed as the API has it; the type and contact (by address) filters narrow it; an unknown address and a reversed range refused on their fields', async () => {
     const all = await json<Feed>('/activity?limit=25');
     await page.getByRole('link', { name: 'Activity' }).click();
     await page.locator(`section[data-activity-total="${all.total}"]`).waitFor();
@@ -166,7 +166,10 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
         .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-activity-type'))),
     ).resolves.toEqual(['event.tracked', 'event.tracked', 'event.tracked']);
 
-    await page.getByLabel('Contact id').fill(bobId);
+    await page.getByLabel('Contact (address or id)').fill(`nobody-${seq}@example.com`);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page.locator('#field-contactId-error').textContent()).resolves.toContain('No contact has the address');
+    await page.getByLabel('Contact (address or id)').fill(bob);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     const narrowed = await json<Feed>(`/activity?type=event.tracked&contactId=${bobId}`);
     expect(narrowed.total).toBe(1);
@@ -201,7 +204,7 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
     await screen('analytics');
   });
 
-  it('creates a webhook endpoint (no event: refused on the field), its secret shown once; test delivered and logged; replay delivers again', async () => {
+  it('creates a webhook endpoint (no event: refused on the field), its secret shown once; test delivered and logged; replay delivers again; disabled, deleted', async () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No endpoint yet').waitFor();
     await screen('webhooks-empty');
@@ -257,6 +260,10 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
     await expect(json<{ enabled: boolean }>(`/webhooks/endpoints/${endpointId}`)).resolves.toMatchObject({
       enabled: false,
     });
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await card.getByRole('button', { name: 'Yes, delete this endpoint' }).click();
+    await page.getByText('No endpoint yet').waitFor();
+    await expect(json<{ data: unknown[] }>('/webhooks/endpoints')).resolves.toMatchObject({ data: [] });
   });
 
   it('shows the consumption the API counts; a cap refused on its field, then saved; the sending reputation', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Query, Result } from '@herald/sdk';
-import { api, fieldErrors } from '../api.js';
+import { api, fieldErrors, messageOf } from '../api.js';
 import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
 
 type Item = Result<'activityList'>['data'][number];
@@ -35,6 +35,16 @@ interface Filters {
 }
 const NO_FILTER: Filters = { type: '', contactId: '', from: '', to: '' };
 
+/** The contact filter as typed: an address is looked up (`GET /contacts?search=`), anything else is an id. */
+async function contactOf(projectId: string, typed: string): Promise<string> {
+  const text = typed.trim();
+  if (!text.includes('@')) return text;
+  const found = await api(projectId).contacts.list({ search: text, limit: 10 });
+  const contact = found.data.find((c) => c.email.toLowerCase() === text.toLowerCase());
+  if (!contact) throw new Error(`No contact has the address ${text}`);
+  return contact.id;
+}
+
 /** `datetime-local` (the browser's zone) to the API's ISO instant; '' stays unset. */
 const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
@@ -55,8 +65,13 @@ export function Activity({ projectId }: { projectId: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           refusal.clear();
-          setApplied(draft);
-          setRound((n) => n + 1);
+          void contactOf(projectId, draft.contactId).then(
+            (contactId) => {
+              setApplied({ ...draft, contactId });
+              setRound((n) => n + 1);
+            },
+            (error: unknown) => refusal.show(error, { contactId: messageOf(error) }),
+          );
         }}
       >
         {refusal.message && (
@@ -81,7 +96,7 @@ export function Activity({ projectId }: { projectId: string }) {
         </div>
         <Field
           name="contactId"
-          label="Contact id"
+          label="Contact (address or id)"
           value={draft.contactId}
           error={refusal.fields.contactId}
           onInput={(contactId) => setDraft({ ...draft, contactId })}
