@@ -163,7 +163,7 @@ describe('the dashboard: contacts and segments (standalone)', () => {
     expect(read.data).toEqual({ plan: 'enterprise', seats: 12, since: '2026-01-02', source: 'ad', vip: true });
   });
 
-  it('unsubscribes two contacts in bulk, the job followed to done', async () => {
+  it('unsubscribes two contacts in bulk, the job followed to done, then deletes one after a confirmation', async () => {
     await page.getByRole('link', { name: 'All contacts' }).click();
     await page.getByLabel('Search contacts').fill('bulk-');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -179,6 +179,14 @@ describe('the dashboard: contacts and segments (standalone)', () => {
     await screen('contacts-bulk');
     const listed = await asOwner<{ data: { email: string; subscribed: boolean }[] }>('/contacts?search=bulk-');
     expect(listed.data.map((c) => c.subscribed)).toEqual([false, false]);
+    // deleted in bulk after a confirmation
+    await page.getByLabel('Select bulk-a@example.com').check();
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('button', { name: 'Delete 1 contact(s) for good' }).click();
+    await page.locator('[data-bulk-status="completed"]', { hasText: 'delete completed: 1 changed' }).waitFor();
+    await page.getByText('1 contact(s)').waitFor();
+    const left = await asOwner<{ data: { email: string }[] }>('/contacts?search=bulk-');
+    expect(left.data.map((c) => c.email)).toEqual(['bulk-b@example.com']);
   });
 
   it('lists the fields with their types and coverage', async () => {

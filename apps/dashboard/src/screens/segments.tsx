@@ -191,11 +191,8 @@ function SegmentEditor(props: {
         </div>
       )}
       {isStatic ? (
-        segment ? (
-          <p class="count">{segment.memberCount} member(s)</p>
-        ) : (
-          <p class="muted">Create the segment, then paste or upload its members.</p>
-        )
+        // a saved one's members and their count are listed below (StaticMembers)
+        !segment && <p class="muted">Create the segment, then paste or upload its members.</p>
       ) : (
         <>
           {props.fields.length === 0 ? (
