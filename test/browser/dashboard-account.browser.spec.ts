@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import {
+  accountWithProject,
   signUp,
   startOAuthStandIn,
   startSmtpSink,
@@ -121,6 +122,51 @@ describe('the dashboard account screens in Chromium (standalone)', () => {
       emailVerified: boolean;
     };
     expect(me.emailVerified).toBe(true);
+  });
+
+  /** Invites `email` to a new project of a new owner: the project's id. */
+  const invite = async (email: string) => {
+    const owner = await accountWithProject(herald.url);
+    const res = await fetch(`${herald.url}/projects/${owner.projectId}/members`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, role: 'ADMIN' }),
+    });
+    expect(res.status).toBe(202);
+    return owner.projectId;
+  };
+
+  it('accepts a pending invitation from its link after logging in (an account made since), and opens the project', async () => {
+    const email = 'xena@example.com';
+    const projectId = await invite(email); // no account yet: invited by email
+    const link = await linkIn(email, /invited/);
+    // the invitee signs up on their own, then verifies the address (accepting needs it verified)
+    await signUp(herald.url, email, 'xenas password');
+    await page.goto(await linkIn(email, /Verify/));
+    await page.getByText(`${email} is verified.`).waitFor();
+    expect(link.startsWith(`${herald.url}/app/accept-invitation?token=`)).toBe(true);
+    await page.goto(link);
+    await checkScreen('accept-invitation-signed-out');
+    await page.getByRole('link', { name: 'Log in to accept' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('xenas password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/app\/accept-invitation\?token=/); // back to the invitation, signed in
+    await page.getByText(`You are signed in as ${email}`).waitFor();
+    await checkScreen('accept-invitation');
+    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await page.waitForURL(`${herald.url}/app/p/${projectId}/contacts`);
+  });
+
+  it('signs up from an invitation link signed out: the account joins the project', async () => {
+    const email = 'yann@example.com';
+    await invite(email);
+    await page.goto(await linkIn(email, /invited/));
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('yanns password');
+    await page.getByRole('button', { name: 'Create account and join' }).click();
+    await page.waitForURL(/\/app\/projects$/);
+    await page.getByRole('link', { name: 'Test project' }).waitFor();
   });
 
   it('logs in with GitHub through the stand-in and lands on the projects screen', async () => {
