@@ -89,6 +89,7 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
       ...init,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
     });
+  const TRACKED = 28;
   const json = async <T>(path: string): Promise<T> => {
     const res = await call(secretKey, path);
     if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
@@ -123,10 +124,12 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
     );
     expect(checked.status).toBe('verified');
 
+    // 28 tracked events (more than the feed's page of 25): ada 2, bob 1, ada's 25 page views
     for (const [email, event] of [
       [ada, 'signed_up'],
       [ada, 'plan_upgraded'],
       [bob, 'signed_up'],
+      ...Array.from({ length: 25 }, () => [ada, 'page_viewed'] as const),
     ] as const) {
       const res = await call(publicKey, '/v1/track', { method: 'POST', body: JSON.stringify({ email, event }) });
       expect(res.status).toBeLessThan(300);
@@ -141,7 +144,7 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
       async () => {
         const f = await json<Feed>('/activity?limit=100');
         const tracked = f.data.filter((i) => i.type === 'event.tracked').length;
-        return tracked === 3 && f.data.some((i) => i.type === 'email.sent') ? f : undefined;
+        return tracked === TRACKED && f.data.some((i) => i.type === 'email.sent') ? f : undefined;
       },
       { timeoutMs: 30_000, message: 'the feed never showed the 3 events and the send' },
     );
@@ -159,12 +162,20 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
 
     await page.getByLabel('Type', { exact: true }).selectOption('event.tracked');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.locator('section[data-activity-total="3"]').waitFor();
-    await expect(
+    await page.locator(`section[data-activity-total="${TRACKED}"]`).waitFor();
+    const types = () =>
       page
         .locator('tr[data-activity-type]')
-        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-activity-type'))),
-    ).resolves.toEqual(['event.tracked', 'event.tracked', 'event.tracked']);
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-activity-type')));
+    await expect(types()).resolves.toEqual(Array(25).fill('event.tracked'));
+    // the next page through the cursor, appended
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await page
+      .locator('tr[data-activity-type]')
+      .nth(TRACKED - 1)
+      .waitFor();
+    await expect(types()).resolves.toEqual(Array(TRACKED).fill('event.tracked'));
+    await expect(page.getByRole('button', { name: 'Show more' }).count()).resolves.toBe(0);
 
     await page.getByLabel('Contact (address or id)').fill(`nobody-${seq}@example.com`);
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -270,16 +281,22 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
     const usage = await eventually(
       async () => {
         const u = await asUser<Consumption>(`/users/@me/projects/${projectId}/billing-consumption`);
-        return u.categories.transactional!.used >= 1 ? u : undefined;
+        // metered as they happened: the send, the tracked events, the two contacts
+        const c = u.categories;
+        return c.transactional!.used >= 1 && c.events!.used >= TRACKED && c.contacts!.used >= 2 ? u : undefined;
       },
-      { timeoutMs: 30_000, message: 'the transactional send was never metered' },
+      { timeoutMs: 30_000, message: 'the send, the events and the contacts were never all metered' },
     );
     await page.getByRole('link', { name: 'Billing' }).click();
     for (const key of ['transactional', 'campaign', 'workflow', 'events', 'contacts'])
       await expect(page.locator(`tr[data-category="${key}"] td[data-field="used"]`).textContent()).resolves.toBe(
         String(usage.categories[key]!.used),
       );
-    expect(usage.categories.transactional!.used).toBe(1);
+    expect([
+      usage.categories.transactional!.used,
+      usage.categories.events!.used,
+      usage.categories.contacts!.used,
+    ]).toEqual([1, TRACKED, 2]);
     await page.locator('[data-security-status="active"]').waitFor();
     await expect(page.locator('tr[data-window="last7Days"] td[data-field="sends"]').textContent()).resolves.toBe(
       String(
