@@ -104,10 +104,8 @@ WatchedClient.prototype.query = function watchedQuery(this: WatchedClient, ...ar
     };
   const result = (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
   if (result instanceof Promise) result.then(done, done);
-  else if (result && typeof (result as { on?: unknown }).on === 'function') {
-    (result as pg.Query).on('end', done);
-    (result as pg.Query).on('error', done);
-  } else if (typeof last !== 'function') done();
+  // a Submittable (a cursor, a stream) is read at its consumer's pace, idle between reads: not watched
+  else if (typeof last !== 'function') done();
   return result;
 } as pg.Client['query'];
 
@@ -171,7 +169,9 @@ async function judgeOnServer(clients: WatchedClient[]): Promise<number> {
     for (const c of clients) {
       const s = state.get(c.backendPid!);
       if (s === 'active') continue; // the server is running it: a long query, left alone
+      // its answer may have been read meanwhile (an event loop that was busy): only a query still out is judged
       const waitedMs = Date.now() - (c.waitingSince ?? Date.now());
+      if (c.waitingSince === undefined || waitedMs <= settings.stalledQueryMs) continue;
       log.warn('database connection stalled: its query has no answer and the server runs nothing for it', {
         pid: c.backendPid,
         backendState: s ?? 'gone',
