@@ -127,6 +127,18 @@ export class ServiceConfig extends KafkaClientConfig {
   @IsInt()
   @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 25_000;
+
+  /**
+   * Milliseconds a process keeps serving after SIGTERM, not ready and answering every request with
+   * `Connection: close`, before it stops accepting connections: the time its balancers take to see
+   * readiness fail (docs/operations.md, "Shutdown"). 0 where a preStop sleep holds SIGTERM back.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  SHUTDOWN_DRAIN_MS: number = 0;
 }
 
 /** What `main.js migrate` needs: only the database. */
@@ -239,6 +251,13 @@ export class StandaloneConfig {
   @IsInt()
   @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 25_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  SHUTDOWN_DRAIN_MS: number = 0;
 }
 
 /** TRUSTED_PROXIES as Fastify's `trustProxy`: the list, or false when none is configured. */

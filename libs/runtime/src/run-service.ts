@@ -122,7 +122,7 @@ export async function runService(def: ServiceDefinition, argv = process.argv.sli
   await app.startAllMicroservices();
   if (config.READ_YOUR_WRITES) warnOfMissingPeerUrls(def.name, app.get(ReadYourWrites).producersFor(def.name), runtime);
   await app.listen({ port, host: config.HOST });
-  installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS);
+  installGracefulShutdown(app, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, drainMs: config.SHUTDOWN_DRAIN_MS });
   const metrics = await MetricsServer.listen(metricsSettings.METRICS_PORT, config.HOST);
   log.info('service started', {
     service: def.name,

@@ -105,7 +105,11 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
   await app.listen({ port: config.PORT, host: config.HOST });
   runtime.selfUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   listened(runtime.selfUrl);
-  installGracefulShutdown(app, config.SHUTDOWN_TIMEOUT_MS, stopDatabase);
+  installGracefulShutdown(
+    app,
+    { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, drainMs: config.SHUTDOWN_DRAIN_MS },
+    stopDatabase,
+  );
   const metrics = await MetricsServer.listen(metricsSettings.METRICS_PORT, config.HOST);
   const url = await app.getUrl();
   log.info('Herald standalone started', {

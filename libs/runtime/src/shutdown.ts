@@ -1,17 +1,18 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createLogger, HealthRegistry, stopTracing } from '@herald/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 const log = createLogger('shutdown');
 
 /**
- * Graceful shutdown on SIGTERM/SIGINT: readiness turns 503, the HTTP server stops accepting and
- * finishes in-flight requests, event consumers stop after their batch and commit offsets, outbox
- * relays publish the batch in flight, then data sources close, and the spans still batched are
- * exported. A second signal, or the timeout, forces the exit.
+ * Graceful shutdown on SIGTERM/SIGINT: the HTTP server stops serving ({@link stopServing}), event
+ * consumers stop after their batch and commit offsets, outbox relays publish the batch in flight,
+ * then data sources close, and the spans still batched are exported. A second signal, or the
+ * timeout, forces the exit.
  */
 export function installGracefulShutdown(
   app: NestFastifyApplication,
-  timeoutMs: number,
+  settings: { timeoutMs: number; drainMs: number },
   after?: () => Promise<void>,
 ): void {
   let stopping = false;
@@ -22,23 +23,19 @@ export function installGracefulShutdown(
     }
     stopping = true;
     const started = Date.now();
-    log.info('shutting down', { signal });
+    log.info('shutting down', { signal, drainMs: settings.drainMs });
     const timer = setTimeout(() => {
-      log.error('shutdown timed out: exiting', { timeoutMs });
+      log.error('shutdown timed out: exiting', { timeoutMs: settings.timeoutMs });
       process.exit(1);
-    }, timeoutMs);
+    }, settings.timeoutMs);
     timer.unref();
     try {
-      app.get(HealthRegistry).markShuttingDown();
-      // Stop accepting; answer what is in flight. Keep-alive connections that turn idle (or never
-      // carried a request) are closed as they do, so they cannot hold the close open.
-      const server = app.getHttpServer() as import('node:http').Server;
-      const reaper = setInterval(() => server.closeIdleConnections(), 100);
-      try {
-        await app.getHttpAdapter().getInstance().close();
-      } finally {
-        clearInterval(reaper);
-      }
+      await stopServing(
+        app.getHttpServer() as Server,
+        app.get(HealthRegistry),
+        () => app.getHttpAdapter().getInstance().close(),
+        settings.drainMs,
+      );
       await Promise.all(app.getMicroservices().map((m) => m.close()));
       await app.close();
       await after?.();
@@ -52,4 +49,34 @@ export function installGracefulShutdown(
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * The HTTP side of a graceful shutdown, in the order a rolling restart needs it:
+ * 1. readiness turns 503, and from then on every answer carries `Connection: close`: a keep-alive
+ *    client (the gateway's pool to this service, a layer-4 balancer's pinned connection) is served
+ *    and leaves, its next request opening a connection its balancer gives to a ready instance;
+ * 2. for `drainMs` the process keeps accepting and serving, while its balancers see readiness fail
+ *    (a probe period or two; 0 where a preStop sleep held SIGTERM back while they did);
+ * 3. the server stops accepting and finishes in-flight requests (`close`: Fastify's). Keep-alive
+ *    connections that turn idle (or never carried a request) are closed as they do, so they cannot
+ *    hold the close open.
+ */
+export async function stopServing(
+  server: Server,
+  health: HealthRegistry,
+  close: () => Promise<unknown>,
+  drainMs: number,
+): Promise<void> {
+  health.markShuttingDown();
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    res.shouldKeepAlive = false;
+  });
+  if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+  const reaper = setInterval(() => server.closeIdleConnections(), 100);
+  try {
+    await close();
+  } finally {
+    clearInterval(reaper);
+  }
 }
