@@ -10,7 +10,7 @@ import {
   type TestDnsServer,
   type Topology,
 } from '@herald/testing';
-import { WebhookReceiver } from '../e2e/webhooks-helpers.js';
+import { WebhookReceiver, type ReceivedWebhook } from '../e2e/webhooks-helpers.js';
 import { checkScreen, launchChromium, watchPage } from './harness.js';
 
 interface DomainBody {
@@ -215,7 +215,7 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
     await screen('analytics');
   });
 
-  it('creates a webhook endpoint (no event: refused on the field), its secret shown once; test delivered and logged; replay delivers again; disabled, deleted', async () => {
+  it('creates a webhook endpoint (no event: refused on the field), its secret shown once; test delivered and logged; replay delivers again; the secret rotated signs the next; disabled, deleted', async () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No endpoint yet').waitFor();
     await screen('webhooks-empty');
@@ -247,11 +247,11 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
     );
     const id = first!.headers['webhook-id'] as string;
     // the secret shown once signs what the receiver got (Standard Webhooks: id.timestamp.body)
-    const signed = `${id}.${first!.headers['webhook-timestamp'] as string}.${first!.body}`;
-    const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
-      .update(signed)
-      .digest('base64');
-    expect((first!.headers['webhook-signature'] as string).split(' ')).toContain(`v1,${expected}`);
+    const signature = (r: ReceivedWebhook, key: string) =>
+      `v1,${createHmac('sha256', Buffer.from(key.slice('whsec_'.length), 'base64'))
+        .update(`${r.headers['webhook-id'] as string}.${r.headers['webhook-timestamp'] as string}.${r.body}`)
+        .digest('base64')}`;
+    expect((first!.headers['webhook-signature'] as string).split(' ')).toContain(signature(first!, secret));
     await expect(card.locator('tr[data-delivery] code').textContent()).resolves.toBe(id);
     await screen('webhooks-delivered');
 
@@ -265,6 +265,18 @@ describe('the dashboard: activity, analytics, webhooks and billing (standalone)'
     await card.locator('tr[data-delivery][data-status="delivered"]').waitFor();
     const log = await json<{ data: { status: string }[] }>(`/webhooks/endpoints/${endpointId}/deliveries`);
     expect(log.data.map((d) => d.status)).toEqual(['delivered']);
+
+    // a new secret, shown once; the next delivery is signed with it (the old one beside it)
+    await card.getByRole('button', { name: 'Rotate secret' }).click();
+    await card.getByRole('button', { name: /^Yes, a new secret/ }).click();
+    await page.locator(`code[data-secret]:not(:text-is("${secret}"))`).waitFor();
+    const rotated = (await page.locator('code[data-secret]').textContent())!;
+    expect(rotated).toMatch(/^whsec_/);
+    await card.getByRole('button', { name: 'Send a test event' }).click();
+    const third = await eventually(async () => receiver.at(`/dash-${seq}`)[2]);
+    expect((third.headers['webhook-signature'] as string).split(' ')).toEqual(
+      expect.arrayContaining([signature(third, rotated), signature(third, secret)]),
+    );
 
     await card.getByRole('button', { name: 'Disable' }).click();
     await page.locator('section[data-endpoint][data-enabled="false"]').waitFor();

@@ -70,7 +70,13 @@ export function Webhooks({ projectId }: { projectId: string }) {
         <Empty>No endpoint yet: add one above to receive the project's events.</Empty>
       ) : (
         endpoints.data.data.map((e) => (
-          <EndpointCard key={e.id} projectId={projectId} endpoint={e} onChanged={() => setRound((n) => n + 1)} />
+          <EndpointCard
+            key={e.id}
+            projectId={projectId}
+            endpoint={e}
+            onChanged={() => setRound((n) => n + 1)}
+            onSecret={setCreated}
+          />
         ))
       )}
     </Page>
@@ -164,11 +170,14 @@ function EndpointCard({
   projectId,
   endpoint,
   onChanged,
+  onSecret,
 }: {
   projectId: string;
   endpoint: Endpoint;
   onChanged: () => void;
+  onSecret: (e: { id: string; secret: string }) => void;
 }) {
+  const [rotating, setRotating] = useState(false);
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -195,6 +204,14 @@ function EndpointCard({
         }),
       ),
     );
+  const rotate = () =>
+    act(async () => {
+      const answer = await api(projectId).request('post', '/webhooks/endpoints/{id}/rotate-secret', {
+        path: { id: endpoint.id },
+      });
+      setRotating(false);
+      onSecret({ id: answer.id, secret: answer.secret });
+    });
   const remove = () =>
     act(async () => {
       await api(projectId).request('delete', '/webhooks/endpoints/{id}', { path: { id: endpoint.id } });
@@ -224,6 +241,20 @@ function EndpointCard({
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? 'Hide deliveries' : 'Deliveries'}
       </button>{' '}
+      {rotating ? (
+        <>
+          <button type="button" class="danger" disabled={busy} onClick={() => void rotate()}>
+            Yes, a new secret (the old one signs beside it for 24 hours)
+          </button>{' '}
+          <button type="button" class="secondary" onClick={() => setRotating(false)}>
+            Keep the secret
+          </button>
+        </>
+      ) : (
+        <button type="button" class="secondary" onClick={() => setRotating(true)}>
+          Rotate secret
+        </button>
+      )}{' '}
       {confirming ? (
         <>
           <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
