@@ -13,6 +13,7 @@ import {
   type SmtpSink,
   type TestDnsServer,
   type Topology,
+  type TopologyOptions,
 } from '@herald/testing';
 import { newProject, type TestProjectApi } from '../e2e/contacts-helpers.js';
 import { verifyNow } from '../e2e/sending-helpers.js';
@@ -44,11 +45,19 @@ export const FAULT_ENV: Readonly<Record<string, string>> = {
 };
 
 /**
+ * `options.serviceEnv`: variables of one service (startTopology's), e.g. peers' URLs of the scenario's own.
+ * `options.onTopology`: called once the services are ready, before the project is made (e.g. to put
+ * them behind balancers of the scenario's own).
  * `options.brokers`: a Kafka cluster of the scenario's own (e.g. test/faults/broker.ts) instead
  * of the one startTopology starts, handed over as KAFKA_BROKERS for the time of the start.
  */
 export async function startFaultHerald(
-  options: { env?: Record<string, string>; brokers?: string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    serviceEnv?: TopologyOptions['serviceEnv'];
+    brokers?: string[];
+    onTopology?: (topology: Topology) => Promise<void>;
+  } = {},
 ): Promise<FaultHerald> {
   const [smtp, dns] = await Promise.all([startSmtpSink({ replyDelayMs: 5 }), startDnsServer()]);
   const before = process.env.KAFKA_BROKERS;
@@ -57,10 +66,12 @@ export async function startFaultHerald(
     mode: 'distributed',
     exclusive: true,
     env: { ...FAULT_ENV, SMTP_URL: smtp.url, DNS_SERVERS: dns.address, ...options.env },
+    ...(options.serviceEnv ? { serviceEnv: options.serviceEnv } : {}),
   }).finally(() => {
     if (before === undefined) delete process.env.KAFKA_BROKERS;
     else process.env.KAFKA_BROKERS = before;
   });
+  await options.onTopology?.(topology);
   const api = await newProject(topology.url);
   const domain = `faults-${Date.now().toString(36)}.example.test`;
   await verifyNow(api, dns, domain);

@@ -98,6 +98,7 @@ export class LoadDriver {
     let status: number | null = null;
     let id: string | undefined;
     let retryAfter: string | undefined;
+    let error: string | undefined;
     try {
       const res = await fetch(`${this.target.url}${path}`, {
         method: 'POST',
@@ -109,8 +110,10 @@ export class LoadDriver {
       retryAfter = res.headers.get('retry-after') ?? undefined;
       const text = await res.text();
       if (res.ok) id = idOf(JSON.parse(text));
-    } catch {
+      else error = text.slice(0, 200);
+    } catch (err) {
       status ??= null; // refused, reset or timed out: no answer
+      error = String((err as { cause?: unknown }).cause ?? err).slice(0, 200);
     }
     this.ledger.push({
       kind,
@@ -120,6 +123,7 @@ export class LoadDriver {
       status,
       ...(id ? { id } : {}),
       ...(retryAfter ? { retryAfter } : {}),
+      ...(error ? { error } : {}),
     });
   }
 }

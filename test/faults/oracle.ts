@@ -18,6 +18,8 @@ export interface LedgerEntry {
   id?: string;
   /** The Retry-After header of a refusal, when it had one. */
   retryAfter?: string;
+  /** What a refusal's body or a failure said (its first 200 characters): for the scenarios' notes. */
+  error?: string;
 }
 
 /** An email row of sending.emails (its statuses: EmailStatus of libs/services/sending), as the oracle reads it. */

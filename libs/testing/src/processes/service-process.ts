@@ -101,7 +101,8 @@ export class ServiceProcess {
   constructor(
     readonly app: string,
     readonly port: number,
-    private readonly env: Record<string, string>,
+    /** Its variables (a second instance of the app is started with the same: test/faults' rolling restart). */
+    readonly env: Record<string, string>,
     private readonly args: string[] = [],
   ) {
     this.url = `http://127.0.0.1:${port}`;
