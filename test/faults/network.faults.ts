@@ -10,8 +10,8 @@ import {
 } from '@herald/testing';
 import { startFaultHerald, type FaultHerald } from './herald.js';
 import { LoadDriver } from './load.js';
-import { errorRate, judge, recoveryMs, within, type LedgerEntry } from './oracle.js';
-import { recordRow, rowFrom } from './report.js';
+import type { LedgerEntry } from './oracle.js';
+import { runFaultSteps, selectSteps, type FaultStep } from './phases.js';
 
 /**
  * Scenario 6 of issue 44: network faults between every service and PostgreSQL, and between every
@@ -25,13 +25,6 @@ import { recordRow, rowFrom } from './report.js';
  */
 const FAULT_S = Number(process.env.FAULTS_NET_S ?? 20);
 const LATENCY_MS = 200;
-const STUCK_LIMIT_MS = 60_000;
-
-interface Phase {
-  name: string;
-  at: number;
-  healedAt: number;
-}
 
 describe('network faults between the services and PostgreSQL or Kafka, under load', () => {
   let herald: FaultHerald;
@@ -79,7 +72,7 @@ describe('network faults between the services and PostgreSQL or Kafka, under loa
    * The faults in turn (FAULTS_NET_ONLY=<words>: those whose name holds one of them): for each of
    * PostgreSQL and Kafka, latency, a reset, then the half-open network.
    */
-  const steps = () => {
+  const steps = (): FaultStep[] => {
     const links: [string, NetLink[]][] = [
       ['PostgreSQL', [pgLink]],
       ['Kafka', kafkaLinks],
@@ -99,70 +92,14 @@ describe('network faults between the services and PostgreSQL or Kafka, under loa
         heal: () => ls.forEach((l) => l.heal()),
       },
     ]);
-    const only = (process.env.FAULTS_NET_ONLY ?? '').split(/[ ,]+/).filter(Boolean);
-    return only.length ? all.filter((st) => only.some((w) => st.name.toLowerCase().includes(w.toLowerCase()))) : all;
+    return selectSteps(all, process.env.FAULTS_NET_ONLY);
   };
-
-  /** Every request of the last 3 s answered 2xx: the API is back (or the deadline says it is not). */
-  const answeringAgain = () =>
-    eventually(
-      () => {
-        const recent = load.ledger.filter((e) => e.startedAt >= Date.now() - 3_000 && e.endedAt > 0);
-        return recent.length >= 10 && recent.every((e) => e.status !== null && e.status < 300);
-      },
-      { timeoutMs: STUCK_LIMIT_MS + 30_000, intervalMs: 250, message: 'every answer 2xx again' },
-    ).catch(() => undefined); // judged by the phase's recovery: none
 
   it('loses nothing acknowledged, sends nothing twice, answers again within 60 s and leaves no consumer stuck', async () => {
     load = new LoadDriver({ url: herald.topology.url, key: herald.api.key, from: herald.from, tag: 'net' });
     load.start();
     await eventually(() => load.ledger.length >= 20, { timeoutMs: 60_000, message: 'the load never got going' });
-    const phases: Phase[] = [];
-    for (const step of steps()) {
-      const at = Date.now();
-      await step.fault();
-      await load.answeredSince(at, step.seconds * load.rate);
-      await step.heal?.();
-      const healedAt = Date.now();
-      phases.push({ name: step.name, at, healedAt });
-      await answeringAgain();
-      console.log(`${step.name}: ${Math.round((Date.now() - healedAt) / 1000)} s to answer again after the heal`);
-    }
-    await load.stop();
-    // the load has stopped after the API answered again: what is left is the consumers' backlog
-    const drainedMs = await herald.settle(load.ledger);
-    const state = await herald.finalState();
-    const rows = phases.map((p, i) => {
-      const end = phases[i + 1]?.at ?? Infinity;
-      const window = within(load.ledger, p.at, end);
-      const recovered = recoveryMs(window, p.healedAt, end);
-      const v = judge(window, state);
-      const tooSlow = recovered !== null && recovered > STUCK_LIMIT_MS;
-      const row = rowFrom(
-        `network: ${p.name}`,
-        v,
-        {
-          recoveryMs: recovered === null ? null : recovered + (p.healedAt - p.at),
-          errorRate: errorRate(within(load.ledger, p.at, p.healedAt + 1000)),
-        },
-        { note: tooSlow ? [`answered again ${Math.round(recovered / 1000)} s after the network healed`] : [] },
-      );
-      return { ...row, passed: row.passed && !tooSlow };
-    });
-    const last = rows[rows.length - 1]!;
-    if (drainedMs > STUCK_LIMIT_MS)
-      rows[rows.length - 1] = {
-        ...last,
-        passed: false,
-        note: [last.note, `backlog drained ${Math.round(drainedMs / 1000)} s after the load stopped`]
-          .filter(Boolean)
-          .join('; '),
-      };
-    rows.forEach((r) => {
-      recordRow(r);
-      console.log(JSON.stringify(r));
-    });
-    const whole = judge(load.ledger, state);
+    const { rows, whole, drainedMs } = await runFaultSteps('network', herald, load, steps());
     const unanswered = load.ledger.filter((e: LedgerEntry) => e.status === null).length;
     console.log(
       `network faults: ${load.ledger.length} requests, ${unanswered} without an answer within 10 s, ` +

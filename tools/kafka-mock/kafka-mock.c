@@ -4,7 +4,14 @@
  * Usage: kafka-mock [broker_count=1] [--port N] [--until-signal]
  *   stdout: exactly one line "BOOTSTRAP=host:port[,host:port...]", then one reply line ("OK" or
  *           "ERR <reason>") per stdin command.
- *   stdin:  optional commands, one per line: "create <topic> <partitions>" creates a topic.
+ *   stdin:  optional commands, one per line:
+ *             "create <topic> <partitions>"      creates a topic;
+ *             "leader <topic> <partition> <id>"  makes broker <id> the partition's leader (-1: none);
+ *             "errors <api key> <code> <count>"  fails the next <count> requests of that API with
+ *                                                <code> (a Kafka error code, e.g. 6 NOT_LEADER_OR_FOLLOWER);
+ *             "down <id>" / "up <id>"            disconnects broker <id> and refuses connections /
+ *                                                accepts them again (-1: every broker; no leader change).
+ *           The fault suite's cluster scenario (test/faults/) drives them.
  *   Runs until stdin reaches EOF or SIGTERM/SIGINT, then destroys the cluster and exits 0.
  *   --until-signal: stdin's EOF does not stop it (a launcher or a shell with no stdin); only
  *                   SIGTERM/SIGINT do (`npm run start:distributed`).
@@ -75,7 +82,7 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len) {
 int main(int argc, char **argv) {
     int brokers = 1, until_signal = 0;
     char errstr[512], line[1024], topic[512];
-    int partitions;
+    int partitions, broker_id, api_key, code, count;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--until-signal") == 0) until_signal = 1;
         else if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) fixed_port = atoi(argv[++i]);
@@ -120,6 +127,20 @@ int main(int argc, char **argv) {
         }
         if (sscanf(line, "create %511s %d", topic, &partitions) == 2 && partitions > 0) {
             rd_kafka_resp_err_t err = rd_kafka_mock_topic_create(mcluster, topic, partitions, 1);
+            if (err) printf("ERR %s\n", rd_kafka_err2str(err)); else printf("OK\n");
+        } else if (sscanf(line, "leader %511s %d %d", topic, &partitions, &broker_id) == 3) {
+            rd_kafka_resp_err_t err = rd_kafka_mock_partition_set_leader(mcluster, topic, partitions, broker_id);
+            if (err) printf("ERR %s\n", rd_kafka_err2str(err)); else printf("OK\n");
+        } else if (sscanf(line, "errors %d %d %d", &api_key, &code, &count) == 3 && count > 0 && count <= 1000) {
+            rd_kafka_resp_err_t errs[1000];
+            for (int i = 0; i < count; i++) errs[i] = (rd_kafka_resp_err_t)code;
+            rd_kafka_mock_push_request_errors_array(mcluster, (int16_t)api_key, (size_t)count, errs);
+            printf("OK\n");
+        } else if (sscanf(line, "down %d", &broker_id) == 1) {
+            rd_kafka_resp_err_t err = rd_kafka_mock_broker_set_down(mcluster, broker_id);
+            if (err) printf("ERR %s\n", rd_kafka_err2str(err)); else printf("OK\n");
+        } else if (sscanf(line, "up %d", &broker_id) == 1) {
+            rd_kafka_resp_err_t err = rd_kafka_mock_broker_set_up(mcluster, broker_id);
             if (err) printf("ERR %s\n", rd_kafka_err2str(err)); else printf("OK\n");
         } else if (line[0] != '\n') {
             printf("ERR unknown command\n");

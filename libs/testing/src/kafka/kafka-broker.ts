@@ -9,6 +9,8 @@
 //     4 partitions; CreateTopics (kafkajs admin.createTopics) is NOT implemented by the mock, so use
 //     KafkaBroker.createTopic() which works on every provider.
 //   - consumer groups + committed offsets work (JoinGroup/SyncGroup/Heartbeat/OffsetCommit/Fetch).
+//   - faults can be injected (`inject`: a partition's leader moved, request errors pushed, a broker
+//     down or up); `startKafka({ brokerCount })` starts several brokers so that leaders can move.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { KafkaClientConfig, kafkaSecurityOf, loadConfig } from '@herald/core';
@@ -23,14 +25,24 @@ export interface KafkaBroker {
   provider: 'external' | 'mock' | 'testcontainers';
   /** Creates a topic with an explicit partition count (no-op if it already exists). */
   createTopic(topic: string, partitions: number): Promise<void>;
+  /**
+   * The mock cluster only: a fault injected (tools/kafka-mock's commands: `leader <topic> <partition>
+   * <id>`, `errors <api key> <code> <count>`, `down <id>`, `up <id>`); absent on other providers.
+   */
+  inject?(command: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface StartKafkaOptions {
+  /** Brokers of the mock cluster (default 1); a leader can only move between several. */
+  brokerCount?: number;
 }
 
 const MOCK_BOOT_TIMEOUT_MS = 10_000;
 const MOCK_STOP_GRACE_MS = 5_000;
 const CP_KAFKA_IMAGE = process.env.KAFKA_TESTCONTAINERS_IMAGE ?? 'confluentinc/cp-kafka:7.6.1';
 
-export async function startKafka(): Promise<KafkaBroker> {
+export async function startKafka(options: StartKafkaOptions = {}): Promise<KafkaBroker> {
   const external = process.env.KAFKA_BROKERS?.trim();
   if (external) {
     const brokers = external
@@ -45,7 +57,7 @@ export async function startKafka(): Promise<KafkaBroker> {
     };
   }
   if (await dockerReachable()) return startTestcontainers();
-  return startMock();
+  return startMock(options.brokerCount);
 }
 
 /** Retries a kafkajs admin connect + metadata fetch until the cluster answers (or the deadline passes). */
@@ -236,18 +248,27 @@ async function startMock(brokerCount = 1): Promise<KafkaBroker> {
   });
   const brokers = bootstrap.split(',').filter(Boolean);
 
+  /** One stdin command; its reply ("OK" or "ERR …") settles it. */
+  const command = (line: string) =>
+    new Promise<void>((resolve, reject) => {
+      pendingReplies.push((reply) => (reply === 'OK' ? resolve() : reject(new Error(`kafka-mock: ${reply}`))));
+      child.stdin.write(`${line}\n`);
+    });
   let stopping: Promise<void> | undefined;
   return {
     brokers,
     provider: 'mock',
-    createTopic: (topic, partitions) =>
-      new Promise<void>((resolve, reject) => {
-        if (!/^[A-Za-z0-9._-]+$/.test(topic)) return reject(new Error(`invalid topic name: ${topic}`));
-        pendingReplies.push((reply) =>
-          reply === 'OK' || reply.includes('already exists') ? resolve() : reject(new Error(`kafka-mock: ${reply}`)),
-        );
-        child.stdin.write(`create ${topic} ${partitions}\n`);
-      }),
+    createTopic: (topic, partitions) => {
+      if (!/^[A-Za-z0-9._-]+$/.test(topic)) return Promise.reject(new Error(`invalid topic name: ${topic}`));
+      return command(`create ${topic} ${partitions}`).catch((err: Error) => {
+        if (!err.message.includes('already exists')) throw err;
+      });
+    },
+    inject: (line) => {
+      if (!/^(leader [A-Za-z0-9._-]+ \d+ -?\d+|errors \d+ \d+ \d+|(down|up) -?\d+)$/.test(line))
+        return Promise.reject(new Error(`not a kafka-mock fault: ${line}`));
+      return command(line);
+    },
     stop: () =>
       (stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
