@@ -3,15 +3,22 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Result } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
 import { ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Ledger } from './campaign-ledger.js';
+import { Cancel, localTime, Schedule } from './campaign-schedule.js';
 import { audienceCount } from './campaigns.js';
 import { NotFound } from './projects.js';
 
 type Stats = Result<'recipientsStats'>;
 const POLL_MS = 1000;
 
-/** One campaign: its content and audience (with its count), a test send, send now, then its progress and stats. */
+/**
+ * One campaign: its content, template and audience (with its count), a test send, send now or
+ * schedule, cancel; then its progress, stats and ledger.
+ */
 export function Campaign({ projectId, campaignId }: { projectId: string; campaignId: string }) {
   const [round, setRound] = useState(0);
+  const [progress, setProgress] = useState('');
+  const again = () => setRound((n) => n + 1);
   const campaign = useLoad(() => api(projectId).campaigns.get(campaignId), [projectId, campaignId, round]);
   if (campaign.state === 'loading') return <Loading what="the campaign" />;
   if (campaign.state === 'error')
@@ -27,33 +34,66 @@ export function Campaign({ projectId, campaignId }: { projectId: string; campaig
         <span class={`badge ${c.status.toLowerCase()}`} data-campaign-status={c.status}>
           {c.status.toLowerCase()}
         </span>
+        {c.status === 'SCHEDULED' && c.scheduledAt && (
+          <span data-scheduled-at={c.scheduledAt}> for {localTime(c.scheduledAt)}</span>
+        )}
       </p>
       <dl class="facts">
         <dt>Subject</dt>
         <dd>{c.subject}</dd>
         <dt>From</dt>
         <dd>{c.from}</dd>
+        {c.templateId && (
+          <>
+            <dt>Template</dt>
+            <dd>
+              <TemplateName projectId={projectId} templateId={c.templateId} />
+            </dd>
+          </>
+        )}
         <dt>Audience</dt>
         <dd>
           <AudienceCount projectId={projectId} segmentId={c.audienceType === 'SEGMENT' ? c.segmentId : null} />
         </dd>
       </dl>
       <TestSend projectId={projectId} campaignId={c.id} />
-      {c.status === 'DRAFT' && (
-        <SendNow projectId={projectId} campaignId={c.id} onSent={() => setRound((n) => n + 1)} />
+      {(c.status === 'DRAFT' || c.status === 'SCHEDULED') && (
+        <>
+          <SendNow projectId={projectId} campaignId={c.id} onSent={again} />
+          <Schedule projectId={projectId} campaignId={c.id} scheduledAt={c.scheduledAt} onScheduled={again} />
+        </>
       )}
-      {c.status !== 'DRAFT' && (
-        <CampaignStats
-          projectId={projectId}
-          campaignId={c.id}
-          // the ledger is complete: read the campaign again for its final status (SENT)
-          onComplete={c.status === 'SENDING' ? () => setRound((n) => n + 1) : undefined}
-        />
+      {(c.status === 'SCHEDULED' || c.status === 'SENDING') && (
+        <Cancel projectId={projectId} campaignId={c.id} sending={c.status === 'SENDING'} onCancelled={again} />
+      )}
+      {c.status !== 'DRAFT' && c.status !== 'SCHEDULED' && (
+        <>
+          <CampaignStats
+            projectId={projectId}
+            campaignId={c.id}
+            onProgress={setProgress}
+            // the ledger is complete: read the campaign again for its final status (SENT)
+            onComplete={c.status === 'SENDING' ? again : undefined}
+          />
+          <Ledger projectId={projectId} campaignId={c.id} version={progress} />
+        </>
       )}
       <p>
         <a href={`/app/p/${projectId}/campaigns`}>All campaigns</a>
       </p>
     </Page>
+  );
+}
+
+function TemplateName({ projectId, templateId }: { projectId: string; templateId: string }) {
+  const template = useLoad(
+    () => api(projectId).request('get', '/templates/{id}', { path: { id: templateId } }),
+    [projectId, templateId],
+  );
+  return (
+    <a href={`/app/p/${projectId}/templates/${templateId}`} data-template={templateId}>
+      {template.state === 'ready' ? template.data.name : templateId}
+    </a>
   );
 }
 
@@ -167,10 +207,13 @@ const ROWS: [keyof Stats, string][] = [
 function CampaignStats({
   projectId,
   campaignId,
+  onProgress,
   onComplete,
 }: {
   projectId: string;
   campaignId: string;
+  /** Called with a key that changes as recipients reach a final state. */
+  onProgress: (key: string) => void;
   onComplete?: (() => void) | undefined;
 }) {
   const [stats, setStats] = useState<Stats | null>(null);
@@ -190,7 +233,8 @@ function CampaignStats({
           if (!live) return;
           const settled = answer.complete && campaign.status !== 'SENDING' && campaign.status !== 'SCHEDULED';
           setStats({ ...answer, complete: settled });
-          if (!settled) timer = setTimeout(poll, POLL_MS);
+          onProgress(`${answer.recipients}:${answer.sent}:${answer.skipped}:${answer.failed}:${String(settled)}`);
+          if (!settled) timer = setTimeout(() => void poll(), POLL_MS);
           else onComplete?.();
         },
         (error: unknown) => live && setFailure(error),
@@ -222,6 +266,11 @@ function CampaignStats({
           aria-label="Sending progress"
         />
       )}
+      <p data-progress={`${stats.sent}/${stats.recipients}`}>
+        {stats.sent} of {stats.recipients} sent
+        {stats.skipped > 0 && `, ${stats.skipped} skipped`}
+        {stats.failed > 0 && `, ${stats.failed} failed`}
+      </p>
       <dl class="facts">
         {ROWS.map(([key, label]) => (
           <Fragment key={key}>

@@ -1,10 +1,13 @@
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
+import type { Result } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
 import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
 import { listDomains } from './domains.js';
 import { NotFound } from './projects.js';
 import { listSegments } from './segments.js';
+
+type Template = Result<'templatesList'>['data'][number];
 
 /** How many contacts an audience reaches: every subscribed contact, or a segment's members. */
 export async function audienceCount(projectId: string, segmentId: string | null): Promise<number> {
@@ -49,10 +52,22 @@ function Compose({ projectId }: { projectId: string }) {
   const { route } = useLocation();
   const options = useLoad(
     () =>
-      Promise.all([listDomains(projectId), listSegments(projectId)]).then(([d, s]) => ({ domains: d, segments: s })),
+      Promise.all([
+        listDomains(projectId),
+        listSegments(projectId),
+        api(projectId).request('get', '/templates', { query: { limit: 100 } }),
+      ]).then(([d, s, t]) => ({ domains: d, segments: s, templates: t.data })),
     [projectId],
   );
-  const [form, setForm] = useState({ name: '', subject: '', body: '', local: 'news', domain: '', segmentId: '' });
+  const [form, setForm] = useState({
+    name: '',
+    subject: '',
+    body: '',
+    local: 'news',
+    domain: '',
+    segmentId: '',
+    templateId: '',
+  });
   const [audience, setAudience] = useState<'ALL' | 'SEGMENT'>('ALL');
   const counted = useLoad(
     () => audienceCount(projectId, audience === 'SEGMENT' ? form.segmentId || null : null),
@@ -66,6 +81,23 @@ function Compose({ projectId }: { projectId: string }) {
   const verified = options.data.domains.filter((d) => d.status === 'verified');
   const domain = form.domain || verified[0]?.domain || '';
   const segmentId = form.segmentId || options.data.segments[0]?.id || '';
+  // a campaign's body is HTML: a Markdown template's body would be sent as HTML, so only HTML ones are offered
+  const templates = options.data.templates.filter((t) => t.format === 'html');
+  /** From a template: the campaign names it and starts from a copy of its subject, body and sender. */
+  const useTemplate = (id: string) => {
+    const t: Template | undefined = templates.find((x) => x.id === id);
+    if (!t) return setForm((f) => ({ ...f, templateId: '' }));
+    const [local, at] = (t.from ?? '').split('@');
+    const onVerified = at !== undefined && verified.some((d) => d.domain === at);
+    setForm((f) => ({
+      ...f,
+      templateId: t.id,
+      name: f.name || t.name,
+      subject: t.subject,
+      body: t.body,
+      ...(onVerified && local ? { local, domain: at } : {}),
+    }));
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -76,6 +108,7 @@ function Compose({ projectId }: { projectId: string }) {
         subject: form.subject,
         body: form.body,
         from: `${form.local}@${domain}`,
+        ...(form.templateId ? { templateId: form.templateId } : {}),
         audienceType: audience,
         ...(audience === 'SEGMENT' ? { segmentId } : {}),
       });
@@ -95,6 +128,33 @@ function Compose({ projectId }: { projectId: string }) {
           {refusal.message}
         </p>
       )}
+      <div class="field">
+        <label for="field-templateId">Start from</label>
+        <select
+          id="field-templateId"
+          value={form.templateId}
+          aria-invalid={refusal.fields.templateId ? 'true' : undefined}
+          aria-describedby={refusal.fields.templateId ? 'field-templateId-error' : 'field-templateId-hint'}
+          onChange={(e) => useTemplate((e.target as HTMLSelectElement).value)}
+        >
+          <option value="">Scratch</option>
+          {templates.map((t) => (
+            <option key={t.id} value={t.id}>
+              Template: {t.name}
+            </option>
+          ))}
+        </select>
+        <p class="muted" id="field-templateId-hint">
+          {templates.length === 0
+            ? 'No HTML template in this project yet.'
+            : 'A template fills in its subject, body and sender; edit them freely.'}
+        </p>
+        {refusal.fields.templateId && (
+          <p class="field-error" id="field-templateId-error">
+            {refusal.fields.templateId}
+          </p>
+        )}
+      </div>
       <Field
         name="name"
         label="Campaign name"

@@ -1,0 +1,234 @@
+import type { Browser, Page } from 'playwright-core';
+import {
+  eventually,
+  startDnsServer,
+  startSmtpSink,
+  startTopology,
+  type SmtpSink,
+  type TestDnsServer,
+  type Topology,
+} from '@herald/testing';
+import { checkScreen, launchChromium, watchPage } from './harness.js';
+
+interface DomainBody {
+  id: string;
+  status: string;
+  records: { name: string; value: string; status?: string }[];
+}
+interface CampaignBody {
+  id: string;
+  status: string;
+  subject: string;
+  body: string;
+  templateId: string | null;
+  scheduledAt: string | null;
+}
+interface LedgerRow {
+  email: string;
+  status: string;
+  reason: string | null;
+}
+
+/**
+ * Issue 43's campaigns screen beyond compose and send, in Chromium against a standalone Herald with
+ * the SMTP sink: a campaign composed from a template, scheduled in the user's time zone (a past time
+ * refused on its field), shown scheduled, cancelled after a confirmation (the API agrees); another
+ * sent to a segment holding an unsubscribed contact, its progress followed to done, and its ledger
+ * showing the skip reason for that contact and sent for the others, as the API's ledger has them.
+ */
+describe('the dashboard, scheduling and cancelling a campaign, and reading its ledger (standalone)', () => {
+  let dns: TestDnsServer;
+  let smtp: SmtpSink;
+  let herald: Topology;
+  let browser: Browser;
+  let page: Page;
+  const trouble: string[] = [];
+
+  beforeAll(async () => {
+    [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink()]);
+    [herald, browser] = await Promise.all([
+      startTopology({ mode: 'standalone', env: { DNS_SERVERS: dns.address, SMTP_URL: smtp.url } }),
+      launchChromium(),
+    ]);
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
+    page = await context.newPage();
+    watchPage(page, new URL(herald.url).origin, trouble);
+  }, 480_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await herald?.stop();
+    await smtp?.stop();
+    await dns?.stop();
+  }, 60_000);
+
+  afterEach(() => {
+    expect(trouble).toEqual([]);
+  });
+
+  const screen = async (name: string) =>
+    expect(await checkScreen(page, name)).toEqual({ screen: name, violations: [] });
+  const seq = Date.now().toString(36);
+  const domain = `letters-${seq}.example.test`;
+  let projectId = '';
+  let secretKey = '';
+  const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const res = await fetch(`${herald.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', ...init.headers },
+    });
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const post = <T>(path: string, body: unknown) => call<T>(path, { method: 'POST', body: JSON.stringify(body) });
+
+  it('signs up, creates a project, and verifies a sending domain', async () => {
+    await page.goto(`${herald.url}/app/signup`);
+    await page.getByLabel('Email').fill(`writer-${seq}@example.com`);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/app\/projects$/);
+    await page.getByLabel('Project name').fill('Letters');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(/\/app\/p\/[^/]+\/keys$/);
+    projectId = page.url().split('/')[5]!;
+    secretKey = (await page.locator('code[data-key="secret"]').textContent()) ?? '';
+    expect(secretKey).toMatch(/^sk_/);
+    // the domain through the API (the domains screen has its own scenario), checked again while a
+    // lookup of the loopback DNS server fails on a loaded machine
+    const created = await post<DomainBody>('/domains', { domain });
+    for (const r of created.records) dns.set(r.name, 'TXT', r.value);
+    const checked = await eventually(
+      async () => {
+        const d = await call<DomainBody>(`/domains/${created.id}/verify`);
+        return d.records.some((r) => r.status === 'lookup_failed') ? undefined : d;
+      },
+      { timeoutMs: 30_000, message: `the DNS lookups of ${domain} kept failing` },
+    );
+    expect(checked.status).toBe('verified');
+  });
+
+  it('composes a campaign from a template (named by the campaign), schedules it in the user time zone (a past time refused on its field), shows it scheduled, and cancels it after a confirmation', async () => {
+    const template = await post<{ id: string }>('/templates', {
+      name: 'Autumn letter',
+      subject: 'Autumn at {{plan ?? "our"}} place',
+      body: '<p>Leaves are falling.</p><p><a href="{{unsubscribeUrl}}">unsubscribe</a></p>',
+      from: `letters@${domain}`,
+      format: 'html',
+    });
+    await page.getByRole('link', { name: 'Campaigns' }).click();
+    await page.getByText('No campaign yet').waitFor();
+    await page.getByLabel('Start from').selectOption({ label: 'Template: Autumn letter' });
+    // the template's subject, body and sender fill the form
+    await expect(page.getByLabel('Subject').inputValue()).resolves.toBe('Autumn at {{plan ?? "our"}} place');
+    await expect(page.getByLabel(/^Body/).inputValue()).resolves.toContain('Leaves are falling.');
+    await expect(page.locator('#field-local').inputValue()).resolves.toBe('letters');
+    await expect(page.getByLabel('Campaign name').inputValue()).resolves.toBe('Autumn letter');
+    await page.getByLabel('Campaign name').fill('Autumn, scheduled');
+    await screen('campaign-compose-template');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL(new RegExp(`/app/p/${projectId}/campaigns/[^/]+$`));
+    const campaignId = page.url().split('/').pop()!;
+    await page.getByRole('heading', { name: 'Autumn, scheduled' }).waitFor();
+    await page.locator(`dd a[data-template="${template.id}"]`, { hasText: 'Autumn letter' }).waitFor();
+    const draft = await call<CampaignBody>(`/campaigns/${campaignId}`);
+    expect(draft).toMatchObject({
+      status: 'DRAFT',
+      templateId: template.id,
+      subject: 'Autumn at {{plan ?? "our"}} place',
+    });
+
+    // the time zone the browser is in is named beside the field
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await page.getByText(`Send at (your time zone, ${zone})`).waitFor();
+    // a time in the past: the API's refusal on the field
+    await page.getByLabel(/^Send at/).fill('2020-01-02T03:04');
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.locator('#field-scheduledFor-error').waitFor();
+    await expect(page.locator('#field-scheduledFor').getAttribute('aria-invalid')).resolves.toBe('true');
+
+    // tomorrow at 09:30 where the user is, sent as the instant it is
+    const [local, instant] = await page.evaluate(() => {
+      const d = new Date();
+      d.setDate(d.getDate() + 1);
+      d.setHours(9, 30, 0, 0);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return [`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T09:30`, d.toISOString()] as const;
+    });
+    await page.getByLabel(/^Send at/).fill(local);
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.locator('[data-campaign-status="SCHEDULED"]').waitFor();
+    await expect(page.locator('[data-scheduled-at]').getAttribute('data-scheduled-at')).resolves.toBe(instant);
+    await expect(page.locator('[data-scheduled-at]').textContent()).resolves.toContain(`(${zone})`);
+    const scheduled = await call<CampaignBody>(`/campaigns/${campaignId}`);
+    expect(scheduled).toMatchObject({ status: 'SCHEDULED', scheduledAt: instant });
+    await screen('campaign-scheduled');
+
+    await page.getByRole('button', { name: 'Cancel the campaign' }).click();
+    await page.getByRole('button', { name: 'Keep it' }).click(); // a second thought changes nothing
+    await page.getByRole('button', { name: 'Cancel the campaign' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel the campaign' }).click();
+    await page.locator('[data-campaign-status="CANCELLED"]').waitFor();
+    expect((await call<CampaignBody>(`/campaigns/${campaignId}`)).status).toBe('CANCELLED');
+    await screen('campaign-cancelled');
+  });
+
+  it("sends a campaign to a segment holding an unsubscribed contact: progress to done, then the ledger shows that contact skipped as unsubscribed and the others sent, as the API's ledger has them", async () => {
+    const readers = [0, 1, 2].map((i) => `reader${i}-${seq}@example.com`);
+    const gone = `gone-${seq}@example.com`;
+    for (const email of readers) await post('/contacts', { email, subscribed: true });
+    await post('/contacts', { email: gone, subscribed: false });
+    const segment = await post<{ id: string }>('/segments', { name: 'Everyone, even the gone', type: 'STATIC' });
+    await post(`/segments/${segment.id}/members`, { emails: [...readers, gone] });
+
+    await page.getByRole('link', { name: 'All campaigns' }).click();
+    await page.locator('.badge.cancelled').waitFor(); // the list: the first campaign, cancelled
+    await page.getByLabel('Campaign name').fill('Winter letter');
+    await page.getByLabel('Subject').fill('Winter is near');
+    await page.getByLabel(/^Body/).fill('<p>Snow.</p><p><a href="{{unsubscribeUrl}}">unsubscribe</a></p>');
+    await page.getByLabel('A segment').check();
+    await page.getByLabel('Segment', { exact: true }).selectOption({ label: 'Everyone, even the gone' });
+    await page.locator('[data-audience-count="4"]').waitFor();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL(new RegExp(`/app/p/${projectId}/campaigns/[^/]+$`));
+    const campaignId = page.url().split('/').pop()!;
+    await page.getByRole('heading', { name: 'Winter letter' }).waitFor();
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Yes, send to the whole audience now' }).click();
+
+    await page.locator('[data-campaign-status="SENT"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-complete="true"]').waitFor();
+    await page.locator('[data-progress="3/4"]', { hasText: '3 of 4 sent, 1 skipped' }).waitFor();
+    const delivered = await smtp.waitFor({ where: (m) => m.subject === 'Winter is near', count: 3 });
+    expect(delivered.flatMap((m) => m.to).sort()).toEqual([...readers].sort());
+
+    const ledger = await call<{ data: LedgerRow[]; total: number }>(`/campaigns/${campaignId}/recipients`);
+    expect(ledger.total).toBe(4);
+    await page.locator(`[data-ledger-total="${ledger.total}"]`).waitFor();
+    const rows = page.locator('tr[data-recipient]');
+    const shown = await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({
+        email: tr.getAttribute('data-recipient'),
+        status: tr.getAttribute('data-status'),
+        reason: tr.getAttribute('data-reason') || null,
+      })),
+    );
+    expect(shown).toEqual(ledger.data.map((r) => ({ email: r.email, status: r.status, reason: r.reason })));
+    expect(shown.find((r) => r.email === gone)).toEqual({ email: gone, status: 'skipped', reason: 'unsubscribed' });
+    expect(
+      shown
+        .filter((r) => r.status === 'sent')
+        .map((r) => r.email)
+        .sort(),
+    ).toEqual([...readers].sort());
+    await expect(page.locator(`tr[data-recipient="${gone}"] td`).nth(2).textContent()).resolves.toBe('unsubscribed');
+    await screen('campaign-ledger');
+
+    // filtered by status: only the skipped row
+    await page.getByLabel('Status', { exact: true }).selectOption('skipped');
+    await page.locator('[data-ledger-total="1"]').waitFor();
+    await expect(rows.count()).resolves.toBe(1);
+    await expect(rows.first().getAttribute('data-recipient')).resolves.toBe(gone);
+  });
+});
