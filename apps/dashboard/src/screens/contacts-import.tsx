@@ -90,7 +90,7 @@ function ImportProgress({ projectId, jobId }: { projectId: string; jobId: string
           (answer) => {
             if (!live) return;
             setJob(answer);
-            if (answer.status === 'queued') timer = setTimeout(poll, POLL_MS);
+            if (answer.status === 'queued') timer = setTimeout(() => void poll(), POLL_MS);
           },
           (error: unknown) => live && setFailure(error),
         );
