@@ -231,4 +231,38 @@ describe('the dashboard, scheduling and cancelling a campaign, and reading its l
     await expect(rows.count()).resolves.toBe(1);
     await expect(rows.first().getAttribute('data-recipient')).resolves.toBe(gone);
   });
+
+  it("composes a campaign to the contacts a filter matches (the count shown is the API's), saves the filter with it, and sends it to those contacts only", async () => {
+    await page.getByRole('link', { name: 'All campaigns' }).click();
+    await page.getByLabel('Campaign name').fill('Readers only');
+    await page.getByLabel('Subject').fill('For readers');
+    await page.getByLabel(/^Body/).fill('<p>Hello reader.</p><p><a href="{{unsubscribeUrl}}">unsubscribe</a></p>');
+    await page.getByLabel('Contacts matching a filter').check();
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.locator('[id="audienceFilter.conditions[0]-field"]').selectOption('email');
+    await page.locator('[id="audienceFilter.conditions[0]-operator"]').selectOption('startsWith');
+    await page.locator('[id="audienceFilter.conditions[0]-value"]').fill('reader');
+    const audienceFilter = {
+      operator: 'AND',
+      conditions: [{ field: 'email', operator: 'startsWith', value: 'reader' }],
+    };
+    const counted = await post<{ total: number }>('/segments/count', { filters: audienceFilter });
+    expect(counted.total).toBe(3); // the three readers, not gone-…
+    await page.locator(`p.count[data-audience-count="${counted.total}"]`).waitFor();
+    await screen('campaign-compose-filter');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL(new RegExp(`/app/p/${projectId}/campaigns/[^/]+$`));
+    const campaignId = page.url().split('/').pop()!;
+    await page.locator('dd [data-audience-count="3"]', { hasText: 'matching its filter' }).waitFor();
+    expect(await call<{ audienceType: string; audienceFilter: unknown }>(`/campaigns/${campaignId}`)).toMatchObject({
+      audienceType: 'FILTERED',
+      audienceFilter,
+    });
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Yes, send to the whole audience now' }).click();
+    await page.locator('[data-campaign-status="SENT"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-progress="3/3"]').waitFor();
+    const delivered = await smtp.waitFor({ where: (m) => m.subject === 'For readers', count: 3 });
+    expect(delivered.flatMap((m) => m.to).every((to) => to.startsWith('reader'))).toBe(true);
+  });
 });

@@ -6,6 +6,7 @@ import { ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
 import { Ledger } from './campaign-ledger.js';
 import { Cancel, localTime, Schedule } from './campaign-schedule.js';
 import { audienceCount } from './campaigns.js';
+import type { Group } from './filter-builder.js';
 import { NotFound } from './projects.js';
 
 type Stats = Result<'recipientsStats'>;
@@ -53,7 +54,11 @@ export function Campaign({ projectId, campaignId }: { projectId: string; campaig
         )}
         <dt>Audience</dt>
         <dd>
-          <AudienceCount projectId={projectId} segmentId={c.audienceType === 'SEGMENT' ? c.segmentId : null} />
+          <AudienceCount
+            projectId={projectId}
+            segmentId={c.audienceType === 'SEGMENT' ? c.segmentId : null}
+            filter={c.audienceType === 'FILTERED' ? (c.audienceFilter as Group | null) : null}
+          />
         </dd>
       </dl>
       <TestSend projectId={projectId} campaignId={c.id} />
@@ -97,9 +102,17 @@ function TemplateName({ projectId, templateId }: { projectId: string; templateId
   );
 }
 
-function AudienceCount({ projectId, segmentId }: { projectId: string; segmentId: string | null }) {
-  const count = useLoad(() => audienceCount(projectId, segmentId), [projectId, segmentId]);
-  const what = segmentId ? 'the segment' : 'every subscribed contact';
+function AudienceCount({
+  projectId,
+  segmentId,
+  filter,
+}: {
+  projectId: string;
+  segmentId: string | null;
+  filter: Group | null;
+}) {
+  const count = useLoad(() => audienceCount(projectId, segmentId, filter), [projectId, segmentId]);
+  const what = filter ? 'the contacts matching its filter' : segmentId ? 'the segment' : 'every subscribed contact';
   if (count.state === 'loading') return <span>{what}, counting…</span>;
   if (count.state === 'error') return <span>{what} (count failed)</span>;
   return (

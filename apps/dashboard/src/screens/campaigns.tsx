@@ -4,13 +4,19 @@ import type { Result } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
 import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
 import { listDomains } from './domains.js';
+import { GroupEditor, type Group } from './filter-builder.js';
 import { NotFound } from './projects.js';
 import { listSegments } from './segments.js';
 
 type Template = Result<'templatesList'>['data'][number];
 
-/** How many contacts an audience reaches: every subscribed contact, or a segment's members. */
-export async function audienceCount(projectId: string, segmentId: string | null): Promise<number> {
+/** How many contacts an audience reaches: every subscribed contact, a segment's members, or a filter's matches. */
+export async function audienceCount(
+  projectId: string,
+  segmentId: string | null,
+  filter: Group | null = null,
+): Promise<number> {
+  if (filter) return (await api(projectId).request('post', '/segments/count', { body: { filters: filter } })).total;
   if (segmentId) {
     const s = await api(projectId).request('post', '/segments/{id}/refresh', { path: { id: segmentId } });
     return s.memberCount;
@@ -56,7 +62,8 @@ function Compose({ projectId }: { projectId: string }) {
         listDomains(projectId),
         listSegments(projectId),
         api(projectId).request('get', '/templates', { query: { limit: 100 } }),
-      ]).then(([d, s, t]) => ({ domains: d, segments: s, templates: t.data })),
+        api(projectId).request('get', '/contacts/fields'),
+      ]).then(([d, s, t, f]) => ({ domains: d, segments: s, templates: t.data, fields: f.fields })),
     [projectId],
   );
   const [form, setForm] = useState({
@@ -68,10 +75,16 @@ function Compose({ projectId }: { projectId: string }) {
     segmentId: '',
     templateId: '',
   });
-  const [audience, setAudience] = useState<'ALL' | 'SEGMENT'>('ALL');
+  const [audience, setAudience] = useState<'ALL' | 'SEGMENT' | 'FILTERED'>('ALL');
+  const [filter, setFilter] = useState<Group>({ operator: 'AND', conditions: [] });
   const counted = useLoad(
-    () => audienceCount(projectId, audience === 'SEGMENT' ? form.segmentId || null : null),
-    [projectId, audience, form.segmentId],
+    () =>
+      audienceCount(
+        projectId,
+        audience === 'SEGMENT' ? form.segmentId || null : null,
+        audience === 'FILTERED' ? filter : null,
+      ),
+    [projectId, audience, form.segmentId, audience === 'FILTERED' && JSON.stringify(filter)],
   );
   const [busy, setBusy] = useState(false);
   const refusal = useRefusal();
@@ -111,6 +124,7 @@ function Compose({ projectId }: { projectId: string }) {
         ...(form.templateId ? { templateId: form.templateId } : {}),
         audienceType: audience,
         ...(audience === 'SEGMENT' ? { segmentId } : {}),
+        ...(audience === 'FILTERED' ? { audienceFilter: filter } : {}),
       });
       route(`/app/p/${projectId}/campaigns/${created.data.id}`);
     } catch (error) {
@@ -263,6 +277,28 @@ function Compose({ projectId }: { projectId: string }) {
             </select>
             {refusal.fields.segmentId && <p class="field-error">{refusal.fields.segmentId}</p>}
           </div>
+        )}
+        <label>
+          <input
+            type="radio"
+            name="audience"
+            checked={audience === 'FILTERED'}
+            disabled={options.data.fields.length === 0}
+            onChange={() => setAudience('FILTERED')}
+          />{' '}
+          Contacts matching a filter
+        </label>
+        {audience === 'FILTERED' && (
+          <>
+            <GroupEditor
+              group={filter}
+              fields={options.data.fields}
+              errors={refusal.fields}
+              path="audienceFilter"
+              onChange={setFilter}
+            />
+            {refusal.fields.audienceFilter && <p class="field-error">{refusal.fields.audienceFilter}</p>}
+          </>
         )}
         <p class="count" role="status" data-audience-count={counted.state === 'ready' ? counted.data : undefined}>
           {counted.state === 'ready'
