@@ -265,4 +265,43 @@ describe('the dashboard, scheduling and cancelling a campaign, and reading its l
     const delivered = await smtp.waitFor({ where: (m) => m.subject === 'For readers', count: 3 });
     expect(delivered.flatMap((m) => m.to).every((to) => to.startsWith('reader'))).toBe(true);
   });
+
+  it('pages a ledger longer than one page by its cursor: "Show more" lists the rest, in the API\'s order', async () => {
+    const more = Array.from({ length: 50 }, (_, i) => `many${String(i).padStart(2, '0')}-${seq}@example.com`);
+    for (const email of more) await post('/contacts', { email, subscribed: true });
+    await page.getByRole('link', { name: 'All campaigns' }).click();
+    await page.getByLabel('Campaign name').fill('Everyone');
+    await page.getByLabel('Subject').fill('To everyone');
+    await page.getByLabel(/^Body/).fill('<p>All of you.</p><p><a href="{{unsubscribeUrl}}">unsubscribe</a></p>');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL(new RegExp(`/app/p/${projectId}/campaigns/[^/]+$`));
+    const campaignId = page.url().split('/').pop()!;
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Yes, send to the whole audience now' }).click();
+    await page.locator('[data-campaign-status="SENT"]').waitFor({ timeout: 60_000 });
+    const pages: LedgerRow[] = [];
+    let cursor: string | null = null;
+    let total = 0;
+    do {
+      const answer: { data: LedgerRow[]; cursor: string | null; hasMore: boolean; total: number } = await call(
+        `/campaigns/${campaignId}/recipients?limit=50${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      if (!cursor) total = answer.total;
+      pages.push(...answer.data);
+      cursor = answer.hasMore ? answer.cursor : null;
+    } while (cursor);
+    expect(total).toBeGreaterThan(50); // the 53 subscribed contacts: more than one page
+    expect(pages).toHaveLength(total);
+    const rows = page.locator('tr[data-recipient]');
+    await page.locator(`[data-ledger-total="${total}"]`).waitFor();
+    await expect(rows.count()).resolves.toBe(50);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await page.getByText(`${total} of ${total} recipient(s) shown`).waitFor();
+    await expect(page.getByRole('button', { name: 'Show more' }).count()).resolves.toBe(0);
+    const shown = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [tr.getAttribute('data-recipient'), tr.getAttribute('data-status')]),
+    );
+    expect(shown).toEqual(pages.map((r) => [r.email, r.status]));
+    await screen('campaign-ledger-paged');
+  });
 });
