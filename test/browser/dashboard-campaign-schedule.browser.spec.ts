@@ -304,4 +304,46 @@ describe('the dashboard, scheduling and cancelling a campaign, and reading its l
     expect(shown).toEqual(pages.map((r) => [r.email, r.status]));
     await screen('campaign-ledger-paged');
   });
+
+  it("cancels a sending campaign after a confirmation (its mail held by the relay): the API says CANCELLED, and the ledger shown is the API's", async () => {
+    const held = [0, 1].map((i) => `held${i}-${seq}@example.com`);
+    smtp.reject({ recipient: (a) => a.startsWith('held'), code: 451, message: 'try again later' });
+    try {
+      for (const email of held) await post('/contacts', { email, subscribed: true });
+      await post<{ id: string }>('/segments', { name: 'Held', type: 'STATIC' }).then((s) =>
+        post(`/segments/${s.id}/members`, { emails: held }),
+      );
+      await page.getByRole('link', { name: 'All campaigns' }).click();
+      await page.getByLabel('Campaign name').fill('Held back');
+      await page.getByLabel('Subject').fill('Never mind');
+      await page.getByLabel(/^Body/).fill('<p>Wait.</p><p><a href="{{unsubscribeUrl}}">unsubscribe</a></p>');
+      await page.getByLabel('A segment').check();
+      await page.getByLabel('Segment', { exact: true }).selectOption({ label: 'Held' });
+      await page.locator('[data-audience-count="2"]').waitFor();
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.waitForURL(new RegExp(`/app/p/${projectId}/campaigns/[^/]+$`));
+      const campaignId = page.url().split('/').pop()!;
+      await page.getByRole('button', { name: 'Send now' }).click();
+      await page.getByRole('button', { name: 'Yes, send to the whole audience now' }).click();
+      await page.locator('[data-campaign-status="SENDING"]').waitFor();
+      await page.locator('[data-progress="0/2"]').waitFor(); // the audience resolved, nothing sent
+      await screen('campaign-sending');
+      await page.getByRole('button', { name: 'Cancel the campaign' }).click();
+      await page.getByText('The emails not handed over yet will not be sent').waitFor();
+      await page.getByRole('button', { name: 'Yes, cancel the campaign' }).click();
+      await page.locator('[data-campaign-status="CANCELLED"]').waitFor();
+      expect((await call<CampaignBody>(`/campaigns/${campaignId}`)).status).toBe('CANCELLED');
+      await page.getByRole('heading', { name: /cancelled: the emails already handed over are on their way/ }).waitFor();
+      const ledger = await call<{ data: LedgerRow[]; total: number }>(`/campaigns/${campaignId}/recipients`);
+      await page.locator(`[data-ledger-total="${ledger.total}"]`).waitFor();
+      const shown = await page
+        .locator('tr[data-recipient]')
+        .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-recipient'), tr.getAttribute('data-status')]));
+      expect(shown.map(([email]) => email)).toEqual(ledger.data.map((r) => r.email));
+      expect(ledger.data.every((r) => r.status !== 'sent')).toBe(true);
+      await screen('campaign-cancelled-sending');
+    } finally {
+      smtp.clearRejections();
+    }
+  });
 });

@@ -230,6 +230,7 @@ function CampaignStats({
   onComplete?: (() => void) | undefined;
 }) {
   const [stats, setStats] = useState<Stats | null>(null);
+  const [cancelled, setCancelled] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -246,6 +247,7 @@ function CampaignStats({
           if (!live) return;
           const settled = answer.complete && campaign.status !== 'SENDING' && campaign.status !== 'SCHEDULED';
           setStats({ ...answer, complete: settled });
+          setCancelled(campaign.status === 'CANCELLED');
           onProgress(`${answer.recipients}:${answer.sent}:${answer.skipped}:${answer.failed}:${String(settled)}`);
           if (!settled) timer = setTimeout(() => void poll(), POLL_MS);
           else onComplete?.();
@@ -271,7 +273,14 @@ function CampaignStats({
   if (!stats) return <Loading what="the campaign's stats" />;
   return (
     <section class="card" aria-labelledby="stats-heading" data-complete={String(stats.complete)}>
-      <h2 id="stats-heading">Stats {stats.complete ? '' : '(sending…)'}</h2>
+      <h2 id="stats-heading">
+        Stats{' '}
+        {stats.complete
+          ? ''
+          : cancelled
+            ? '(cancelled: the emails already handed over are on their way)'
+            : '(sending…)'}
+      </h2>
       {!stats.complete && stats.recipients > 0 && (
         <progress
           max={stats.recipients}
