@@ -1,14 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import {
-  eventually,
-  startDnsServer,
-  startSmtpSink,
-  startTopology,
-  type SmtpSink,
-  type TestDnsServer,
-  type Topology,
-} from '@herald/testing';
-import { checkScreen, launchChromium, watchPage } from './harness.js';
+import type { Page } from 'playwright-core';
+import { eventually, type SmtpSink, type TestDnsServer, type Topology } from '@herald/testing';
+import { useDashboardRig } from './rig.js';
 
 interface DomainBody {
   id: string;
@@ -37,38 +29,13 @@ interface LedgerRow {
  * showing the skip reason for that contact and sent for the others, as the API's ledger has them.
  */
 describe('the dashboard, scheduling and cancelling a campaign, and reading its ledger (standalone)', () => {
+  const rig = useDashboardRig({ viewport: { width: 1200, height: 900 } });
+  let herald: Topology;
   let dns: TestDnsServer;
   let smtp: SmtpSink;
-  let herald: Topology;
-  let browser: Browser;
   let page: Page;
-  const trouble: string[] = [];
-
-  beforeAll(async () => {
-    [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink()]);
-    [herald, browser] = await Promise.all([
-      startTopology({ mode: 'standalone', env: { DNS_SERVERS: dns.address, SMTP_URL: smtp.url } }),
-      launchChromium(),
-    ]);
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
-    page = await context.newPage();
-    watchPage(page, new URL(herald.url).origin, trouble);
-  }, 480_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await herald?.stop();
-    await smtp?.stop();
-    await dns?.stop();
-  }, 60_000);
-
-  afterEach(() => {
-    expect(trouble).toEqual([]);
-  });
-
-  const screen = async (name: string) =>
-    expect(await checkScreen(page, name)).toEqual({ screen: name, violations: [] });
+  beforeAll(() => ({ herald, dns, smtp, page } = rig));
+  const screen = rig.screen;
   const seq = Date.now().toString(36);
   const domain = `letters-${seq}.example.test`;
   let projectId = '';

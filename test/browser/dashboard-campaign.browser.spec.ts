@@ -1,13 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  startDnsServer,
-  startSmtpSink,
-  startTopology,
-  type SmtpSink,
-  type TestDnsServer,
-  type Topology,
-} from '@herald/testing';
-import { checkScreen, launchChromium, watchPage } from './harness.js';
+import type { Page } from 'playwright-core';
+import { type SmtpSink, type TestDnsServer, type Topology } from '@herald/testing';
+import { useDashboardRig } from './rig.js';
 
 /**
  * Issue 43's first scenario in Chromium against a standalone Herald with a loopback DNS server and
@@ -16,40 +9,13 @@ import { checkScreen, launchChromium, watchPage } from './harness.js';
  * send (arrives at the sink) → send → its stats show the sends. axe-core and a screenshot on each screen.
  */
 describe('the dashboard, from sign-up to a sent campaign (standalone)', () => {
+  const rig = useDashboardRig({ permissions: ['clipboard-read', 'clipboard-write'] });
+  let herald: Topology;
   let dns: TestDnsServer;
   let smtp: SmtpSink;
-  let herald: Topology;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const trouble: string[] = [];
-
-  beforeAll(async () => {
-    [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink()]);
-    [herald, browser] = await Promise.all([
-      startTopology({ mode: 'standalone', env: { DNS_SERVERS: dns.address, SMTP_URL: smtp.url } }),
-      launchChromium(),
-    ]);
-    context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(herald.url).origin });
-    context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
-    page = await context.newPage();
-    watchPage(page, new URL(herald.url).origin, trouble);
-  }, 480_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await herald?.stop();
-    await smtp?.stop();
-    await dns?.stop();
-  }, 60_000);
-
-  afterEach(() => {
-    expect(trouble).toEqual([]);
-  });
-
-  const screen = async (name: string) =>
-    expect(await checkScreen(page, name)).toEqual({ screen: name, violations: [] });
+  beforeAll(() => ({ herald, dns, smtp, page } = rig));
+  const screen = rig.screen;
   const seq = Date.now().toString(36);
   const domain = `news-${seq}.example.test`;
   let projectId = '';

@@ -1,14 +1,6 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import {
-  eventually,
-  startDnsServer,
-  startSmtpSink,
-  startTopology,
-  type SmtpSink,
-  type TestDnsServer,
-  type Topology,
-} from '@herald/testing';
-import { checkScreen, launchChromium, watchPage } from './harness.js';
+import type { Locator, Page } from 'playwright-core';
+import { eventually, type TestDnsServer, type Topology } from '@herald/testing';
+import { useDashboardRig } from './rig.js';
 
 /**
  * Issue 43's screens 3 and 4 in Chromium against a standalone Herald (loopback DNS, SMTP sink):
@@ -18,39 +10,12 @@ import { checkScreen, launchChromium, watchPage } from './harness.js';
  * count → a static segment's members pasted and uploaded, listed and one removed. axe-core on each screen.
  */
 describe('the dashboard: contacts and segments (standalone)', () => {
-  let dns: TestDnsServer;
-  let smtp: SmtpSink;
+  const rig = useDashboardRig();
   let herald: Topology;
-  let browser: Browser;
-  let context: BrowserContext;
+  let dns: TestDnsServer;
   let page: Page;
-  const trouble: string[] = [];
-
-  beforeAll(async () => {
-    [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink()]);
-    [herald, browser] = await Promise.all([
-      startTopology({ mode: 'standalone', env: { DNS_SERVERS: dns.address, SMTP_URL: smtp.url } }),
-      launchChromium(),
-    ]);
-    context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
-    page = await context.newPage();
-    watchPage(page, new URL(herald.url).origin, trouble);
-  }, 480_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await herald?.stop();
-    await smtp?.stop();
-    await dns?.stop();
-  }, 60_000);
-
-  afterEach(() => {
-    expect(trouble).toEqual([]);
-  });
-
-  const screen = async (name: string) =>
-    expect(await checkScreen(page, name)).toEqual({ screen: name, violations: [] });
+  beforeAll(() => ({ herald, dns, page } = rig));
+  const screen = rig.screen;
   const seq = Date.now().toString(36);
   let secretKey = '';
   let adaId = '';
