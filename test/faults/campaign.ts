@@ -27,9 +27,17 @@ export interface RunningCampaign {
   ledger(): Promise<{ entries: LedgerEntry[]; unsent: string[]; twice: string[] }>;
 }
 
-/** Imports the recipients, waits until segments has them all, sends the campaign and waits for its first deliveries. */
-export async function startCampaign(herald: FaultHerald, size = campaignSize()): Promise<RunningCampaign> {
-  const api = await newProject(herald.topology.url);
+/**
+ * Imports the recipients, waits until segments has them all, sends the campaign and waits for its
+ * first deliveries. `url`: the gateway its client talks to (the rolling restart's balancer, since
+ * the topology's own gateway instance is stopped by the roll).
+ */
+export async function startCampaign(
+  herald: FaultHerald,
+  size = campaignSize(),
+  url = herald.topology.url,
+): Promise<RunningCampaign> {
+  const api = await newProject(url);
   const domain = `campaign-${Date.now().toString(36)}.example.test`;
   await verifyNow(api, herald.dns, domain);
   const addresses = Array.from({ length: size }, (_, i) => `c${i}-${domain}@example.com`);

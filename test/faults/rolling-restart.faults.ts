@@ -93,7 +93,8 @@ describe('rolling restart of each service under load', () => {
       tag: 'rolling',
     });
     load.start();
-    const campaign: RunningCampaign | undefined = campaignSize() > 0 ? await startCampaign(herald) : undefined;
+    const campaign: RunningCampaign | undefined =
+      campaignSize() > 0 ? await startCampaign(herald, campaignSize(), balancers.get('gateway')!.url) : undefined;
     await eventually(() => load.ledger.length >= 20, { timeoutMs: 60_000, message: 'the load never got going' });
     const rolls: Roll[] = [];
     for (const s of SERVICES) {
