@@ -36,6 +36,7 @@ describe("the gateway's composition: one module per feature over one core", () =
         'ContactCreatedHandler',
         'MeController',
         'MeteringHandlers',
+        'OAuthController',
         'OpenApiController',
         'ProjectTeamController',
         'ProxyController',
