@@ -25,14 +25,14 @@ function head(body: string): string {
   return cut.replaceAll('\0', '');
 }
 
+/** Time to record an attempt's outcome after its answer, within the hold of its delivery. */
+const ATTEMPT_RECORD_MARGIN_MS = 5_000;
+
 /**
  * One attempt of a delivery: a signed POST (Standard Webhooks headers) to the endpoint's URL through
  * the SSRF guard, bounded in time (WEBHOOKS_TIMEOUT_MS, the answer included) and in the answer's size
  * (WEBHOOKS_RESPONSE_MAX_BYTES). Redirects are not followed. Never throws: a failure is a result.
  */
-/** Time to record an attempt's outcome after its answer, within the hold of its delivery. */
-const ATTEMPT_RECORD_MARGIN_MS = 5_000;
-
 @Injectable()
 export class DeliveryAttempts {
   private readonly allow: OutboundAllowlist;
