@@ -26,6 +26,49 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return result;
 }
 
+export type Polled<T> = { data: T | null; failure: unknown; reload: () => void };
+
+/**
+ * Runs `load` now, then again `intervalMs` after each answer until `done(answer)` holds; the latest
+ * answer is kept meanwhile. A failure stops it (`failure`, null when none) until `reload`, which also
+ * reads again at once after a change the screen made. Stops when `deps` change or the component goes,
+ * and no answer arriving after that changes its state.
+ */
+export function usePoll<T>(
+  load: () => Promise<T>,
+  done: (answer: T) => boolean,
+  intervalMs: number,
+  deps: unknown[],
+): Polled<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [round, setRound] = useState(0);
+  const reload = useCallback(() => {
+    setFailure(null);
+    setRound((n) => n + 1);
+  }, []);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = () =>
+      load().then(
+        (answer) => {
+          if (!live) return;
+          setData(answer);
+          setFailure(null);
+          if (!done(answer)) timer = setTimeout(() => void poll(), intervalMs);
+        },
+        (error: unknown) => live && setFailure(error),
+      );
+    void poll();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [...deps, round]);
+  return { data, failure, reload };
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p class="status" role="status" aria-live="polite">
@@ -139,4 +182,18 @@ export function useRefusal(summary?: string) {
       setMessage(Object.keys(byField).length ? (summary ?? null) : messageOf(error));
     },
   };
+}
+
+/**
+ * A refusal's message above its form (`useRefusal`'s `message`), announced; nothing without one.
+ * `children` follow the message in the same line (a link to act on it).
+ */
+export function RefusalAlert({ message, children }: { message: string | null; children?: ComponentChildren }) {
+  if (!message) return null;
+  return (
+    <p class="error" role="alert">
+      {message}
+      {children}
+    </p>
+  );
 }

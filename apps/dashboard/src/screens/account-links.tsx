@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, fieldErrors, messageOf } from '../api.js';
 import { useSession } from '../session.js';
-import { ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 
 /**
  * The pages the account emails link to (`/app/reset-password`, `/app/verify-email`,
@@ -37,11 +37,7 @@ export function ForgotPassword() {
         </p>
       ) : (
         <form class="card" onSubmit={(e) => void submit(e)} noValidate>
-          {refusal.message && (
-            <p class="error" role="alert">
-              {refusal.message}
-            </p>
-          )}
+          <RefusalAlert message={refusal.message} />
           <Field
             name="email"
             label="Email"
@@ -94,12 +90,10 @@ export function ResetPassword() {
         </p>
       ) : (
         <form class="card" onSubmit={(e) => void submit(e)} noValidate>
-          {(refusal.message || refusal.fields.token) && (
-            <p class="error" role="alert">
-              {refusal.fields.token ?? refusal.message}{' '}
-              {!refusal.fields.password && <a href="/app/forgot-password">Ask for a new link</a>}
-            </p>
-          )}
+          <RefusalAlert message={refusal.fields.token ?? refusal.message}>
+            {' '}
+            {!refusal.fields.password && <a href="/app/forgot-password">Ask for a new link</a>}
+          </RefusalAlert>
           <Field
             name="password"
             label="New password"
@@ -208,11 +202,7 @@ export function AcceptInvitation() {
             Already have an account? <a href={`/app/login?next=${encodeURIComponent(here)}`}>Log in to accept</a>.
             Otherwise create one with the invited address:
           </p>
-          {refusal.message && (
-            <p class="error" role="alert">
-              {refusal.message}
-            </p>
-          )}
+          <RefusalAlert message={refusal.message} />
           <Field
             name="email"
             label="Email"

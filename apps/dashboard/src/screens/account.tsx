@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, fieldErrors } from '../api.js';
 import { useSession } from '../session.js';
-import { Field, Page, useLoad, useRefusal } from '../ui.js';
+import { Field, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 
 /** What the login page says for the `oauth_error` an OAuth login came back with (ADR 0029). */
 const OAUTH_ERRORS: Record<string, string> = {
@@ -69,16 +69,7 @@ function AccountForm({ mode }: { mode: Mode }) {
   return (
     <Page title={mode === 'login' ? 'Log in' : 'Sign up'}>
       <form class="card" onSubmit={(e) => void submit(e)} noValidate>
-        {oauthError && !refusal.message && (
-          <p class="error" role="alert">
-            {oauthError}
-          </p>
-        )}
-        {refusal.message && (
-          <p class="error" role="alert">
-            {refusal.message}
-          </p>
-        )}
+        <RefusalAlert message={refusal.message ?? oauthError} />
         {mode === 'signup' && (
           <Field
             name="name"

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Query, Result } from '@herald/sdk';
 import { api, fieldErrors, messageOf } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 
 type Item = Result<'activityList'>['data'][number];
 type ActivityType = NonNullable<Query<'activityList'>['type']>[number];
@@ -74,11 +74,7 @@ export function Activity({ projectId }: { projectId: string }) {
           );
         }}
       >
-        {refusal.message && (
-          <p class="error" role="alert">
-            {refusal.message}
-          </p>
-        )}
+        <RefusalAlert message={refusal.message} />
         <div class="field">
           <label for="activity-type">Type</label>
           <select
@@ -234,11 +230,7 @@ function Feed({
           </tbody>
         </table>
       )}
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       {hasMore && (
         <button type="button" disabled={busy} onClick={() => void loadMore()}>
           {busy ? 'Loading…' : 'Show more'}

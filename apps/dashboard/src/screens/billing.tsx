@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Result } from '@herald/sdk';
 import { api, fieldErrors } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 
 type Consumption = Result<'billingConsumption'>;
 type Limits = Result<'billingLimits'>;
@@ -158,11 +158,7 @@ function CapsForm({ projectId, limits, onSaved }: { projectId: string; limits: L
     <form class="card wide" onSubmit={(e) => void save(e)} aria-labelledby="caps-heading">
       <h2 id="caps-heading">Caps</h2>
       <p class="muted">Emails per period in each category; empty for no cap. A send past its cap is refused.</p>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       {CAPPED.map(([key, label]) => (
         <Field
           key={key}

@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Result } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, usePoll, useRefusal } from '../ui.js';
 import { Ledger } from './campaign-ledger.js';
 import { Cancel, localTime, Schedule } from './campaign-schedule.js';
 import { audienceCount } from './campaigns.js';
@@ -147,11 +147,7 @@ function TestSend({ projectId, campaignId }: { projectId: string; campaignId: st
   return (
     <form class="card wide" onSubmit={(e) => void submit(e)} aria-labelledby="test-heading">
       <h2 id="test-heading">Test send</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field
         name="email"
         type="email"
@@ -229,48 +225,30 @@ function CampaignStats({
   onProgress: (key: string) => void;
   onComplete?: (() => void) | undefined;
 }) {
-  const [stats, setStats] = useState<Stats | null>(null);
-  const [cancelled, setCancelled] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // settled once the campaign has left SENDING and nothing is pending or queued (a campaign whose
-    // audience is not resolved yet has no recipients and nothing pending: complete, but not done)
-    const poll = () =>
-      Promise.all([
+  // settled once the campaign has left SENDING and nothing is pending or queued (a campaign whose
+  // audience is not resolved yet has no recipients and nothing pending: complete, but not done)
+  const poll = usePoll(
+    async () => {
+      const [answer, campaign] = await Promise.all([
         api(projectId).request('get', '/campaigns/{id}/stats', { path: { id: campaignId } }),
         api(projectId).campaigns.get(campaignId),
-      ]).then(
-        ([answer, campaign]) => {
-          if (!live) return;
-          const settled = answer.complete && campaign.status !== 'SENDING' && campaign.status !== 'SCHEDULED';
-          setStats({ ...answer, complete: settled });
-          setCancelled(campaign.status === 'CANCELLED');
-          onProgress(`${answer.recipients}:${answer.sent}:${answer.skipped}:${answer.failed}:${String(settled)}`);
-          if (!settled) timer = setTimeout(() => void poll(), POLL_MS);
-          else onComplete?.();
-        },
-        (error: unknown) => live && setFailure(error),
-      );
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [projectId, campaignId, round]);
-  if (failure !== null)
-    return (
-      <ErrorNote
-        error={failure}
-        retry={() => {
-          setFailure(null);
-          setRound((n) => n + 1);
-        }}
-      />
-    );
-  if (!stats) return <Loading what="the campaign's stats" />;
+      ]);
+      const settled = answer.complete && campaign.status !== 'SENDING' && campaign.status !== 'SCHEDULED';
+      return { stats: { ...answer, complete: settled }, cancelled: campaign.status === 'CANCELLED' };
+    },
+    (answer) => answer.stats.complete,
+    POLL_MS,
+    [projectId, campaignId],
+  );
+  useEffect(() => {
+    if (!poll.data) return;
+    const { stats } = poll.data;
+    onProgress(`${stats.recipients}:${stats.sent}:${stats.skipped}:${stats.failed}:${String(stats.complete)}`);
+    if (stats.complete) onComplete?.();
+  }, [poll.data]);
+  if (poll.failure !== null) return <ErrorNote error={poll.failure} retry={poll.reload} />;
+  if (!poll.data) return <Loading what="the campaign's stats" />;
+  const { stats, cancelled } = poll.data;
   return (
     <section class="card" aria-labelledby="stats-heading" data-complete={String(stats.complete)}>
       <h2 id="stats-heading">

@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import type { Result } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { listDomains } from './domains.js';
 import { GroupEditor, type Group } from './filter-builder.js';
 import { NotFound } from './projects.js';
@@ -137,11 +137,7 @@ function Compose({ projectId }: { projectId: string }) {
   return (
     <form class="card wide" onSubmit={(e) => void submit(e)} aria-labelledby="compose-heading">
       <h2 id="compose-heading">Compose a campaign</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <div class="field">
         <label for="field-templateId">Start from</label>
         <select

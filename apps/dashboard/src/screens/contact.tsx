@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { ErrorNote, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { ErrorNote, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { ContactTimeline } from './contact-timeline.js';
 import { NotFound } from './projects.js';
 
@@ -126,11 +126,7 @@ function ContactEditor(props: { projectId: string; contact: ContactView; onSaved
   return (
     <form class="card wide" aria-labelledby="contact-data-heading" onSubmit={(e) => void save(e)}>
       <h2 id="contact-data-heading">Subscription and data</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <div class="field">
         <label>
           <input

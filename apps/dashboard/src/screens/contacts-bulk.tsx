@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { components } from '@herald/sdk';
 import { api, messageOf } from '../api.js';
-import { ErrorNote } from '../ui.js';
+import { ErrorNote, usePoll } from '../ui.js';
 
-type BulkJob = components['schemas']['BulkJobView'];
 export type BulkAction = 'subscribe' | 'unsubscribe' | 'delete';
 const POLL_MS = 400;
 
@@ -66,33 +64,20 @@ export function BulkActions(props: { projectId: string; selected: string[]; onDo
 }
 
 function BulkProgress(props: { projectId: string; jobId: string; action: BulkAction; onDone: () => void }) {
-  const [state, setState] = useState<BulkJob | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
+  const poll = usePoll(
+    () => api(props.projectId).request('get', '/contacts/bulk/{jobId}', { path: { jobId: props.jobId } }),
+    (answer) => answer.status !== 'queued',
+    POLL_MS,
+    [props.projectId, props.jobId],
+  );
+  const state = poll.data;
   useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = () =>
-      api(props.projectId)
-        .request('get', '/contacts/bulk/{jobId}', { path: { jobId: props.jobId } })
-        .then(
-          (answer) => {
-            if (!live) return;
-            setState(answer);
-            if (answer.status === 'queued') timer = setTimeout(() => void poll(), POLL_MS);
-            else props.onDone();
-          },
-          (error: unknown) => live && setFailure(error),
-        );
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [props.projectId, props.jobId]);
-  if (failure !== null)
+    if (state && state.status !== 'queued') props.onDone();
+  }, [state]);
+  if (poll.failure !== null)
     return (
       <p class="error" role="alert">
-        {messageOf(failure)}
+        {messageOf(poll.failure)}
       </p>
     );
   const done = state ? state.succeeded + state.unchanged + state.failed : 0;

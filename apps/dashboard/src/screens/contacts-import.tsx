@@ -1,10 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
-import type { components } from '@herald/sdk';
+import { useState } from 'preact/hooks';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { ErrorNote, Page, useRefusal } from '../ui.js';
+import { ErrorNote, Page, RefusalAlert, usePoll, useRefusal } from '../ui.js';
 import { NotFound } from './projects.js';
 
-type ImportJob = components['schemas']['ImportView'];
 const POLL_MS = 500;
 
 /**
@@ -40,11 +38,7 @@ export function ContactsImport({ projectId }: { projectId: string }) {
         Rows matching an existing contact update its data.
       </p>
       <form class="inline-form" onSubmit={(e) => void submit(e)} aria-label="Import a CSV file">
-        {refusal.message && (
-          <p class="error" role="alert">
-            {refusal.message}
-          </p>
-        )}
+        <RefusalAlert message={refusal.message} />
         <div class="field">
           <label for="field-file">CSV file</label>
           <input
@@ -77,41 +71,15 @@ export function ContactsImport({ projectId }: { projectId: string }) {
 
 /** Follows the job until it is done; a failed poll shows its error with a retry. */
 function ImportProgress({ projectId, jobId }: { projectId: string; jobId: string }) {
-  const [job, setJob] = useState<ImportJob | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = () =>
-      api(projectId)
-        .contacts.importStatus(jobId)
-        .then(
-          (answer) => {
-            if (!live) return;
-            setJob(answer);
-            if (answer.status === 'queued') timer = setTimeout(() => void poll(), POLL_MS);
-          },
-          (error: unknown) => live && setFailure(error),
-        );
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [projectId, jobId, round]);
-  if (failure !== null)
-    return isStatus(failure, 404) ? (
-      <NotFound />
-    ) : (
-      <ErrorNote
-        error={failure}
-        retry={() => {
-          setFailure(null);
-          setRound((n) => n + 1);
-        }}
-      />
-    );
+  const poll = usePoll(
+    () => api(projectId).contacts.importStatus(jobId),
+    (answer) => answer.status !== 'queued',
+    POLL_MS,
+    [projectId, jobId],
+  );
+  const job = poll.data;
+  if (poll.failure !== null)
+    return isStatus(poll.failure, 404) ? <NotFound /> : <ErrorNote error={poll.failure} retry={poll.reload} />;
   const percent = job?.status === 'completed' ? 100 : (job?.progress.percent ?? 0);
   return (
     <section class="card" aria-labelledby="import-heading" data-import-status={job?.status ?? 'starting'}>

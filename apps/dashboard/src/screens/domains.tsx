@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { CopyButton, Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { CopyButton, Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { NotFound } from './projects.js';
 
 type Domain = components['schemas']['DomainView'];
@@ -55,11 +55,7 @@ function AddDomain({ projectId, onAdded }: { projectId: string; onAdded: (d: Dom
   };
   return (
     <form class="inline-form" onSubmit={(e) => void submit(e)} aria-label="Add a domain">
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field name="domain" label="Domain" value={name} error={refusal.fields.domain} required onInput={setName} />
       <button type="submit" disabled={busy}>
         Add domain

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Result } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
 import { freshKeys, useSession } from '../session.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { listProjects, NotFound } from './projects.js';
 
 type Project = Result<'meList'>[number];
@@ -83,11 +83,7 @@ function Settings({ project, onSaved }: { project: Project; onSaved: (project: P
     <>
       <form class="card" onSubmit={(e) => void save(e)} noValidate>
         <h2>Settings</h2>
-        {refusal.message && (
-          <p class="error" role="alert">
-            {refusal.message}
-          </p>
-        )}
+        <RefusalAlert message={refusal.message} />
         <Field name="name" label="Project name" value={name} error={refusal.fields.name} onInput={setName} required />
         <button type="submit" disabled={busy}>
           Save settings
@@ -335,11 +331,7 @@ function Invite({ projectId, myRole, onInvited }: { projectId: string; myRole: R
   return (
     <form class="card" onSubmit={(e) => void submit(e)} noValidate>
       <h2>Invite someone</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field
         name="email"
         label="Email address"

@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, fieldErrors } from '../api.js';
 import { freshKeys } from '../session.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 
 export const listProjects = () => api().request('get', '/users/@me/projects');
 
@@ -56,11 +56,7 @@ function CreateProject() {
   return (
     <form class="card" onSubmit={(e) => void submit(e)} noValidate>
       <h2>New project</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field name="name" label="Project name" value={name} error={refusal.fields.name} onInput={setName} required />
       <button type="submit" disabled={busy}>
         Create project

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { GroupEditor, type Field as FilterField, type Group } from './filter-builder.js';
 import { MembersPreview, StaticMembers } from './segment-members.js';
 import { NotFound } from './projects.js';
@@ -171,11 +171,7 @@ function SegmentEditor(props: {
   return (
     <form class="card wide" onSubmit={(e) => void save(e)} aria-labelledby="segment-editor-heading">
       <h2 id="segment-editor-heading">{segment ? `Segment ${segment.name}` : 'New segment'}</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field name="name" label="Segment name" value={name} error={refusal.fields.name} required onInput={setName} />
       {!segment && (
         <div class="field">

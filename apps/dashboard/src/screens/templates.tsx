@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import type { Result } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { NotFound } from './projects.js';
 import { TemplatePreview } from './template-preview.js';
 
@@ -96,11 +96,7 @@ function NewTemplate({ projectId }: { projectId: string }) {
   return (
     <form class="card" onSubmit={(e) => void submit(e)} noValidate>
       <h2>New template</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field name="name" label="Template name" value={name} error={refusal.fields.name} onInput={setName} required />
       <FormatSelect value={format} onChange={setFormat} />
       <button type="submit" disabled={busy}>
@@ -183,11 +179,7 @@ function Editor({ projectId, template }: { projectId: string; template: Template
       <div class="editor">
         <form class="card" onSubmit={(e) => void save(e)} noValidate>
           <h2>Content</h2>
-          {refusal.message && (
-            <p class="error" role="alert">
-              {refusal.message}
-            </p>
-          )}
+          <RefusalAlert message={refusal.message} />
           <Field name="name" label="Name" value={form.name} error={refusal.fields.name} onInput={set('name')} />
           <Field
             name="subject"

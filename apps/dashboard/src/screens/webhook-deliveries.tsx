@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Result } from '@herald/sdk';
 import { api } from '../api.js';
-import { Empty, ErrorNote, Loading } from '../ui.js';
+import { Empty, ErrorNote, Loading, usePoll } from '../ui.js';
 
 type Delivery = Result<'deliveriesLog'>['data'][number];
 const POLL_MS = 1000;
@@ -12,38 +12,25 @@ const POLL_MS = 1000;
  * …/deliveries/:id/replay`: pending again, attempted at once).
  */
 export function Deliveries({ projectId, endpointId }: { projectId: string; endpointId: string }) {
-  const [log, setLog] = useState<Result<'deliveriesLog'> | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
   const [actionFailure, setActionFailure] = useState<unknown>(null);
-  const [round, setRound] = useState(0);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = () => {
-      api(projectId)
-        .request('get', '/webhooks/endpoints/{id}/deliveries', { path: { id: endpointId }, query: { limit: 50 } })
-        .then(
-          (answer) => {
-            if (!live) return;
-            setLog(answer);
-            if (answer.data.some((d) => d.status === 'pending')) timer = setTimeout(poll, POLL_MS);
-          },
-          (error: unknown) => live && setFailure(error),
-        );
-    };
-    poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [projectId, endpointId, round]);
+  const poll = usePoll(
+    () =>
+      api(projectId).request('get', '/webhooks/endpoints/{id}/deliveries', {
+        path: { id: endpointId },
+        query: { limit: 50 },
+      }),
+    (answer) => !answer.data.some((d) => d.status === 'pending'),
+    POLL_MS,
+    [projectId, endpointId],
+  );
+  const log = poll.data;
   const act = async (what: () => Promise<unknown>) => {
     setBusy(true);
     setActionFailure(null);
     try {
       await what();
-      setRound((n) => n + 1);
+      poll.reload();
     } catch (error) {
       setActionFailure(error);
     } finally {
@@ -64,18 +51,12 @@ export function Deliveries({ projectId, endpointId }: { projectId: string; endpo
       <button type="button" disabled={busy} onClick={() => void test()}>
         Send a test event
       </button>{' '}
-      <button type="button" class="secondary" onClick={() => setRound((n) => n + 1)}>
+      <button type="button" class="secondary" onClick={poll.reload}>
         Refresh
       </button>
       {actionFailure !== null && <ErrorNote error={actionFailure} />}
-      {failure !== null ? (
-        <ErrorNote
-          error={failure}
-          retry={() => {
-            setFailure(null);
-            setRound((n) => n + 1);
-          }}
-        />
+      {poll.failure !== null ? (
+        <ErrorNote error={poll.failure} retry={poll.reload} />
       ) : !log ? (
         <Loading what="the deliveries" />
       ) : log.data.length === 0 ? (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Body, Result } from '@herald/sdk';
 import { api, fieldErrors } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { Deliveries } from './webhook-deliveries.js';
 
 type Endpoint = Result<'endpointsList'>['data'][number];
@@ -116,11 +116,7 @@ function CreateEndpoint({
   return (
     <form class="card wide" onSubmit={(e) => void submit(e)} aria-labelledby="new-endpoint-heading">
       <h2 id="new-endpoint-heading">Add an endpoint</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field name="url" label="URL" value={url} error={refusal.fields.url} required onInput={setUrl} />
       <Field
         name="description"

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Result } from '@herald/sdk';
 import { api, fieldErrors } from '../api.js';
-import { Empty, Field, useRefusal } from '../ui.js';
+import { Empty, Field, RefusalAlert, useRefusal } from '../ui.js';
 import { TextField } from './workflow-controls.js';
 
 type DryRun = Result<'simulateSimulate'>;
@@ -50,11 +50,7 @@ export function DryRun(props: { projectId: string; workflowId: string; eventName
     <form class="card wide" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="dryrun-heading">
       <h2 id="dryrun-heading">Dry run</h2>
       <p class="muted">Walks the graph on a virtual clock: nothing is sent, no contact changes.</p>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field
         name="contact.email"
         type="email"

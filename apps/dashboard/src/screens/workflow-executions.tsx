@@ -1,42 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '@herald/sdk';
 import { api } from '../api.js';
-import { Empty, ErrorNote, Loading } from '../ui.js';
+import { Empty, ErrorNote, Loading, usePoll } from '../ui.js';
 import type { Step } from './workflow-graph.js';
 
 type Execution = components['schemas']['ExecutionView'];
 const POLL_MS = 1500;
 const ACTIVE = new Set(['RUNNING', 'WAITING']);
-
-/**
- * Runs `load` now and again every POLL_MS while `again(answer)` holds (the newest answer shown; a
- * failure stops it, with a retry). Stops when the component goes or `deps` change.
- */
-function usePoll<T>(load: () => Promise<T>, again: (data: T) => boolean, deps: unknown[]) {
-  const [data, setData] = useState<T | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = () =>
-      load().then(
-        (answer) => {
-          if (!live) return;
-          setData(answer);
-          setFailure(null);
-          if (again(answer)) timer = setTimeout(() => void poll(), POLL_MS);
-        },
-        (error: unknown) => live && setFailure(error),
-      );
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [...deps, round]);
-  return { data, failure, retry: () => setRound((n) => n + 1) };
-}
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -57,13 +27,14 @@ export function Executions(props: {
   const list = usePoll(
     () =>
       api(projectId).request('get', '/workflows/{id}/executions', { path: { id: workflowId }, query: { limit: 20 } }),
-    (answer) => props.enabled || answer.data.some((x) => ACTIVE.has(x.status)),
+    (answer) => !props.enabled && !answer.data.some((x) => ACTIVE.has(x.status)),
+    POLL_MS,
     [projectId, workflowId, props.enabled],
   );
   return (
     <section class="card wide" aria-labelledby="executions-heading">
       <h2 id="executions-heading">Executions</h2>
-      {list.failure !== null && <ErrorNote error={list.failure} retry={list.retry} />}
+      {list.failure !== null && <ErrorNote error={list.failure} retry={list.reload} />}
       {list.data === null && list.failure === null && <Loading what="executions" />}
       {list.data &&
         (list.data.data.length === 0 ? (
@@ -135,7 +106,8 @@ function ExecutionSteps(props: {
       api(props.projectId).request('get', '/workflows/{id}/executions/{executionId}', {
         path: { id: props.workflowId, executionId: props.executionId },
       }),
-    (x: Execution) => ACTIVE.has(x.status),
+    (x: Execution) => !ACTIVE.has(x.status),
+    POLL_MS,
     [props.projectId, props.workflowId, props.executionId],
   );
   const runs = one.data?.steps ?? [];
@@ -144,7 +116,7 @@ function ExecutionSteps(props: {
   }, [one.data]);
   useEffect(() => () => props.onSteps(undefined), []);
   const names = new Map(props.steps.map((s) => [s.id, s.name]));
-  if (one.failure !== null) return <ErrorNote error={one.failure} retry={one.retry} />;
+  if (one.failure !== null) return <ErrorNote error={one.failure} retry={one.reload} />;
   if (!one.data) return <Loading what="the execution's steps" />;
   return (
     <table data-execution-steps={props.executionId}>

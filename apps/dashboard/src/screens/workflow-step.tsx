@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '@herald/sdk';
 import { api, fieldErrors } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { listDomains } from './domains.js';
 import { GroupEditor, type Group } from './filter-builder.js';
 import { SelectField, TextField } from './workflow-controls.js';
@@ -138,11 +138,7 @@ export function StepEditor(props: {
   return (
     <form class="card wide" onSubmit={(ev) => void save(ev)} noValidate aria-labelledby="step-editor-heading">
       <h2 id="step-editor-heading">{step ? `Step ${step.name}` : 'Add a step'}</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       {!step && (
         <SelectField name="step-type" label="Step type" value={type} onChange={setType}>
           {STEP_TYPES.map(([t, label]) => (

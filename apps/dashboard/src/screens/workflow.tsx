@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '@herald/sdk';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, Page, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useRefusal } from '../ui.js';
 import { NotFound } from './projects.js';
 import { SelectField } from './workflow-controls.js';
 import { DryRun } from './workflow-dryrun.js';
@@ -158,11 +158,7 @@ function Trigger({ projectId, workflow, onSaved }: { projectId: string; workflow
       }}
     >
       <h2 id="trigger-heading">Trigger</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <div class="inline-form">
         <Field
           name="eventName"
@@ -265,11 +261,7 @@ function Connections(props: {
       }}
     >
       <h2 id="connect-heading">Transitions</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       {props.transitions.length === 0 ? (
         <Empty>No transition yet.</Empty>
       ) : (

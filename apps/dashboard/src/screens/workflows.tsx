@@ -1,7 +1,7 @@
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, fieldErrors, isStatus } from '../api.js';
-import { Empty, ErrorNote, Field, Loading, Page, useLoad, useRefusal } from '../ui.js';
+import { Empty, ErrorNote, Field, Loading, Page, RefusalAlert, useLoad, useRefusal } from '../ui.js';
 import { NotFound } from './projects.js';
 
 /**
@@ -78,11 +78,7 @@ function CreateWorkflow({ projectId }: { projectId: string }) {
   return (
     <form class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="new-workflow-heading">
       <h2 id="new-workflow-heading">New workflow</h2>
-      {refusal.message && (
-        <p class="error" role="alert">
-          {refusal.message}
-        </p>
-      )}
+      <RefusalAlert message={refusal.message} />
       <Field name="name" label="Workflow name" value={name} error={refusal.fields.name} required onInput={setName} />
       <Field
         name="eventName"
