@@ -6,6 +6,32 @@ import { OutboxMessage } from '../entities/outbox-message.entity.js';
 
 export const outboxChannel = (service: string): string => `herald_outbox_${service}`;
 
+/**
+ * A UUIDv7 computed by PostgreSQL (the current millisecond, then random bits: version 7, RFC 4122
+ * variant), the kind of id `create` gives an event in the process, for envelopes built in SQL.
+ */
+export const SQL_UUID_V7 =
+  "encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid";
+
+/**
+ * Events whose envelopes a statement of the caller builds in SQL, written by that statement inside
+ * the transaction of its business write (as `Outbox.add`): see `Outbox.inStatement`.
+ */
+export interface OutboxInStatement {
+  /**
+   * The body of a data-modifying CTE writing the envelopes of `source` — a relation with `e`, the
+   * envelope as jsonb (every field `create` gives), and `n`, their order — into the outbox in that
+   * order, returning their ids (`id`).
+   */
+  insert(source: string): string;
+  /** The expression, over that CTE (`ins`), that wakes the relay at commit (NOTIFY) if it wrote any. */
+  notify(ins: string, param: SqlParam): string;
+  /** Read-your-writes: after the statement ran, the last id it wrote (`max(id)` of `ins`), for its projects. */
+  wrote(projectIds: Iterable<string>, last: unknown): void;
+}
+
+const projectsOf = (envelopes: EventEnvelope[]): string[] => envelopes.map((e) => e.projectId);
+
 /** The relay of the outbox's service when it runs in this process (see `Outbox.relayedBy`). */
 export interface LocalRelay {
   /** Whether it is the service's active relay right now. */
@@ -48,13 +74,35 @@ export class Outbox {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('Outbox.add must run inside the transaction of the business write');
     }
-    this.assertProducer(envelopes);
+    this.assertProducer(envelopes.map((e) => e.type));
     const { param, values } = new SqlParams();
     const rows: { last: string | null }[] = await manager.query(
       `WITH ins AS (${this.insertSql(param, envelopes)}) SELECT pg_notify(${param(outboxChannel(this.service), 'text')}, count(*)::text), max(id) AS last FROM ins`,
       values,
     );
-    this.recordPosition(positionsContext.getStore(), envelopes, rows[0]?.last);
+    this.recordPosition(positionsContext.getStore(), projectsOf(envelopes), rows[0]?.last);
+  }
+
+  /**
+   * Events built in SQL by one of the caller's statements, in the transaction of its write: the same
+   * rows, wake-up and read-your-writes position as `add`, with no envelope passing through the
+   * process. The statement must build each envelope as the topic's contract would (`create`), and
+   * only of `topics`.
+   */
+  inStatement(manager: EntityManager, topics: readonly string[]): OutboxInStatement {
+    if (!manager.queryRunner?.isTransactionActive) {
+      throw new Error('Outbox.inStatement must run inside the transaction of the business write');
+    }
+    this.assertProducer(topics);
+    const request = positionsContext.getStore();
+    return {
+      insert: (source) => `INSERT INTO ${this.table} (event_id, topic, message_key, envelope)
+        SELECT (s.e->>'eventId')::uuid, s.e->>'type', s.e->>'key', s.e FROM ${source} s ORDER BY s.n
+        RETURNING id`,
+      notify: (ins, param) =>
+        `(SELECT pg_notify(${param(outboxChannel(this.service), 'text')}, count(*)::text) FROM ${ins} HAVING count(*) > 0)`,
+      wrote: (projectIds, last) => this.recordPosition(request, [...projectIds], last),
+    };
   }
 
   /** The service's relay runs in this process: single-statement writes wake it directly while it leads. */
@@ -72,10 +120,11 @@ export class Outbox {
    */
   addTo(write: SingleStatementWrite, envelopes: EventEnvelope[]): void {
     if (envelopes.length === 0) return;
-    this.assertProducer(envelopes);
+    this.assertProducer(envelopes.map((e) => e.type));
     const ins = write.with('outbox', this.insertSql(write.param, envelopes));
     const request = positionsContext.getStore();
-    if (request) write.output(`(SELECT max(id) FROM ${ins})`, (last) => this.recordPosition(request, envelopes, last));
+    if (request)
+      write.output(`(SELECT max(id) FROM ${ins})`, (last) => this.recordPosition(request, projectsOf(envelopes), last));
     const relay = this.relay;
     if (relay?.isLeader) write.onCommit(() => relay.wake());
     else
@@ -95,22 +144,20 @@ export class Outbox {
    * producers by topic, so an undeclared one would be read stale. (Test outboxes of other names may
    * write any topic.)
    */
-  private assertProducer(envelopes: EventEnvelope[]): void {
+  private assertProducer(topics: readonly string[]): void {
     if (!(SERVICE_NAMES as readonly string[]).includes(this.service)) return;
-    for (const e of envelopes)
-      if (!mayPublish(this.service, e.type))
-        throw new Error(
-          `the ${this.service} service does not publish ${e.type} (TOPIC_PRODUCERS in @herald/contracts)`,
-        );
+    for (const topic of new Set(topics))
+      if (!mayPublish(this.service, topic))
+        throw new Error(`the ${this.service} service does not publish ${topic} (TOPIC_PRODUCERS in @herald/contracts)`);
   }
 
   /**
    * Read-your-writes: the request that wrote these events answers their position (the last outbox
    * id), per project, so that the project's later requests wait for copies fed by them.
    */
-  private recordPosition(request: RequestPositions | undefined, envelopes: EventEnvelope[], last: unknown): void {
+  private recordPosition(request: RequestPositions | undefined, projectIds: string[], last: unknown): void {
     const id = Number(last);
     if (!request || !Number.isSafeInteger(id) || id <= 0) return;
-    request.wrote(new Set(envelopes.map((e) => e.projectId).filter(Boolean)), this.service, id);
+    request.wrote(new Set(projectIds.filter(Boolean)), this.service, id);
   }
 }
