@@ -1,5 +1,7 @@
 import { compileFilter, DEFAULT_FILTER_SQL_SCHEMA, type Filter, type FilterSqlSchema } from '@herald/filters';
-import { tableName } from '@herald/persistence';
+import { Topics, type EventEnvelope } from '@herald/contracts';
+import { SQL_UUID_V7, type Outbox } from '@herald/messaging';
+import { tableName, type SqlParam } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -47,6 +49,24 @@ export interface ReconcileRow {
   segment_id: string;
   contact_id: string;
   email: string | null;
+}
+
+/** A segment's entries and exits in number (`reconcilePublishing`). */
+export interface ReconcileCount {
+  segment_id: string;
+  added: number;
+  removed: number;
+}
+
+/**
+ * The events of a reconciliation built in SQL (`reconcilePublishing`): for each segment that
+ * publishes them, its `segment.entered` and `segment.exited` envelopes as the contracts built them
+ * for one of its contacts (their reason, time, trace and source), whose id, key, contact and address
+ * each event replaces with its own.
+ */
+export interface EventsInSql {
+  outbox: Outbox;
+  templates: { segmentId: string; entered: EventEnvelope; exited: EventEnvelope }[];
 }
 
 /** A campaign's audience, as a condition on the read model's contacts. */
@@ -133,6 +153,75 @@ export class EvaluationStore {
     now: Date,
     opts: { addresses?: boolean } = {},
   ): Promise<ReconcileRow[]> {
+    const { ctes, params } = this.reconciliation(ctx, segments, scope, now, opts.addresses ?? true);
+    return m.query<ReconcileRow[]>(`WITH ${ctes} SELECT * FROM changed`, params);
+  }
+
+  /**
+   * `reconcile`, with the events of the tracking segments among them written to the outbox by the
+   * same statement, their envelopes built in SQL (`EventsInSql`): the entries and exits never pass
+   * through the process. Answers each segment's entries and exits in number.
+   */
+  async reconcilePublishing(
+    m: EntityManager,
+    ctx: ProjectContext,
+    segments: { segment: Pick<Segment, 'id'>; filter: Filter }[],
+    scope: Scope,
+    now: Date,
+    events: EventsInSql,
+  ): Promise<ReconcileCount[]> {
+    const { ctes, params } = this.reconciliation(ctx, segments, scope, now, true);
+    const outbox = events.outbox.inStatement(m, [Topics.SegmentEntered, Topics.SegmentExited]);
+    const param: SqlParam = (value, type) => `$${params.push(value)}::${type}`;
+    const segmentIds = param(
+      events.templates.map((t) => t.segmentId),
+      'varchar[]',
+    );
+    const entered = param(
+      events.templates.map((t) => JSON.stringify(t.entered)),
+      'jsonb[]',
+    );
+    const exited = param(
+      events.templates.map((t) => JSON.stringify(t.exited)),
+      'jsonb[]',
+    );
+    // each event: its segment's envelope of its kind as the contract's `create` built it (a template),
+    // with its own id, key, contact and address; per segment, its entries then its exits, in contact order
+    const [{ counts, last }] = await m.query<[{ counts: ReconcileCount[] | null; last: string | null }]>(
+      `WITH ${ctes},
+       templates AS (
+         SELECT * FROM unnest(${segmentIds}, ${entered}, ${exited}) WITH ORDINALITY AS t(segment_id, entered, exited, ord)),
+       events AS (
+         SELECT tpl.e || jsonb_build_object('eventId', ${SQL_UUID_V7}, 'key', ch.contact_id,
+                  'payload', (tpl.e->'payload') || jsonb_build_object('contactId', ch.contact_id, 'email', ch.email)) AS e,
+                row_number() OVER (ORDER BY t.ord, ch.entered DESC, ch.contact_id) AS n
+           FROM changed ch JOIN templates t ON t.segment_id = ch.segment_id
+           CROSS JOIN LATERAL (SELECT CASE WHEN ch.entered THEN t.entered ELSE t.exited END AS e) tpl
+          WHERE ch.email IS NOT NULL),
+       outbox AS (${outbox.insert('events')})
+       SELECT (SELECT json_agg(x) FROM (
+                 SELECT segment_id, count(*) FILTER (WHERE entered)::int AS added,
+                        count(*) FILTER (WHERE NOT entered)::int AS removed
+                   FROM changed GROUP BY segment_id) x) AS counts,
+              (SELECT max(id) FROM outbox) AS last,
+              ${outbox.notify('outbox', param)} AS notified`,
+      params,
+    );
+    outbox.wrote([ctx.projectId], last);
+    return counts ?? [];
+  }
+
+  /**
+   * The CTEs of a reconciliation (`reconcile`), the last of them, `changed`, its entries and exits
+   * as `ReconcileRow`s, and their parameters.
+   */
+  private reconciliation(
+    ctx: ProjectContext,
+    segments: { segment: Pick<Segment, 'id'>; filter: Filter }[],
+    scope: Scope,
+    now: Date,
+    addresses: boolean,
+  ): { ctes: string; params: unknown[] } {
     const ids = segments.map((x) => x.segment.id);
     let params: unknown[] = [ctx.projectId, ids];
     let scoped: string;
@@ -190,7 +279,6 @@ export class EvaluationStore {
       params = f.params;
       branches.push(`SELECT ${id} AS segment_id, c.contact_id, c.email FROM scoped c WHERE ${f.sql}`);
     }
-    const addresses = opts.addresses ?? true;
     const entered = addresses
       ? `SELECT true AS entered, ins.segment_id, ins.contact_id, c1.email FROM ins
            JOIN ${this.contacts} c1 ON c1.project_id = $1::varchar AND c1.contact_id = ins.contact_id`
@@ -199,8 +287,7 @@ export class EvaluationStore {
       ? `SELECT false, del.segment_id, del.contact_id, c2.email FROM del
            LEFT JOIN ${this.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`
       : `SELECT false, del.segment_id, del.contact_id, NULL::varchar FROM del`;
-    return m.query<ReconcileRow[]>(
-      `WITH scoped AS MATERIALIZED (
+    const ctes = `scoped AS MATERIALIZED (
          SELECT * FROM ${this.contacts} c WHERE c.project_id = $1::varchar AND ${scoped}),
        live AS MATERIALIZED (${branches.join(' UNION ALL ')}),
        ins AS (
@@ -211,12 +298,12 @@ export class EvaluationStore {
          DELETE FROM ${this.memberships} ms
           WHERE ms.project_id = $1::varchar AND ms.segment_id = ANY($2::varchar[]) AND ${stored}
             AND (ms.segment_id, ms.contact_id) NOT IN (SELECT l.segment_id, l.contact_id FROM live l)
-         RETURNING ms.segment_id, ms.contact_id)
-       ${entered}
-       UNION ALL
-       ${exited}`,
-      params,
-    );
+         RETURNING ms.segment_id, ms.contact_id),
+       changed AS (
+         ${entered}
+         UNION ALL
+         ${exited})`;
+    return { ctes, params };
   }
 
   /**

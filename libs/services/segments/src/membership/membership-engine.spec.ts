@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@herald/contracts';
 import type { Outbox } from '@herald/messaging';
 import type { EntityManager } from 'typeorm';
-import type { EvaluationStore, ReconcileRow, Scope } from './evaluation.store.js';
+import type { EvaluationStore, EventsInSql, ReconcileRow, Scope } from './evaluation.store.js';
 import { MembershipEngine, type ChangedContact } from './membership-engine.js';
 import { ProjectContext } from './project-context.js';
 import type { Segment } from './segment.entity.js';
@@ -47,6 +47,7 @@ function setup(
   const reconciled: { segments: string[]; scope: Scope; now: Date }[] = [];
   const counts: [string, number][][] = [];
   const published: EventEnvelope[] = [];
+  const templates: EventsInSql['templates'] = [];
   const evaluation = {
     lockForReevaluation: async (_m: EntityManager, projectId: string, contactIds: string[]) => {
       asked.push(`lock ${projectId} ${contactIds.join(',')}`);
@@ -67,6 +68,25 @@ function setup(
       reconciled.push({ segments: ids, scope, now });
       return script.rows?.(ids) ?? [];
     },
+    reconcilePublishing: async (
+      _m: EntityManager,
+      _ctx: ProjectContext,
+      list: { segment: Pick<Segment, 'id'> }[],
+      scope: Scope,
+      now: Date,
+      events: EventsInSql,
+    ) => {
+      const ids = list.map((x) => x.segment.id);
+      asked.push(`reconcile publishing ${ids.join(',')}`);
+      reconciled.push({ segments: ids, scope, now });
+      templates.push(...events.templates);
+      const rows = script.rows?.(ids) ?? [];
+      return ids.map((id) => ({
+        segment_id: id,
+        added: rows.filter((r) => r.segment_id === id && r.entered).length,
+        removed: rows.filter((r) => r.segment_id === id && !r.entered).length,
+      }));
+    },
   } as unknown as EvaluationStore;
   const store = {
     ofProject: async (_m: EntityManager, projectId: string) => {
@@ -86,7 +106,7 @@ function setup(
       published.push(...events);
     },
   } as unknown as Outbox;
-  return { engine: new MembershipEngine(outbox, store, evaluation), asked, reconciled, counts, published };
+  return { engine: new MembershipEngine(outbox, store, evaluation), asked, reconciled, counts, published, templates };
 }
 
 const change = (contactId: string, extra: Partial<ChangedContact> = {}): ChangedContact => ({
@@ -251,6 +271,58 @@ describe('MembershipEngine', () => {
       ).toEqual([
         ['segment.entered', 'req_1', at, at, 'sweep', 'Segment seg_tracked'],
         ['segment.exited', 'req_1', at, at, 'sweep', 'Segment seg_tracked'],
+      ]);
+    });
+
+    it("a batch of a compute's difference that publishes writes its events in the reconciliation's statement, from the contracts' envelopes of each tracking segment (its reason, time and trace), none through the process", async () => {
+      const silent = segment('seg_silent', where('email', 'contains', 'b'));
+      const {
+        engine,
+        asked,
+        counts,
+        published: events,
+        templates,
+      } = setup([tracked, silent], {
+        rows: () => [entered('seg_tracked', 'c1'), exited('seg_tracked', 'c2'), entered('seg_silent', 'c1')],
+      });
+      const difference = { difference: { from: 0, to: 10_000, first: 'c1', last: 'c2' } };
+      const r = await engine.reconcileMany(m, ctxOf([tracked, silent]), [tracked, silent], difference, {
+        fire: true,
+        reason: 'compute',
+        now,
+        trace: { correlationId: 'req_1' },
+      });
+      expect(r).toEqual({ added: 2, removed: 1 });
+      expect([asked, counts, events]).toEqual([
+        ['reconcile publishing seg_tracked,seg_silent'],
+        [
+          [
+            ['seg_tracked', 0],
+            ['seg_silent', 1],
+          ],
+        ],
+        [],
+      ]);
+      const at = now.toISOString();
+      expect(
+        templates.flatMap((t) =>
+          [t.entered, t.exited].map((e) => {
+            const payload = e.payload as { segmentId: string; at: string; reason: string };
+            return [
+              t.segmentId,
+              e.type,
+              e.source,
+              e.correlationId,
+              e.occurredAt,
+              payload.segmentId,
+              payload.at,
+              payload.reason,
+            ];
+          }),
+        ),
+      ).toEqual([
+        ['seg_tracked', 'segment.entered', 'segments', 'req_1', at, 'seg_tracked', at, 'compute'],
+        ['seg_tracked', 'segment.exited', 'segments', 'req_1', at, 'seg_tracked', at, 'compute'],
       ]);
     });
 

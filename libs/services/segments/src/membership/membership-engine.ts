@@ -28,6 +28,10 @@ export type ContactChange = { kind: 'contact'; keys?: TouchedKeys } | { kind: 'e
 export const touchedBy = (change: ContactChange): TouchedKeys =>
   change.kind === 'event' ? new Set([`event.${change.name}`]) : (change.keys ?? EVERYTHING);
 
+/** The contact and address of the envelopes built in the process as templates of events built in SQL. */
+const TEMPLATE_CONTACT = 'template';
+const TEMPLATE_EMAIL = 'template@example.com';
+
 export interface ReconcileOptions {
   /** Publish `segment.entered` / `segment.exited` for what changed (false: a silent baseline). */
   fire: boolean;
@@ -94,6 +98,9 @@ export class MembershipEngine {
       .map((segment) => ({ segment, filter: ctx.filterOf(segment) }))
       .filter((x): x is { segment: Segment; filter: Filter } => x.filter !== undefined);
     if (withFilter.length === 0) return { added: 0, removed: 0 };
+    const tracking = withFilter.filter((x) => x.segment.trackMembership);
+    if (opts.fire && 'difference' in scope && tracking.length > 0)
+      return this.reconcilePublishing(m, ctx, withFilter, tracking, scope, opts);
     // a silent reconciliation publishes nothing: its entries need no address
     const rows = await this.evaluation.reconcile(m, ctx, withFilter, scope, opts.now, { addresses: opts.fire });
     const added = rows.filter((r) => r.entered).length;
@@ -114,6 +121,46 @@ export class MembershipEngine {
       await this.outbox.add(m, ...events);
     }
     return { added, removed };
+  }
+
+  /**
+   * A compute's batch that publishes (its contacts share one trace): the events of the tracking
+   * segments are built and written to the outbox by the reconciliation's own statement, from each
+   * segment's envelopes built here by the contracts for a placeholder contact (`events`: its reason,
+   * time, trace and source), each event with its own id, key, contact and address; so that tens of
+   * thousands of entries and exits never pass through the process.
+   */
+  private async reconcilePublishing(
+    m: EntityManager,
+    ctx: ProjectContext,
+    withFilter: { segment: Segment; filter: Filter }[],
+    tracking: { segment: Segment }[],
+    scope: Scope,
+    opts: ReconcileOptions,
+  ): Promise<{ added: number; removed: number }> {
+    const placeholder = { contact_id: TEMPLATE_CONTACT, email: TEMPLATE_EMAIL };
+    const templates = tracking.map(({ segment }) => {
+      const [entered, exited] = this.events(
+        ctx.projectId,
+        segment,
+        [
+          { ...placeholder, entered: true },
+          { ...placeholder, entered: false },
+        ],
+        opts,
+      );
+      return { segmentId: segment.id, entered: entered!, exited: exited! };
+    });
+    const counts = await this.evaluation.reconcilePublishing(m, ctx, withFilter, scope, opts.now, {
+      outbox: this.outbox,
+      templates,
+    });
+    const delta = new Map(counts.map((c) => [c.segment_id, c.added - c.removed]));
+    await this.segments.adjustCounts(m, delta);
+    return {
+      added: counts.reduce((n, c) => n + c.added, 0),
+      removed: counts.reduce((n, c) => n + c.removed, 0),
+    };
   }
 
   /** A read-model consumer changed a contact (in its transaction): `onContactsChanged` for one. */
