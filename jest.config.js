@@ -20,11 +20,14 @@ const swcJest = {
 /**
  * The route-level e2e files that deploy Herald through `startTopology()` (libs/testing): they run in
  * both modes. Read at config time, so a new file joins the distributed pass without editing a list.
+ * A file whose rules the mode cannot change pins `mode: 'standalone'` and runs once (the standalone
+ * project); test/architecture/e2e-both-modes.spec.ts holds the list of those and why.
  */
 const topologyFiles = readdirSync(new URL('./test/e2e/', import.meta.url))
   .filter((f) => f.endsWith('.e2e.spec.ts'))
-  .filter((f) => /\bstartTopology\(/.test(readFileSync(new URL(`./test/e2e/${f}`, import.meta.url), 'utf8')))
-  .map((f) => `<rootDir>/test/e2e/${f}`);
+  .map((f) => ({ f, source: readFileSync(new URL(`./test/e2e/${f}`, import.meta.url), 'utf8') }))
+  .filter(({ source }) => /\bstartTopology\(/.test(source) && !/\bmode: 'standalone'/.test(source))
+  .map(({ f }) => `<rootDir>/test/e2e/${f}`);
 
 const project = {
   rootDir: '.',

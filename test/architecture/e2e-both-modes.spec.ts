@@ -32,9 +32,28 @@ export const SINGLE_MODE_E2E_FILES: readonly string[] = [
   'pipeline-standalone.e2e.spec.ts',
 ];
 
+/**
+ * Route-level files that deploy Herald through `startTopology({ mode: 'standalone' })` and so run once
+ * (jest.config.js leaves them out of the distributed pass): every rule they prove is answered by one
+ * service alone, the same in either mode, and the way of its requests through the gateway and Kafka is
+ * proven in both modes by the file named. A rule that crosses services, events, read-your-writes or
+ * the gateway's Redis counters keeps its file in both modes.
+ */
+export const STANDALONE_ONLY_E2E_FILES: readonly string[] = [
+  // the gateway's accounts module alone (accounts.e2e: sign-up and login in both modes)
+  'accounts-smtp-down.e2e.spec.ts',
+  'oauth-login.e2e.spec.ts',
+  // the contacts service's import and verification (contacts.e2e, gateway-uploads.e2e)
+  'contacts-import-verify.e2e.spec.ts',
+  // the sending service's validation and rendering (sending.e2e: a send to the relay in both modes)
+  'sending-batch.e2e.spec.ts',
+  'sending-markdown.e2e.spec.ts',
+];
+
 const e2eDir = fileURLToPath(new URL('../e2e/', import.meta.url));
 const e2eFiles = readdirSync(e2eDir).filter((f) => f.endsWith('.e2e.spec.ts'));
 const usesTopology = (file: string) => /\bstartTopology\(/.test(readFileSync(`${e2eDir}${file}`, 'utf8'));
+const pinsStandalone = (file: string) => /\bmode: 'standalone'/.test(readFileSync(`${e2eDir}${file}`, 'utf8'));
 
 describe('route-level e2e files run in both modes', () => {
   it('every e2e file deploys Herald through startTopology(), unless it is listed as single-mode', () => {
@@ -45,5 +64,10 @@ describe('route-level e2e files run in both modes', () => {
   it('the single-mode list names only existing files that do not use startTopology() (a converted file leaves it)', () => {
     const stale = SINGLE_MODE_E2E_FILES.filter((f) => !e2eFiles.includes(f) || usesTopology(f));
     expect(stale).toEqual([]);
+  });
+
+  it('a file pins the standalone mode only when it is listed as standalone-only, and every listed file pins it', () => {
+    const pinned = e2eFiles.filter((f) => usesTopology(f) && pinsStandalone(f));
+    expect(pinned.sort()).toEqual([...STANDALONE_ONLY_E2E_FILES].sort());
   });
 });

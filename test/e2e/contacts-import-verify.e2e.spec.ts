@@ -1,14 +1,15 @@
-import { e2eMode, startDnsServer, startTopology, type TestDnsServer, type Topology } from '@herald/testing';
+import { startDnsServer, startTopology, type TestDnsServer, type Topology } from '@herald/testing';
 import { csv, fieldsOf, newProject, type ErrorBody, type TestProjectApi } from './contacts-helpers.js';
 
 /**
  * List verification at import (`POST /contacts/import?verify=true`, docs/contacts.md) through the
  * public API, its DNS answered by the loopback DNS server (DNS_SERVERS): the verdicts, the counts and
- * the rows imported with and without `skipInvalid=true`, and the query's validation. Runs in the
- * run's mode (HERALD_E2E_MODE: standalone or distributed, libs/testing `startTopology`): in
- * distributed mode through the gateway, the import run by the contacts service.
+ * the rows imported with and without `skipInvalid=true`, and the query's validation. Standalone
+ * only: the contacts service checks the query, verifies and imports alone, the same in either mode;
+ * an import through the gateway is proven in both modes by contacts.e2e, and streamed by
+ * gateway-uploads.e2e (test/architecture/e2e-both-modes.spec.ts).
  */
-describe(`list verification at import (${e2eMode()})`, () => {
+describe('list verification at import (standalone)', () => {
   let herald: Topology;
   let dns: TestDnsServer;
   let api: TestProjectApi;
@@ -31,10 +32,11 @@ describe(`list verification at import (${e2eMode()})`, () => {
       dns.set(domain, 'MX', { priority: 10, exchange: `mx.${domain}` });
     dns.set('nomx.test', 'NS', 'ns1.nomx.test');
     herald = await startTopology({
+      mode: 'standalone',
       env: { RATE_LIMIT_PER_MINUTE: '100000', DNS_SERVERS: dns.address, VERIFY_TIMEOUT_MS: '30000' },
     });
     api = await newProject(herald.url);
-  }, 480_000); // every process migrated and started on a loaded machine: a deadline, not a target
+  }, 480_000); // migrated and started on a loaded machine: a deadline, not a target
 
   afterAll(async () => {
     await herald?.stop();

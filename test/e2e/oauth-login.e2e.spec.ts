@@ -1,5 +1,4 @@
 import {
-  e2eMode,
   sessionCookie,
   signUp,
   startOAuthStandIn,
@@ -12,14 +11,17 @@ import {
 /**
  * OAuth login (ADR 0029) through HTTP as a browser follows it, against a loopback GitHub and
  * Google stand-in: Herald → the consent page → back to Herald's callback with the state cookie.
+ * Standalone only: the flow lives in the gateway's accounts module, which answers it alone in either
+ * mode (no other service, no event, no Redis counter), so a distributed topology of its own would prove
+ * nothing more (test/architecture/e2e-both-modes.spec.ts).
  */
-describe(`OAuth login with GitHub and Google (${e2eMode()})`, () => {
+describe('OAuth login with GitHub and Google (standalone)', () => {
   let provider: OAuthStandIn;
   let herald: Topology;
 
   beforeAll(async () => {
     provider = await startOAuthStandIn();
-    herald = await startTopology({ env: provider.env });
+    herald = await startTopology({ mode: 'standalone', env: provider.env });
   }, 600_000);
 
   afterAll(async () => {
