@@ -88,7 +88,10 @@ function setup(
       }));
     },
   } as unknown as EvaluationStore;
+  let stamps = 0;
   const store = {
+    // definitions that move at every round: each round loads its context
+    stampOf: async () => String(++stamps),
     ofProject: async (_m: EntityManager, projectId: string) => {
       asked.push(`load ${projectId}`);
       return { segments, fieldTypes: new Map() };

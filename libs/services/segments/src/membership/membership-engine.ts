@@ -5,7 +5,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { EvaluationStore, type Scope } from './evaluation.store.js';
-import { ProjectContext } from './project-context.js';
+import { ProjectContexts, type ProjectContext } from './project-context.js';
 import { ReadKeysIndex } from './read-keys-index.js';
 import type { Segment } from './segment.entity.js';
 import { dependentsInOrder, storedReads } from './segment-dependencies.js';
@@ -63,6 +63,8 @@ export interface ChangedContact {
 export class MembershipEngine {
   /** The keys each dynamic segment reads, per project (re-derived when a definition changes). */
   readonly readKeys = new ReadKeysIndex();
+  /** The projects' contexts, kept while their definitions stay (`ProjectContexts`). */
+  readonly contexts = new ProjectContexts();
 
   constructor(
     @InjectOutbox(SEGMENTS) private readonly outbox: Outbox,
@@ -211,8 +213,9 @@ export class MembershipEngine {
     // project has a dynamic segment: a project without one stops there.
     if (!(await this.evaluation.lockForReevaluation(m, projectId, contactIds))) return;
     await this.evaluation.lockContacts(m, projectId, contactIds);
-    // the project's segments and field types as of now (after the wait, what the one before committed)
-    const ctx = await ProjectContext.load(m, projectId, this.segments);
+    // the project's segments and field types as of now (after the wait, what the one before committed),
+    // from the cache while their stamp stays
+    const ctx = await this.contexts.load(m, projectId, this.segments);
     const opts: ReconcileOptions = {
       fire: true,
       reason: 'change',

@@ -101,3 +101,38 @@ export class ProjectContext {
     }
   }
 }
+
+/** Projects whose context `ProjectContexts` keeps (the least recently used go first beyond it). */
+const MAX_CONTEXTS = 1000;
+
+/**
+ * The contexts of the projects a consumer re-evaluates, kept from one round to the next: a round
+ * reads only their stamp (`SegmentsStore.stampOf`, in its transaction: the segments' ids, versions
+ * and whether stored, and the field types) and loads the context again when it moved, so that the
+ * project's segments are not read, built and their filters parsed again at every round. A stamp is
+ * read after the round's locks, as the context was (what the round before committed).
+ */
+export class ProjectContexts {
+  private readonly byProject = new Map<string, { stamp: string; ctx: ProjectContext }>();
+  /** Times a context was loaded (not served from the cache): for tests. */
+  loads = 0;
+
+  async load(
+    m: EntityManager,
+    projectId: string,
+    store: Pick<SegmentsStore, 'ofProject' | 'stampOf'>,
+  ): Promise<ProjectContext> {
+    const stamp = await store.stampOf(m, projectId);
+    const cached = this.byProject.get(projectId);
+    this.byProject.delete(projectId);
+    if (cached?.stamp === stamp) {
+      this.byProject.set(projectId, cached);
+      return cached.ctx;
+    }
+    this.loads++;
+    const ctx = await ProjectContext.load(m, projectId, store);
+    this.byProject.set(projectId, { stamp, ctx });
+    if (this.byProject.size > MAX_CONTEXTS) this.byProject.delete(this.byProject.keys().next().value!);
+    return ctx;
+  }
+}

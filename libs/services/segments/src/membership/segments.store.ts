@@ -50,6 +50,23 @@ export class SegmentsStore {
     };
   }
 
+  /**
+   * What a project's context (`ofProject`) holds for a re-evaluation, as a string that moves when it
+   * does: its segments' ids and versions (a definition saved through the entity moves its version)
+   * and whether each is stored (`materialized`, written raw), and its field types. Counts and
+   * `members_as_of` are left out: a re-evaluation reads neither.
+   */
+  async stampOf(m: EntityManager, projectId: string): Promise<string> {
+    const [{ stamp }] = await m.query<[{ stamp: string }]>(
+      `SELECT (SELECT coalesce(string_agg(s.id || ':' || s.version || ':' || s.materialized, ',' ORDER BY s.id), '')
+                 FROM ${tableName(m, Segment)} s WHERE s.project_id = $1)
+              || '|' || (SELECT coalesce(json_object_agg(f.field, f.type ORDER BY f.field)::text, '')
+                 FROM ${tableName(m, SegmentFieldType)} f WHERE f.project_id = $1) AS stamp`,
+      [projectId],
+    );
+    return stamp;
+  }
+
   /** Adds each segment's delta to its cached count (never below 0), the rows locked in id order (as every writer does). */
   async adjustCounts(m: EntityManager, delta: Map<string, number>): Promise<void> {
     const changed = [...delta].filter(([, d]) => d !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
