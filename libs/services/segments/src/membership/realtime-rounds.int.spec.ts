@@ -74,7 +74,7 @@ describe('real-time rounds (PostgreSQL)', () => {
     expect(contexts.loads).toBe(5);
     expect(previous.filterOf(previous.segments.get('seg_b')!)).toBeDefined();
     expect(previous.segments.get('seg_a')!.materialized).toBe(true);
-    expect([...previous.fieldTypes]).toEqual([['plan', 'string']]);
+    expect(previous.fieldTypes).toEqual(new Map([['plan', 'string']]));
   });
 
   it("a reconciliation of a consumer's changed contacts runs as a statement prepared on its connection (its text the same at every round); a compute's contiguous batch runs unprepared", async () => {
