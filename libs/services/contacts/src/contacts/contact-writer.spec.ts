@@ -162,8 +162,14 @@ describe('ContactWriter: the one write path over its store', () => {
 
   it("the single statement takes the batch's field types, then the caller's part, then the outbox, and runs once", async () => {
     const order: string[] = [];
+    const writtenAt = new Date('2026-03-04T05:06:07.089Z');
+    const outputs: [string, (value: unknown) => void][] = [];
     const write = {
-      run: jest.fn(async () => void order.push('run')),
+      output: jest.fn((expression: string, onCommit: (value: unknown) => void) => outputs.push([expression, onCommit])),
+      run: jest.fn(async () => {
+        order.push('run');
+        for (const [, onCommit] of outputs) onCommit(writtenAt);
+      }),
     } as unknown as SingleStatementWrite;
     const { writer, store, fields } = writerWith({
       readUnlocked: async () => ({ found: [], versions: new Map() }),
@@ -172,11 +178,19 @@ describe('ContactWriter: the one write path over its store', () => {
     fields.registerIn.mockImplementation(() => void order.push('fields'));
     const outbox = (writer as unknown as { outbox: { addTo: jest.Mock } }).outbox;
     outbox.addTo.mockImplementation(() => void order.push('outbox'));
-    await writer.upsertManyAtomically(db, 'prj_1', [{ input: { email: 'a@x.test', data: { n: 1 } }, ctx }], () => {
-      order.push('caller');
-      return [];
-    });
+    const [created] = await writer.upsertManyAtomically(
+      db,
+      'prj_1',
+      [{ input: { email: 'a@x.test', data: { n: 1 } }, ctx }],
+      () => {
+        order.push('caller');
+        return [];
+      },
+    );
     expect(store.guardedWrite.mock.calls[0]![2]).toMatchObject({ inserts: [{ email: 'a@x.test' }], updates: [] });
+    // the answer carries the database's write time (the statement's now()), as the locking path's does
+    expect(outputs.map(([expression]) => expression)).toEqual(['now()']);
+    expect([created!.contact.createdAt, created!.contact.updatedAt]).toEqual([writtenAt, writtenAt]);
     expect(fields.registerIn).toHaveBeenCalledWith(write, 'prj_1', [{ n: 1 }]);
     expect(order).toEqual(['fields', 'caller', 'outbox', 'run']);
   });

@@ -166,7 +166,7 @@ export class ContactWriter {
    * as one statement that only commits if the rows it was computed from are as they were read:
    * every new contact still new, every changed one not written since (its `xmin`), every other one
    * still there. Otherwise nothing is written and it throws `WriteConflict`; the caller then takes
-   * the locking path.
+   * the locking path. Answers each contact with the database's timestamps, as `upsertMany` does.
    */
   async upsertManyAtomically(
     db: DataSource,
@@ -184,8 +184,11 @@ export class ContactWriter {
       [...inserts, ...updates].map((c) => c.data),
     );
     this.outbox.addTo(write, [...plan.events, ...(alsoWrite?.(plan.results, write) ?? [])]);
+    // the database's write time (what the rows now hold), as the locking path answers it
+    let at: Date | undefined;
+    if (inserts.length > 0 || updates.length > 0) write.output('now()', (value) => (at = value as Date));
     await write.run(db);
-    return plan.results;
+    return at ? withWriteTime(plan, found, at) : plan.results;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import type { UpsertContactRequest } from '@herald/internal-contracts';
+import { WriteConflict } from '@herald/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ContactWrite } from './contact-change.js';
 import { ConcurrentCreate, type ContactWriter, type UpsertItem } from './contact-writer.js';
@@ -83,9 +84,51 @@ describe('ContactsService: the contacts use cases over their store', () => {
     const upsertMany = jest.fn(async () => {
       throw new Error('boom');
     });
-    const { service, db } = serviceWith({}, { upsertMany });
-    await expect(service.upsertManyFor('prj_1', [send('a@x.test')])).rejects.toThrow('boom');
+    const { service, db } = serviceWith({ claimKeys: jest.fn(async () => ['k1']) }, { upsertMany });
+    await expect(service.upsertManyFor('prj_1', [send('a@x.test', { idempotencyKey: 'k1' })])).rejects.toThrow('boom');
     expect(db.transaction).toHaveBeenCalledTimes(1);
+  });
+
+  it('upsertManyFor of inputs without keys writes them in one guarded statement, with no transaction', async () => {
+    const upsertManyAtomically = jest.fn(async (_db: DataSource, _p: string, items: UpsertItem[]) =>
+      items.map((i) => written(i.input.email, true)),
+    );
+    const { service, db } = serviceWith({}, { upsertManyAtomically });
+    const answers = await service.upsertManyFor('prj_1', [send('a@x.test'), send('b@x.test', { idIfNew: 'cnt_b' })]);
+    expect(db.transaction).not.toHaveBeenCalled();
+    expect(upsertManyAtomically.mock.calls[0]![2]).toMatchObject([
+      { input: { email: 'a@x.test' }, repeat: false },
+      { input: { email: 'b@x.test' }, idIfNew: 'cnt_b', repeat: false },
+    ]);
+    expect(answers.map((a) => [a.contact.email, a.created, a.duplicate])).toEqual([
+      ['a@x.test', true, false],
+      ['b@x.test', true, false],
+    ]);
+  });
+
+  it('upsertManyFor takes the locking path when a contact changed under the guarded statement (nothing was written)', async () => {
+    const upsertManyAtomically = jest.fn(async () => {
+      throw new WriteConflict('a guard did not hold');
+    });
+    const upsertMany = jest.fn(async (_m: EntityManager, _p: string, items: UpsertItem[]) =>
+      items.map((i) => written(i.input.email)),
+    );
+    const { service, db } = serviceWith({}, { upsertManyAtomically, upsertMany });
+    const [answer] = await service.upsertManyFor('prj_1', [send('a@x.test')]);
+    expect(db.transaction).toHaveBeenCalledTimes(1);
+    expect(upsertMany).toHaveBeenCalledTimes(1);
+    expect(answer).toMatchObject({ created: false, contact: { email: 'a@x.test' } });
+  });
+
+  it('upsertManyFor lets a failure of the guarded statement other than a conflict through, without a second attempt', async () => {
+    const upsertManyAtomically = jest.fn(async () => {
+      throw new Error('boom');
+    });
+    const upsertMany = jest.fn();
+    const { service, db } = serviceWith({}, { upsertManyAtomically, upsertMany });
+    await expect(service.upsertManyFor('prj_1', [send('a@x.test')])).rejects.toThrow('boom');
+    expect(db.transaction).not.toHaveBeenCalled();
+    expect(upsertMany).not.toHaveBeenCalled();
   });
 
   it('upsertFor of a key applied before writes nothing and answers the contact as it is, as a duplicate', async () => {

@@ -5,6 +5,7 @@ import type {
   UpsertContactAnswer as ServiceUpsertResult,
   UpsertContactRequest as ServiceUpsertContactDto,
 } from '@herald/internal-contracts';
+import { WriteConflict } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -93,6 +94,10 @@ export class ContactsService {
    * contact does not exist fails it with CONTACT_NOT_FOUND, a data limit with its 422. When another
    * writer creates one of the new contacts meanwhile, or a proposed id is taken, the inputs are
    * written again one by one in a new transaction (`ContactWriter.upsertInTurn`), same results.
+   * Inputs without idempotency keys (the recipients of a /v1/send) are first written as /v1/track
+   * writes its contacts: one read and one guarded statement, no lock and no transaction
+   * (`ContactWriter.upsertManyAtomically`), the same plan, results and events; when a contact changed
+   * between the two (`WriteConflict`), nothing was written and the locking path above runs.
    */
   async upsertManyFor(
     projectId: string,
@@ -107,6 +112,14 @@ export class ContactsService {
         ...(dto.idIfNew !== undefined ? { idIfNew: dto.idIfNew } : {}),
         repeat: repeats[i]!,
       }));
+    if (dtos.every((d) => d.idempotencyKey === undefined)) {
+      try {
+        const writes = await this.writer.upsertManyAtomically(this.db, projectId, items(dtos.map(() => false)));
+        return writes.map((w) => serviceResult(w, false));
+      } catch (err) {
+        if (!(err instanceof WriteConflict)) throw err;
+      }
+    }
     const write = (inTurn: boolean) =>
       this.db.transaction(async (m) => {
         const repeats = await this.claimKeys(m, projectId, dtos);

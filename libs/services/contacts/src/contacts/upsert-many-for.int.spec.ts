@@ -1,6 +1,6 @@
 import { newId } from '@herald/core';
 import { Outbox } from '@herald/messaging';
-import { createServiceDataSource, migrateServiceSchema } from '@herald/persistence';
+import { createServiceDataSource, migrateServiceSchema, pgPool } from '@herald/persistence';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
@@ -18,10 +18,11 @@ interface Published {
 
 /**
  * ContactsService.upsertManyFor (the recipients of a /v1/send in one call) on PostgreSQL: the same
- * answers and the same events as `upsertFor` called input after input, in one transaction and a
- * number of statements that does not grow with the inputs.
+ * answers and the same events as `upsertFor` called input after input, written together (one
+ * guarded statement without keys, else one transaction) in a number of statements that does not
+ * grow with the inputs.
  */
-describe('upsertManyFor: several service upserts in one transaction (PostgreSQL)', () => {
+describe('upsertManyFor: several service upserts written together (PostgreSQL)', () => {
   let db: TestDatabase;
   let ds: DataSource;
   let contacts: ContactsService;
@@ -202,5 +203,45 @@ describe('upsertManyFor: several service upserts in one transaction (PostgreSQL)
     expect(await statements(recipients(20))).toBe(one);
     // BEGIN, keys, lock, contacts, fields, outbox, COMMIT
     expect(one).toBe(7);
+  });
+
+  it('writes recipients without keys as /v1/track writes contacts: one read and one statement, no transaction', async () => {
+    const { project, setup } = await seeded();
+    const transactions: string[] = [];
+    const pooled: string[] = [];
+    const create = ds.createQueryRunner;
+    ds.createQueryRunner = (mode) => {
+      transactions.push('query runner');
+      return create.call(ds, mode);
+    };
+    const pool = pgPool(ds);
+    const query = pool.query;
+    pool.query = ((config: { text?: string } | string, ...rest: unknown[]) => {
+      pooled.push(typeof config === 'string' ? config : (config.text ?? ''));
+      return (query as (...args: unknown[]) => unknown).call(pool, config, ...rest);
+    }) as typeof pool.query;
+    let results: ServiceUpsertResult[];
+    try {
+      results = await contacts.upsertManyFor(
+        project,
+        Array.from({ length: 20 }, (_, i) =>
+          send(i % 2 === 0 ? `r${i}@x.test` : 'known@x.test', { data: { [`f${i}`]: i } }),
+        ),
+      );
+    } finally {
+      ds.createQueryRunner = create;
+      pool.query = query;
+    }
+    expect(transactions).toEqual([]);
+    expect(pooled).toHaveLength(2);
+    // what it answers and publishes is what the locking path would: the rows as stored, the events in order
+    const lastOfEach = results.filter(
+      (r, i) => !results.slice(i + 1).some((later) => later.contact.id === r.contact.id),
+    );
+    expect(lastOfEach.map((r) => r.contact)).toEqual(
+      await Promise.all(lastOfEach.map((r) => contacts.get(project, r.contact.id))),
+    );
+    expect(lastOfEach).toHaveLength(11);
+    expect((await published(project)).length - setup).toBe(20);
   });
 });
