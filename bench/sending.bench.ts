@@ -51,6 +51,7 @@ import {
   startStandalone,
   summarise,
   type Summary,
+  waitOutboxDrained,
 } from './support.js';
 import { measureBatchAgainstSingles, printBatchAgainstSingles } from './send-batch.js';
 import { measureSendAgainstTrack, printSendAgainstTrack } from './send-vs-track.js';
@@ -309,6 +310,7 @@ async function main(): Promise<void> {
       concurrency: CONCURRENCY,
       durationMs: Number(process.env.BENCH_CAPACITY_MS ?? 10_000),
       pgPids,
+      drain: async () => (await waitOutboxDrained(admin, 300_000, 'all')).drainMs,
     });
     printSendAgainstTrack(capacity, CONCURRENCY);
     if (process.env.BENCH_ONLY === 'capacity') return;

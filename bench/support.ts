@@ -399,14 +399,29 @@ async function machineTicks(): Promise<{ busy: number; total: number }> {
 /** A contact id as the service makes them (`cnt_` + 26 chars), built in SQL from a row number. */
 export const sqlContactId = (n: string) => `'cnt_' || lpad(to_hex(${n}), 10, '0') || substr(md5(${n}::text), 1, 16)`;
 
-/** Waits until the contacts outbox has nothing unpublished (or the time is up); ms taken, or -1. */
+/**
+ * Waits until the contacts outbox (`'all'`: every service's) has nothing unpublished, or the time is
+ * up; ms taken, or -1. In standalone an event stays unpublished until every consumer has applied it
+ * (InProcessBus), so every outbox drained means every event's consumers are done with it.
+ */
 export async function waitOutboxDrained(
   client: pg.Pool | pg.Client,
   timeoutMs: number,
+  which: 'contacts' | 'all' = 'contacts',
 ): Promise<{ pendingAtStart: number; drainMs: number }> {
   const started = performance.now();
-  const pending = async () =>
-    Number((await client.query(`SELECT count(*) AS n FROM contacts.outbox WHERE published_at IS NULL`)).rows[0].n);
+  const schemas =
+    which === 'contacts'
+      ? ['contacts']
+      : (
+          await client.query<{ schema: string }>(
+            `SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox' ORDER BY 1`,
+          )
+        ).rows.map((r) => r.schema);
+  const count = schemas
+    .map((schema) => `(SELECT count(*) FROM "${schema}".outbox WHERE published_at IS NULL)`)
+    .join(' + ');
+  const pending = async () => Number((await client.query(`SELECT ${count} AS n`)).rows[0].n);
   const pendingAtStart = await pending();
   let n = pendingAtStart;
   while (n > 0) {
