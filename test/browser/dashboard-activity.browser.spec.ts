@@ -1,17 +1,8 @@
 import { createHmac } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import {
-  eventually,
-  SHARED_TOPOLOGY_ENV,
-  startDnsServer,
-  startSmtpSink,
-  startTopology,
-  type SmtpSink,
-  type TestDnsServer,
-  type Topology,
-} from '@herald/testing';
+import type { Page } from 'playwright-core';
+import { eventually, SHARED_TOPOLOGY_ENV, type SmtpSink, type TestDnsServer, type Topology } from '@herald/testing';
 import { WebhookReceiver, type ReceivedWebhook } from '../e2e/webhooks-helpers.js';
-import { checkScreen, launchChromium, watchPage } from './harness.js';
+import { useDashboardRig } from './rig.js';
 
 interface DomainBody {
   id: string;
@@ -38,44 +29,24 @@ interface Consumption {
  * again → billing's consumption is the API's, a cap refused on its field then saved.
  */
 describe('the dashboard: activity, analytics, webhooks and billing (standalone)', () => {
+  // the shared settings: webhooks to the loopback receiver (`http://localhost:…`) allowed
+  const rig = useDashboardRig({ env: { ...SHARED_TOPOLOGY_ENV }, viewport: { width: 1200, height: 900 } });
   let dns: TestDnsServer;
   let smtp: SmtpSink;
   let herald: Topology;
-  let browser: Browser;
   let page: Page;
   let receiver: WebhookReceiver;
-  const trouble: string[] = [];
+  const screen = rig.screen;
 
   beforeAll(async () => {
-    [dns, smtp, receiver] = await Promise.all([startDnsServer(), startSmtpSink(), new WebhookReceiver().start()]);
-    [herald, browser] = await Promise.all([
-      // the shared settings: webhooks to the loopback receiver (`http://localhost:…`) allowed
-      startTopology({
-        mode: 'standalone',
-        env: { ...SHARED_TOPOLOGY_ENV, DNS_SERVERS: dns.address, SMTP_URL: smtp.url },
-      }),
-      launchChromium(),
-    ]);
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
-    page = await context.newPage();
-    watchPage(page, new URL(herald.url).origin, trouble);
-  }, 480_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await herald?.stop();
-    await receiver?.stop();
-    await smtp?.stop();
-    await dns?.stop();
-  }, 60_000);
-
-  afterEach(() => {
-    expect(trouble).toEqual([]);
+    ({ dns, smtp, herald, page } = rig);
+    receiver = await new WebhookReceiver().start();
   });
 
-  const screen = async (name: string) =>
-    expect(await checkScreen(page, name)).toEqual({ screen: name, violations: [] });
+  afterAll(async () => {
+    await receiver?.stop();
+  });
+
   const seq = Date.now().toString(36);
   const domain = `pulse-${seq}.example.test`;
   const ada = `ada-${seq}@example.com`;

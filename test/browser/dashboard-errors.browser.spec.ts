@@ -1,9 +1,10 @@
-import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
-import { startDnsServer, startTopology, type TestDnsServer, type Topology } from '@herald/testing';
+import type { APIResponse, Page } from 'playwright-core';
+import type { TestDnsServer, Topology } from '@herald/testing';
 import { createCampaign } from '../e2e/campaigns-helpers.js';
 import { newProject, ProjectApi, type TestProjectApi } from '../e2e/contacts-helpers.js';
 import { verifyNow } from '../e2e/sending-helpers.js';
-import { checkScreen as check, launchChromium, watchPage } from './harness.js';
+import { checkScreen as check, watchPage } from './harness.js';
+import { useDashboardRig } from './rig.js';
 
 /** Evaluated in the page (this file has no DOM types): an element's computed style property. */
 const computedStyle = (el: unknown, property: string): string =>
@@ -22,13 +23,11 @@ interface Refusal {
  * must show that very message. axe-core runs on each screen; screenshots go to test-results/dashboard/.
  */
 describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
+  const rig = useDashboardRig();
   let herald: Topology;
   let dns: TestDnsServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
   let owner: Page;
   let member: Page;
-  const trouble: string[] = [];
 
   const suffix = Date.now().toString(36);
   const ownerEmail = `owner-${suffix}@example.com`;
@@ -36,12 +35,12 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
   const password = 'correct horse battery';
   let projectId = '';
 
+  /** A second browser context (its own session), its page watched as the rig's is. */
   async function openPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const context = await rig.browser.newContext({ viewport: { width: 1200, height: 800 } });
     context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
-    contexts.push(context);
     const page = await context.newPage();
-    watchPage(page, new URL(herald.url).origin, trouble);
+    watchPage(page, new URL(herald.url).origin, rig.trouble);
     return page;
   }
 
@@ -72,23 +71,9 @@ describe('the dashboard shows the API refusals (Chromium, standalone)', () => {
   }
 
   beforeAll(async () => {
-    dns = await startDnsServer();
-    [herald, browser] = await Promise.all([
-      startTopology({ mode: 'standalone', env: { DNS_SERVERS: dns.address } }),
-      launchChromium(),
-    ]);
-    [owner, member] = await Promise.all([openPage(), openPage()]);
+    ({ herald, dns, page: owner } = rig);
+    member = await openPage();
     await Promise.all([signUp(ownerEmail), signUp(memberEmail)]);
-  }, 480_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await herald?.stop();
-    await dns?.stop();
-  }, 60_000);
-
-  afterEach(() => {
-    expect(trouble).toEqual([]);
   });
 
   it("a wrong password at log-in shows the API's message above the form", async () => {

@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTopology, type Topology } from '@herald/testing';
-import { checkScreen as check, launchChromium, watchPage } from './harness.js';
+import type { Page } from 'playwright-core';
+import type { Topology } from '@herald/testing';
+import { useDashboardRig } from './rig.js';
 
 /**
  * The dashboard (apps/dashboard, ADR 0028) in a real Chromium — Debian's `chromium`, driven by
@@ -11,34 +11,11 @@ import { checkScreen as check, launchChromium, watchPage } from './harness.js';
  * This file sits outside test/e2e, so it runs once (the standalone project), not once per mode.
  */
 describe('the dashboard in Chromium (standalone)', () => {
+  const rig = useDashboardRig();
   let herald: Topology;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  /** What the page did that it must not: script errors, policy violations, requests to another origin. */
-  const trouble: string[] = [];
-
-  beforeAll(async () => {
-    [herald, browser] = await Promise.all([startTopology({ mode: 'standalone' }), launchChromium()]);
-    context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    context.setDefaultTimeout(15_000); // a deadline for each wait, not a pause
-    page = await context.newPage();
-    watchPage(page, new URL(herald.url).origin, trouble);
-  }, 480_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await herald?.stop();
-  }, 60_000);
-
-  afterEach(() => {
-    expect(trouble).toEqual([]);
-  });
-
-  /** axe-core on the screen as shown (no serious or critical violation), then its screenshot. */
-  async function checkScreen(name: string): Promise<void> {
-    expect(await check(page, name)).toEqual({ screen: name, violations: [] });
-  }
+  beforeAll(() => ({ herald, page } = rig));
+  const checkScreen = rig.screen;
 
   const email = `owner-${Date.now().toString(36)}@example.com`;
   const password = 'correct horse battery';

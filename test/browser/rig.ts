@@ -14,7 +14,12 @@ import { checkScreen, launchChromium, watchPage } from './harness.js';
  * verify) and the SMTP sink (emails arrive), Chromium with one page on it, watched for what it must
  * not do (`trouble`, empty after each test), and `screen(name)`: axe-core finds no serious or
  * critical violation on the screen as shown, then its screenshot. `useDashboardRig` declares the
- * hooks that start and stop it; its fields are set once the file's `beforeAll` ran.
+ * hooks that start and stop it; its fields are set once the file's `beforeAll` ran. Every browser
+ * spec stands on it but the account screens' (an OAuth stand-in in Herald's settings, a browser
+ * context per test, requests to the stand-in allowed). One Herald per file, not per run: the specs
+ * drive the DNS server and read the SMTP sink in their own memory, which Jest's global setup (another
+ * process) cannot share, and objects kept in the worker's environment across files are of another
+ * realm, which Jest's equality checks refuse.
  */
 export interface DashboardRig {
   herald: Topology;
