@@ -90,8 +90,25 @@ describe('signDkim: the bytes of nodemailer’s own DKIM signer, without its str
     ['folded header fields, a CR inside a line', 'A: b\r\n  folded\r\nB:  c\r\n\r\n\tlead\r\nx \r y\r\n'],
     ['headers only', 'From: a@news.example.test\r\nSubject: x\r\n'],
     ['a body without a final line break', 'From: a@news.example.test\r\n\r\nlast line'],
+    ['whitespace after the last line break, a CR after whitespace at the end', 'A: b\r\n\r\nx\r\n \t'],
+    ['whitespace, then a CR at the very end', 'A: b\r\n\r\nx \r'],
   ])('%s: the same bytes as the streaming signer', async (_, message) => {
     const bytes = Buffer.from(message, 'latin1');
     expect(signDkim(bytes, key, FIELDS).toString('latin1')).toBe((await streamingSigner(bytes)).toString('latin1'));
+  });
+
+  it('random bodies of spaces, tabs, CRs, LFs and letters: the same bytes as the streaming signer', async () => {
+    let seed = 40;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 150; i++) {
+      const body = Array.from({ length: Math.floor(random() * 30) }, () => 'a \t\r\n'[Math.floor(random() * 5)]).join(
+        '',
+      );
+      const bytes = Buffer.from(`From: a@news.example.test\r\n\r\n${body}`, 'latin1');
+      expect([body, signDkim(bytes, key, FIELDS).toString('latin1')]).toEqual([
+        body,
+        (await streamingSigner(bytes)).toString('latin1'),
+      ]);
+    }
   });
 });

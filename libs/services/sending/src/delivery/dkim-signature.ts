@@ -38,18 +38,15 @@ function headerLength(message: Buffer): number {
  * ignored. Bytes as latin1 characters, one each, so the hash covers the bytes themselves.
  */
 export function relaxedBodyHash(body: Buffer): string {
-  let canonical = '';
-  let emptyLines = 0;
-  for (const line of body.toString('latin1').split(/\r?\n/)) {
-    const relaxed = line.replace(/[ \t]+/g, ' ').replace(/ $/, '');
-    if (relaxed === '') {
-      emptyLines++;
-      continue;
-    }
-    canonical += '\r\n'.repeat(emptyLines) + relaxed + '\r\n';
-    emptyLines = 0;
-  }
-  return createHash('sha256').update(canonical, 'latin1').digest('base64');
+  const canonical = body
+    .toString('latin1')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ ?\r?\n/g, '\r\n')
+    .replace(/ $/, '')
+    .replace(/(?:\r\n)+$/, '');
+  return createHash('sha256')
+    .update(canonical === '' ? '' : `${canonical}\r\n`, 'latin1')
+    .digest('base64');
 }
 
 /**
