@@ -43,11 +43,15 @@ export const STANDALONE_ONLY_E2E_FILES: readonly string[] = [
   // the gateway's accounts module alone (accounts.e2e: sign-up and login in both modes)
   'accounts-smtp-down.e2e.spec.ts',
   'oauth-login.e2e.spec.ts',
+  // the gateway's billing module and Stripe (billing.e2e: caps and consumption in both modes)
+  'billing-stripe.e2e.spec.ts',
   // the contacts service's import and verification, its records' rules (contacts.e2e, gateway-uploads.e2e)
   'contacts-import-verify.e2e.spec.ts',
   'contacts-records.e2e.spec.ts',
-  // the sending service's validation and rendering (sending.e2e: a send to the relay in both modes)
+  // the sending service's validation, rendering and intake (sending.e2e: a send to the relay in both
+  // modes; campaigns.e2e: campaigns' call into sending's intake in both modes)
   'sending-batch.e2e.spec.ts',
+  'sending-intake.e2e.spec.ts',
   'sending-markdown.e2e.spec.ts',
 ];
 

@@ -1,4 +1,4 @@
-import { e2eMode, signUp, startTopology, type Topology } from '@herald/testing';
+import { signUp, startTopology, type Topology } from '@herald/testing';
 import Stripe from 'stripe';
 import { newProject, type ErrorBody, type Json, type Reply, type TestProjectApi } from './contacts-helpers.js';
 import { StripeStandIn } from './stripe-stand-in.js';
@@ -41,12 +41,14 @@ function subscriptionEvent(
 }
 
 /**
- * In the run's mode (HERALD_E2E_MODE; in distributed mode the gateway serves these routes and the
- * webhook itself). Stripe through its official Node SDK, pointed at a loopback stand-in for the REST calls, with real
+ * Stripe through its official Node SDK, pointed at a loopback stand-in for the REST calls, with real
  * webhook signatures (the SDK's own test-header helper): checkout, portal, invoices, and the webhook
- * applying a subscription once per event id (issue 25; docs/billing.md).
+ * applying a subscription once per event id (issue 25; docs/billing.md). Standalone only: the
+ * gateway's billing module serves these routes and the webhook itself, the same in either mode;
+ * billing.e2e proves caps and consumption across services in both modes
+ * (test/architecture/e2e-both-modes.spec.ts).
  */
-describe(`billing through Stripe (${e2eMode()}, SDK against a loopback stand-in)`, () => {
+describe('billing through Stripe (standalone, SDK against a loopback stand-in)', () => {
   let stripe: StripeStandIn;
   let herald: Topology;
 
@@ -73,7 +75,7 @@ describe(`billing through Stripe (${e2eMode()}, SDK against a loopback stand-in)
   beforeAll(async () => {
     stripe = await new StripeStandIn().start();
     herald = await startTopology({
-      exclusive: true,
+      mode: 'standalone',
       env: {
         RATE_LIMIT_PER_MINUTE: '100000',
         STRIPE_SECRET_KEY: 'sk_test_e2e_0123456789',

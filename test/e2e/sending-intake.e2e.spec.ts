@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { createResolver } from '@herald/core';
 import {
-  e2eMode,
   eventually,
   principalHeaders,
   startDnsServer,
@@ -27,11 +26,13 @@ const SINK_REPLY_DELAY_MS = 20;
  * Sending's internal intake: campaigns' and workflows' mail posted with a service principal to
  * sending's intake call (`SendingCalls.intake`, POST /internal/calls/sending.intake), delivered DKIM-signed into a loopback SMTP sink with the marketing headers;
  * its email.* events name the campaign; and the priority lane: transactional mail overtakes a
- * campaign's backlog. Runs in the run's mode (HERALD_E2E_MODE, libs/testing `startTopology`): the
- * internal route is posted to the process hosting sending (it is not on the gateway), the public
- * /v1/send to the public URL.
+ * campaign's backlog. The internal route is posted to the process hosting sending (it is not on the
+ * gateway), the public /v1/send to the public URL. Standalone only: the intake call, its delivery,
+ * its dedupe, its outbox and the priority lane are the sending service's alone, the same in either
+ * mode; campaigns.e2e proves the call from campaigns to sending in both modes
+ * (test/architecture/e2e-both-modes.spec.ts).
  */
-describe(`the intake call, POST /internal/calls/sending.intake (${e2eMode()})`, () => {
+describe('the intake call, POST /internal/calls/sending.intake (standalone)', () => {
   let dns: TestDnsServer;
   let smtp: SmtpSink;
   let herald: Topology;
@@ -63,7 +64,7 @@ describe(`the intake call, POST /internal/calls/sending.intake (${e2eMode()})`, 
   beforeAll(async () => {
     [dns, smtp] = await Promise.all([startDnsServer(), startSmtpSink({ replyDelayMs: SINK_REPLY_DELAY_MS })]);
     herald = await startTopology({
-      exclusive: true, // the intake call is reached at the sending process (processOf), not through the gateway
+      mode: 'standalone', // the intake call is reached at the one process (processOf), not through its gateway
       env: { RATE_LIMIT_PER_MINUTE: '100000', DNS_SERVERS: dns.address, SMTP_URL: smtp.url },
     });
     sending = new SendingDb(herald.db.url);
@@ -72,7 +73,7 @@ describe(`the intake call, POST /internal/calls/sending.intake (${e2eMode()})`, 
     const domain = `intake-${Date.now().toString(36)}.example.test`;
     await verifiedDomain(project, dns, sending, domain);
     api = Object.assign(project, { from: `news@${domain}` });
-  }, 480_000); // eight processes migrated and started on a loaded machine: a deadline, not a target
+  }, 480_000); // migrated and started on a loaded machine: a deadline, not a target
 
   afterAll(async () => {
     await pool?.end();
