@@ -34,6 +34,10 @@ function serviceWith(world: World) {
   } as unknown as ReputationService;
   const store = {
     limits: async () => (asked.push('limits'), world.caps ? (world.caps as BillingLimits) : null),
+    capOf: async (_projectId: string, category: 'transactional' | 'campaign' | 'workflow') => (
+      asked.push('limits'),
+      world.caps?.[category] ?? null
+    ),
     account: async () => (world.account ? (world.account as BillingAccount) : null),
     usageOf: async () => (world.usage ?? []) as BillingUsage[],
     usage: async () => ((world.usage ?? [])[0] as BillingUsage | undefined) ?? null,

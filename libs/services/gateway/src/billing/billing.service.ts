@@ -109,9 +109,8 @@ export class BillingService {
    */
   async admission(projectId: string, category: BillingCategory, count: number): Promise<{ allowed: true }> {
     const m = this.db.manager;
-    await this.reputation.assertNotSuspended(m, projectId);
-    const caps = await this.store.limits(m, projectId);
-    const cap = caps?.[category] ?? null;
+    await this.reputation.assertNotSuspended(projectId);
+    const cap = await this.store.capOf(projectId, category);
     if (cap === null) return { allowed: true };
     const now = this.clock.now();
     const period = await this.periodOf(m, projectId, now);

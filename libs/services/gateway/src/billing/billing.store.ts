@@ -1,5 +1,5 @@
 import type { BillingCategory } from '@herald/contracts';
-import { tableName } from '@herald/persistence';
+import { queryPrepared, tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
@@ -22,6 +22,19 @@ export class BillingStore {
 
   limits(m: EntityManager, projectId: string): Promise<BillingLimits | null> {
     return m.findOneBy(BillingLimits, { projectId });
+  }
+
+  /**
+   * The project's cap of one category (null: none), as every admission reads it: a prepared
+   * statement on the pool (no transaction, no query builder).
+   */
+  async capOf(projectId: string, category: BillingCategory): Promise<number | null> {
+    const [row] = await queryPrepared<Record<BillingCategory, number | null>>(
+      this.db,
+      `SELECT transactional, campaign, workflow FROM ${tableName(this.db, BillingLimits)} WHERE project_id = $1`,
+      [projectId],
+    );
+    return row?.[category] ?? null;
   }
 
   /** Writes caps (a user's PUT, or a subscription's plan: `by` = `stripe`); the categories not named keep theirs. */

@@ -61,7 +61,7 @@ describe('sender reputation (PostgreSQL)', () => {
     });
   const refusal = async () => {
     try {
-      await reputation.assertNotSuspended(ds.manager, project);
+      await reputation.assertNotSuspended(project);
       return null;
     } catch (err) {
       return (err as DomainError).code;

@@ -34,6 +34,7 @@ function serviceWith(world: World) {
   const db = { manager: m, transaction: (fn: (tx: EntityManager) => unknown) => fn(m) } as unknown as DataSource;
   const store = {
     active: async () => (world.active ? (world.active as SendingSuspension) : null),
+    activeReason: async () => (world.active ? (world.active as SendingSuspension) : null),
     windows: async (_m: EntityManager, _p: string, since: Date, lastSends: number) => {
       windowsAsked.push({ since, lastSends });
       return { since: world.week ?? quiet, last: world.last ?? quiet };
@@ -109,13 +110,13 @@ describe('ReputationService: suspensions from the rates', () => {
   });
 
   it('admission is refused with PROJECT_SENDING_SUSPENDED, naming the rate, while a suspension is active', async () => {
-    const { reputation, m } = serviceWith({
+    const { reputation } = serviceWith({
       active: { reason: 'bounce_rate', suspendedAt: new Date('2026-05-19T00:00:00Z') },
     });
-    const refused = await refusal(reputation.assertNotSuspended(m, 'prj_a'));
+    const refused = await refusal(reputation.assertNotSuspended('prj_a'));
     expect(refused).toMatchObject({ code: 'PROJECT_SENDING_SUSPENDED', kind: 'forbidden' });
     expect(refused!.message).toContain('bounce rate');
-    expect(await refusal(serviceWith({}).reputation.assertNotSuspended(m, 'prj_a'))).toBeNull();
+    expect(await refusal(serviceWith({}).reputation.assertNotSuspended('prj_a'))).toBeNull();
   });
 
   it('an OWNER lifts the active suspension: recorded and published; with none, PROJECT_NOT_SUSPENDED', async () => {

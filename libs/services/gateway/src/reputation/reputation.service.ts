@@ -130,8 +130,8 @@ export class ReputationService {
   }
 
   /** Refuses when sending is suspended (the owner's answer to the sending service). */
-  async assertNotSuspended(m: EntityManager, projectId: string): Promise<void> {
-    const active = await this.store.active(m, projectId);
+  async assertNotSuspended(projectId: string): Promise<void> {
+    const active = await this.store.activeReason(this.db, projectId);
     if (active) throw ReputationErrors.sendingSuspended(active.reason, active.suspendedAt);
   }
 
