@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTemplateRenderPool, type RenderTask, type TemplateRenderPool } from './render-threads.js';
+import {
+  createTemplateRenderPool,
+  RENDERS_PER_HANDOFF,
+  type RenderTask,
+  type TemplateRenderPool,
+} from './render-threads.js';
 import { TemplateError, TemplateErrorCode } from './template-errors.js';
 
 /** The render thread as the built service runs it (`npm test` builds dist/, or HERALD_DIST, first). */
@@ -98,6 +103,29 @@ describe('template render pool (render threads and the event loop)', () => {
     const render = inline.render(HOSTILE);
     expect(ticks).toBe(0);
     await failure(render);
+  });
+
+  it('renders asked together are handed off together, each answered on its own: a failing one fails alone', async () => {
+    const greeting = (i: number): RenderTask => ({
+      parts: [{ source: 'Hi {{ name }} #{{ n }}', escape: 'none' }],
+      variables: { name: 'Ada', n: i },
+    });
+    // more than one hand-off's worth, with a template error and a render over its limit among them
+    const tasks = Array.from({ length: 3 * RENDERS_PER_HANDOFF + 1 }, (_, i) =>
+      i === 5
+        ? { parts: [{ source: '{{ x | nosuchfilter }}', escape: 'html' as const }], variables: {} }
+        : i === 20
+          ? HOSTILE
+          : greeting(i),
+    );
+    const settled = await Promise.allSettled(tasks.map((t) => threads.render(t)));
+    settled.forEach((s, i) => {
+      if (i === 5 || i === 20) {
+        expect(s.status).toBe('rejected');
+        const code = ((s as PromiseRejectedResult).reason as TemplateError).code;
+        expect(code).toBe(i === 5 ? TemplateErrorCode.Invalid : TemplateErrorCode.LimitExceeded);
+      } else expect(s).toEqual({ status: 'fulfilled', value: { outputs: [`Hi Ada #${i}`] } });
+    });
   });
 
   it('the thread keeps serving after a limit was hit', async () => {

@@ -20,9 +20,11 @@ export interface RenderResult {
   plainText?: string;
 }
 
-/** What crosses the thread boundary: an answer or a template error as plain data. */
+/** What crosses the thread boundary: an answer, a template error as plain data, or another failure's message. */
 export type RenderReply =
-  { ok: RenderResult } | { error: { code: TemplateErrorCode; message: string; problems: readonly TemplateProblem[] } };
+  | { ok: RenderResult }
+  | { error: { code: TemplateErrorCode; message: string; problems: readonly TemplateProblem[] } }
+  | { failed: string };
 
 /** Renders a task with `renderer` (on whichever thread runs it): a template error becomes data. */
 export function runRenderTask(renderer: TemplateRenderer, task: RenderTask): RenderReply {
@@ -43,12 +45,32 @@ export function runRenderTask(renderer: TemplateRenderer, task: RenderTask): Ren
   }
 }
 
+/** Renders one hand-off to a render thread carries at most (`createTemplateRenderPool`). */
+export const RENDERS_PER_HANDOFF = 16;
+
+/**
+ * Renders several tasks in turn (one hand-off to a render thread), each answered as if alone: a task
+ * that fails otherwise than with a template error fails alone (`failed`), not its hand-off.
+ */
+export function runRenderTasks(renderer: TemplateRenderer, tasks: RenderTask[]): RenderReply[] {
+  return tasks.map((task) => {
+    try {
+      return runRenderTask(renderer, task);
+    } catch (err) {
+      return { failed: err instanceof Error ? err.message : String(err) };
+    }
+  });
+}
+
 /**
  * Where Liquid templates are rendered for email: in a pool of worker threads (RENDER_THREADS, so a
  * hostile template holds a render thread for its time budget, never the event loop that answers
  * requests), or on the event loop (0 threads: tests and tools). Every thread enforces the renderer's
  * limits (time, work, memory, output) on each render; renders beyond the threads wait their turn
- * (their time limit starts when a thread takes them).
+ * (their time limit starts when a thread takes them). Renders asked in the same turn of the event
+ * loop (the recipients of concurrent sends, whose lookups end together) are handed to the threads
+ * together, up to RENDERS_PER_HANDOFF a hand-off, spread over the threads: one message each way
+ * instead of one per render, each render still under its own limits and answered on its own.
  */
 export interface TemplateRenderPool {
   /** Renders the task's parts; throws a `TemplateError` as `TemplateRenderer.render` does. */
@@ -63,6 +85,7 @@ const WORKER = fileURLToPath(new URL('./render.worker.js', import.meta.url));
 
 const answer = (reply: RenderReply): RenderResult => {
   if ('ok' in reply) return reply.ok;
+  if ('failed' in reply) throw new Error(reply.failed);
   throw new TemplateError(reply.error.code, reply.error.message, reply.error.problems);
 };
 
@@ -90,8 +113,34 @@ export function createTemplateRenderPool(threads: number, workerFile = WORKER): 
       idleTimeout: Infinity,
     }));
   };
+  let waiting: { task: RenderTask; resolve: (r: RenderResult) => void; reject: (e: unknown) => void }[] = [];
+  const handOff = async (batch: typeof waiting) => {
+    try {
+      const replies = (await started().run(batch.map((w) => w.task))) as RenderReply[];
+      batch.forEach((w, i) => {
+        try {
+          w.resolve(answer(replies[i]!));
+        } catch (err) {
+          w.reject(err);
+        }
+      });
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    }
+  };
+  const flush = () => {
+    const all = waiting;
+    waiting = [];
+    // as many hand-offs as threads (each at most RENDERS_PER_HANDOFF), so that every thread works
+    const handOffs = Math.max(Math.min(threads, all.length), Math.ceil(all.length / RENDERS_PER_HANDOFF));
+    const size = Math.ceil(all.length / handOffs);
+    for (let i = 0; i < all.length; i += size) void handOff(all.slice(i, i + size));
+  };
   return {
-    render: async (task) => answer((await started().run(task)) as RenderReply),
+    render: (task) =>
+      new Promise<RenderResult>((resolve, reject) => {
+        if (waiting.push({ task, resolve, reject }) === 1) setImmediate(flush);
+      }),
     offThread: true,
     close: async () => pool?.close(),
   };

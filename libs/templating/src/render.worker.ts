@@ -1,4 +1,4 @@
-import { runRenderTask, type RenderReply, type RenderTask } from './render-threads.js';
+import { runRenderTasks, type RenderReply, type RenderTask } from './render-threads.js';
 import { TemplateRenderer } from './template-renderer.js';
 
 /**
@@ -7,6 +7,7 @@ import { TemplateRenderer } from './template-renderer.js';
  */
 const renderer = new TemplateRenderer();
 
-export default function render(task: RenderTask): RenderReply {
-  return runRenderTask(renderer, task);
+/** Renders a hand-off's tasks in turn, one reply each (`createTemplateRenderPool`). */
+export default function render(tasks: RenderTask[]): RenderReply[] {
+  return runRenderTasks(renderer, tasks);
 }
