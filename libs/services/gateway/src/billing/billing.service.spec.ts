@@ -19,25 +19,21 @@ interface World {
   room?: boolean;
 }
 
-/** The service over stores answering from `world`; `asked` lists the store calls, in order. */
+/** The service over stores answering from `world`. */
 function serviceWith(world: World) {
-  const asked: string[] = [];
   const reserved: { projectId: string; category: string; period: Period; count: number; cap: number }[] = [];
   // a member of every project (requireMembership reads the membership through the manager)
   const m = { findOneBy: async () => ({ role: 'OWNER' }) } as unknown as EntityManager;
   const db = { manager: m } as unknown as DataSource;
   const reputation = {
     assertNotSuspended: async () => {
-      asked.push('suspension');
       if (world.suspended) throw new DomainError('forbidden', 'PROJECT_SENDING_SUSPENDED', 'suspended');
     },
   } as unknown as ReputationService;
   const store = {
-    limits: async () => (asked.push('limits'), world.caps ? (world.caps as BillingLimits) : null),
-    capOf: async (_projectId: string, category: 'transactional' | 'campaign' | 'workflow') => (
-      asked.push('limits'),
-      world.caps?.[category] ?? null
-    ),
+    limits: async () => (world.caps ? (world.caps as BillingLimits) : null),
+    capOf: async (_projectId: string, category: 'transactional' | 'campaign' | 'workflow') =>
+      world.caps?.[category] ?? null,
     account: async () => (world.account ? (world.account as BillingAccount) : null),
     usageOf: async () => (world.usage ?? []) as BillingUsage[],
     usage: async () => ((world.usage ?? [])[0] as BillingUsage | undefined) ?? null,
@@ -46,7 +42,7 @@ function serviceWith(world: World) {
       return world.room ?? true;
     },
   } as unknown as BillingStore;
-  return { billing: new BillingService(db, clock, reputation, store), asked, reserved };
+  return { billing: new BillingService(db, clock, reputation, store), reserved };
 }
 
 const refusal = (p: Promise<unknown>) =>
@@ -56,12 +52,16 @@ const refusal = (p: Promise<unknown>) =>
   );
 
 describe('BillingService: admission and consumption', () => {
-  it('a suspended project is refused before its caps are read', async () => {
-    const { billing, asked, reserved } = serviceWith({ suspended: true, caps: { transactional: 5 } });
+  it('a suspended project is refused whatever its cap, and nothing is reserved', async () => {
+    const { billing, reserved } = serviceWith({ suspended: true, caps: { transactional: 5 } });
     expect(await refusal(billing.admission('prj_a', 'transactional', 1))).toMatchObject({
       code: 'PROJECT_SENDING_SUSPENDED',
     });
-    expect([asked, reserved]).toEqual([['suspension'], []]);
+    const uncapped = serviceWith({ suspended: true });
+    expect(await refusal(uncapped.billing.admission('prj_a', 'transactional', 1))).toMatchObject({
+      code: 'PROJECT_SENDING_SUSPENDED',
+    });
+    expect([reserved, uncapped.reserved]).toEqual([[], []]);
   });
 
   it('without a cap a send is admitted and nothing is reserved', async () => {
