@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SegmentContact, SegmentContactEmail, SegmentContactEvent } from '../contacts/read-model.entities.js';
 import { SEGMENTS } from '../consumer.js';
-import { publishingReconciliation, type EventsInSql, type ReconcileCount } from './events-in-sql.js';
+import { publishingReconciliation, type EventsInSql, type ReconcileCount } from './events-in-sql.store.js';
 import type { ProjectContext } from './project-context.js';
 import { Segment, SegmentMembership } from './segment.entity.js';
 
