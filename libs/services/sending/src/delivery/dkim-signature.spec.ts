@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import DKIM from 'nodemailer/lib/dkim';
 import { signDkim } from './dkim-signature.js';
 
@@ -27,14 +27,14 @@ function streamingSigner(message: Buffer): Promise<Buffer> {
 }
 
 /** A message as the composer builds it, signed by nodemailer (sendMail's `dkim`) or not. */
-async function composed(mail: nodemailer.SendMailOptions, signed: boolean): Promise<Buffer> {
+async function composed(mail: SendMailOptions, signed: boolean): Promise<Buffer> {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   const dkim = { ...key, privateKey: key.privateKey as unknown as string, headerFieldNames: FIELDS };
   const info = (await transport.sendMail({ ...mail, ...(signed ? { dkim } : {}) })) as { message: Buffer };
   return info.message;
 }
 
-const mails: [string, nodemailer.SendMailOptions][] = [
+const mails: [string, SendMailOptions][] = [
   [
     'a personalised campaign email (HTML, plain text, List-Unsubscribe)',
     {
