@@ -1,4 +1,4 @@
-/** Prints test-results/faults.jsonl as the fault suite's table (run by test/faults/run.sh after Jest). */
+/** Prints the run's rows file (report.ts: ROWS_FILE) as the fault suite's table (run by test/faults/run.sh after Jest). */
 import { existsSync, readFileSync } from 'node:fs';
 import { formatTable, ROWS_FILE, type FaultRow } from './report.js';
 

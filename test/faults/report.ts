@@ -1,6 +1,6 @@
 /**
- * The fault suite's table (issue 44): each scenario appends its row to test-results/faults.jsonl as
- * it ends; `npm run faults` prints them all as one table once Jest is done (test/faults/run.sh).
+ * The fault suite's table (issue 44): each scenario appends its row to the run's rows file as it
+ * ends; `npm run faults` prints them all as one table once Jest is done (test/faults/run.sh).
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,15 @@ export interface FaultRow {
   note?: string;
 }
 
-export const ROWS_FILE = path.join(process.cwd(), 'test-results', 'faults.jsonl');
+/**
+ * The rows of one run: test-results/faults-<build folder>.jsonl, so that runs from separate builds
+ * (HERALD_DIST) side by side neither mix nor clear each other's rows.
+ */
+export const ROWS_FILE = path.join(
+  process.cwd(),
+  'test-results',
+  `faults-${path.basename(process.env.HERALD_DIST ?? 'dist')}.jsonl`,
+);
 
 export function recordRow(row: FaultRow): void {
   mkdirSync(path.dirname(ROWS_FILE), { recursive: true });

@@ -14,7 +14,7 @@ bash scripts/ensure-system-deps.sh >/dev/null
 bash scripts/build.sh
 out="${HERALD_DIST:-dist}"
 npx --no-install swc test/faults/report.ts test/faults/print-table.ts --config-file .swcrc -d "$out" >/dev/null
-rows=test-results/faults.jsonl
+rows="test-results/faults-$(basename "$out").jsonl" # report.ts: ROWS_FILE
 mkdir -p test-results && rm -f "$rows"
 status=0
 NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning ${NODE_OPTIONS:-}" \
