@@ -27,8 +27,8 @@ export class PgNotifications {
     return hub;
   }
 
-  /** Calls `handler` on every NOTIFY of `channel` until the returned function is called. */
-  async listen(channel: string, handler: () => void): Promise<() => Promise<void>> {
+  /** Calls `handler` with the payload of every NOTIFY of `channel` until the returned function is called. */
+  async listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
     const set = this.handlers.get(channel) ?? new Set();
     const first = set.size === 0;
     set.add(handler);
@@ -57,7 +57,7 @@ export class PgNotifications {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= (async () => {
       const client = new WatchedClient({ connectionString: this.url, application_name: 'herald-notifications' });
-      client.on('notification', (n) => this.handlers.get(n.channel)?.forEach((h) => h()));
+      client.on('notification', (n) => this.handlers.get(n.channel)?.forEach((h) => h(n.payload ?? '')));
       client.on('error', () => undefined);
       client.on('end', () => {
         clearInterval(this.heartbeat);

@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { SENDING } from '../consumer.js';
 import { EmailHistory } from '../emails/email-history.js';
 import type { Email } from '../emails/email.entity.js';
-import { EMAILS_CHANNEL } from '../send/send-email.use-case.js';
+import { EMAILS_CHANNEL, LIVE_MAIL_ONLY } from '../send/send.store.js';
 import { SENDING_SETTINGS, type SendingSettings } from '../sending.settings.js';
 import { SenderDomains } from '../senders/sender-domains.js';
 import { BatchDelivery } from './batch-delivery.js';
@@ -75,7 +75,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
           composeThreads: this.settings.DELIVERY_COMPOSE_THREADS,
         })
       : null;
-    const unlisten = await PgNotifications.for(this.runtime.databaseUrl).listen(EMAILS_CHANNEL, () => this.wake());
+    // without a relay only test-mode emails are claimed: a notification of live mail only has none
+    const unlisten = await PgNotifications.for(this.runtime.databaseUrl).listen(EMAILS_CHANNEL, (payload) => {
+      if (relay || payload !== LIVE_MAIL_ONLY) this.wake();
+    });
     this.running = true;
     this.leases.start();
     const delivery = new BatchDelivery(relay, this.store, this.senders, this.settings.DELIVERY_MAX_ATTEMPTS);

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { Email } from '../emails/email.entity.js';
 import { sendingService } from '../sending.module.js';
-import { EMAILS_CHANNEL, INSERT_MAX_CHARS, SendStore, type NewEmail } from './send.store.js';
+import { EMAILS_CHANNEL, INSERT_MAX_CHARS, LIVE_MAIL_ONLY, SendStore, type NewEmail } from './send.store.js';
 
 /**
  * /v1/send's SQL on PostgreSQL: the suppressed addresses of a project, and a batch's emails inserted
@@ -87,7 +87,7 @@ describe('SendStore (PostgreSQL)', () => {
 
   it('inserts a batch of emails in one statement with one wake-up of the delivery worker', async () => {
     const emails = [email('prj_batch'), email('prj_batch', { status: 'suppressed', error: 'suppressed' })];
-    expect(await notifiedBy(() => store.insertEmails(ds, emails))).toEqual(['']);
+    expect(await notifiedBy(() => store.insertEmails(ds, emails))).toEqual([LIVE_MAIL_ONLY]);
     const rows = await stored('prj_batch');
     expect(rows.map((r) => [r.id, r.status])).toEqual(emails.map((e) => [e.id, e.status]));
     expect(new Set(rows.map((r) => (r.created_at as Date).getTime())).size).toBe(1);
@@ -138,6 +138,13 @@ describe('SendStore (PostgreSQL)', () => {
     await expect(store.insertEmails(ds, emails)).rejects.toThrow();
     expect(await stored('prj_none')).toEqual([]);
     expect(await ds.getRepository(Email).countBy({ projectId: 'prj_none' })).toBe(0);
+  });
+
+  it('says when the queued emails are all live, which a worker without a relay (test-mode mail only) can ignore', async () => {
+    const live = [email('prj_wake'), email('prj_wake', { status: 'suppressed', error: 'suppressed', testMode: true })];
+    expect(await notifiedBy(() => store.insertEmails(ds, live))).toEqual([LIVE_MAIL_ONLY]);
+    const mixed = [email('prj_wake'), email('prj_wake', { testMode: true })];
+    expect(await notifiedBy(() => store.insertEmails(ds, mixed))).toEqual(['']);
   });
 
   it('stores whether each email is of test mode (docs/test-mode.md)', async () => {

@@ -6,6 +6,15 @@ import { Suppression } from '../emails/suppression.entity.js';
 
 /** NOTIFY channel that wakes the delivery worker when emails are queued. */
 export const EMAILS_CHANNEL = 'herald_sending_emails';
+/**
+ * The payload of an EMAILS_CHANNEL notification whose emails are all live (none of test mode): a
+ * worker without a relay, which claims only test-mode emails, has nothing to claim for it. Any other
+ * payload may mean test-mode emails.
+ */
+export const LIVE_MAIL_ONLY = 'live';
+
+/** The payload that announces these queued emails (LIVE_MAIL_ONLY when none is of test mode). */
+const payloadOf = (queued: NewEmail[]): string => (queued.some((e) => e.testMode) ? '' : LIVE_MAIL_ONLY);
 
 /** The columns of an email /v1/send writes (the others take their defaults: not yet attempted, created now). */
 export type NewEmail = Pick<
@@ -61,16 +70,18 @@ export class SendStore {
    */
   async insertEmails(db: DataSource, emails: NewEmail[]): Promise<void> {
     if (emails.length === 0) return;
+    const queued = emails.filter((e) => e.status === 'queued');
     if (charsOf(emails) > INSERT_MAX_CHARS) {
       await db.transaction(async (m) => {
         await m.getRepository(Email).insert(emails);
-        if (emails.some((e) => e.status === 'queued')) await m.query(`SELECT pg_notify($1, '')`, [EMAILS_CHANNEL]);
+        if (queued.length > 0) await m.query(`SELECT pg_notify($1, $2)`, [EMAILS_CHANNEL, payloadOf(queued)]);
       });
       return;
     }
     const { param, values } = new SqlParams();
     const rows = jsonParam(param, emails.map(rowOf));
     const channel = param(EMAILS_CHANNEL, 'text');
+    const payload = param(payloadOf(queued), 'text');
     await queryPrepared(
       db,
       `WITH ins AS (
@@ -78,7 +89,7 @@ export class SendStore {
          SELECT ${COLUMNS.join(', ')} FROM jsonb_to_recordset(${rows}) AS e(${RECORD})
          RETURNING status
        )
-       SELECT pg_notify(${channel}, '') FROM (SELECT 1 FROM ins WHERE status = 'queued' LIMIT 1) AS queued`,
+       SELECT pg_notify(${channel}, ${payload}) FROM (SELECT 1 FROM ins WHERE status = 'queued' LIMIT 1) AS queued`,
       values,
     );
   }
