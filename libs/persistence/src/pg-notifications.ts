@@ -16,7 +16,7 @@ export class PgNotifications {
   private client?: WatchedClient;
   private connecting?: Promise<WatchedClient>;
   private heartbeat?: NodeJS.Timeout;
-  private readonly handlers = new Map<string, Set<() => void>>();
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly url: string) {}
