@@ -2,10 +2,15 @@ import { getMetadataStorage, ValidationTypes, type ValidationArguments } from 'c
 
 /** A class's class-validator rules, resolved once. */
 export interface ValidityCheck {
-  /** Whether the instance breaks none of the rules. */
+  /** Whether the instance breaks none of the rules (false also when a nested value is of a class this cannot decide). */
   isValid(instance: object): boolean;
   /** The properties that have rules (what `whitelist` keeps). */
   readonly properties: ReadonlySet<string>;
+  /**
+   * Deletes what `whitelist` strips from a valid instance: the properties without rules, and those
+   * of every object its nested properties hold (by each one's own class), as class-validator does.
+   */
+  strip(instance: object): void;
 }
 
 type Rule = {
@@ -13,7 +18,49 @@ type Rule = {
   /** `IsOptional` and `ValidateIf`: the property's rules apply only when all of these hold. */
   conditions: ((object: object, value: unknown) => boolean)[];
   checks: { validate: (value: unknown, args: ValidationArguments) => unknown; constraints: unknown[]; each: boolean }[];
+  /** `ValidateNested`: the objects the value holds are validated by their own classes' rules. */
+  nested: boolean;
 };
+
+/** The checks of nested values' classes, compiled when first met (undefined: left to class-validator). */
+const nestedChecks = new Map<unknown, ValidityCheck | undefined>();
+const checkOfNested = (cls: unknown): ValidityCheck | undefined => {
+  if (!nestedChecks.has(cls)) {
+    nestedChecks.set(cls, undefined); // a class nested in itself is left to class-validator
+    const check = typeof cls === 'function' ? compileValidityCheck(cls as new () => object) : undefined;
+    // a class without rules has every property stripped by `whitelist`: left to class-validator too
+    nestedChecks.set(cls, check && check.properties.size > 0 ? check : undefined);
+  }
+  return nestedChecks.get(cls);
+};
+
+/** The items of a value class-validator's nested validation walks into (arrays, sets, maps), or undefined. */
+const itemsOf = (value: unknown): unknown[] | undefined =>
+  Array.isArray(value)
+    ? value
+    : value instanceof Set || value instanceof Map
+      ? [...(value as Set<unknown> | Map<unknown, unknown>).values()]
+      : undefined;
+
+/**
+ * A nested value as class-validator's nested validation decides it: nothing to check when undefined,
+ * each item of an array, set or map in turn, an object by its own class's rules; anything else is
+ * invalid. False too when an object's class is one this check does not decide (the caller then asks
+ * class-validator).
+ */
+function nestedIsValid(value: unknown): boolean {
+  if (value === undefined) return true;
+  const items = itemsOf(value);
+  if (items) return items.every(nestedIsValid);
+  if (!(value instanceof Object)) return false;
+  return checkOfNested(value.constructor)?.isValid(value) ?? false;
+}
+
+function stripNested(value: unknown): void {
+  const items = itemsOf(value);
+  if (items) for (const item of items) stripNested(item);
+  else if (value instanceof Object) checkOfNested(value.constructor)?.strip(value);
+}
 
 /**
  * Decides, as `validateSync(instance, { forbidUnknownValues: false })` would, whether an instance
@@ -27,8 +74,11 @@ type Rule = {
  *
  * `properties` lets a caller validating with `whitelist` strip the others as class-validator would.
  *
- * Undefined when the class uses what this does not cover (nested or promise rules, asynchronous
- * constraints, groups, `always`, a rule's own `validateIf`): such a class is left to class-validator.
+ * Nested rules (`ValidateNested`) are decided as class-validator does, each nested object by its own
+ * class's compiled rules (a request carrying a list of items, e.g. contacts' `upsertMany`).
+ *
+ * Undefined when the class uses what this does not cover (promise rules, asynchronous constraints,
+ * groups, `always`, a rule's own `validateIf`): such a class is left to class-validator.
  */
 export function compileValidityCheck(cls: new (...args: never[]) => object): ValidityCheck | undefined {
   const storage = getMetadataStorage();
@@ -38,7 +88,8 @@ export function compileValidityCheck(cls: new (...args: never[]) => object): Val
   for (const m of metadatas) {
     if (m.groups?.length || m.always !== undefined || m.validateIf) return undefined;
     let rule = rules.get(m.propertyName);
-    if (!rule) rules.set(m.propertyName, (rule = { property: m.propertyName, conditions: [], checks: [] }));
+    if (!rule)
+      rules.set(m.propertyName, (rule = { property: m.propertyName, conditions: [], checks: [], nested: false }));
     switch (m.type) {
       case ValidationTypes.CONDITIONAL_VALIDATION:
         rule.conditions.push(m.constraints[0] as Rule['conditions'][number]);
@@ -57,6 +108,9 @@ export function compileValidityCheck(cls: new (...args: never[]) => object): Val
         break;
       case ValidationTypes.WHITELIST:
         break; // only read when validating with `whitelist`
+      case ValidationTypes.NESTED_VALIDATION:
+        rule.nested = true;
+        break;
       default:
         return undefined; // nested, promise, or a type this version of the check does not know
     }
@@ -82,8 +136,16 @@ export function compileValidityCheck(cls: new (...args: never[]) => object): Val
           }
         } else if (!check.validate(value, args)) return false;
       }
+      if (rule.nested && !nestedIsValid(value)) return false;
     }
     return true;
   };
-  return { isValid, properties: new Set(rules.keys()) };
+  const properties = new Set(rules.keys());
+  const nested = compiled.filter((r) => r.nested).map((r) => r.property);
+  const strip = (instance: object): void => {
+    for (const key of Object.keys(instance))
+      if (!properties.has(key)) delete (instance as Record<string, unknown>)[key];
+    for (const property of nested) stripNested((instance as Record<string, unknown>)[property]);
+  };
+  return { isValid, properties, strip };
 }

@@ -1,7 +1,9 @@
+import { jest } from '@jest/globals';
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  IsArray,
   IsBoolean,
   IsEmail,
   IsIn,
@@ -37,6 +39,10 @@ class WithNested {
   @IsEmail() email!: string;
   @IsOptional() @ValidateNested() @Type(() => Inner) profile?: Inner;
 }
+class WithItems {
+  @IsArray() @ArrayMaxSize(3) @ValidateNested({ each: true }) @Type(() => Inner) items!: Inner[];
+  @IsOptional() @ValidateNested() @Type(() => WithNested) owner?: WithNested;
+}
 
 const VALUES: unknown[] = [
   undefined,
@@ -66,6 +72,14 @@ const VALUES: unknown[] = [
   { plan: 'pro' },
   { tier: 'pro' },
   { tier: 'p' },
+  { tier: 'pro', extra: 1 },
+  [{ tier: 'pro' }, { tier: 'gold', extra: 'x' }],
+  [{ tier: 'pro' }, { tier: 'p' }],
+  [{ tier: 'pro' }, 'x'],
+  [{ tier: 'pro' }, null],
+  [{ tier: 'pro' }, [{ tier: 'gold' }]],
+  { email: 'a@example.com', profile: { tier: 'pro', extra: true }, extra: 2 },
+  { email: 'a@example.com', profile: { tier: 'p' } },
 ];
 const EXTRA_KEYS = [
   'email',
@@ -76,6 +90,8 @@ const EXTRA_KEYS = [
   'order',
   'tags',
   'profile',
+  'items',
+  'owner',
   'unknown',
   'constructor',
 ];
@@ -101,7 +117,7 @@ describe('HeraldValidationPipe: Nest ValidationPipe with rules resolved once', (
     transformOptions: { enableImplicitConversion: false },
   } as const;
 
-  it.each([TrackLike, PageLike, Tagged, WithNested].map((c) => [c.name, c] as const))(
+  it.each([TrackLike, PageLike, Tagged, WithNested, WithItems].map((c) => [c.name, c] as const))(
     'gives %s bodies the DTO, or the errors, that the stock pipe gives (random bodies, unknown keys stripped)',
     async (_name, cls) => {
       const stock = new ValidationPipe(options);
@@ -111,7 +127,12 @@ describe('HeraldValidationPipe: Nest ValidationPipe with rules resolved once', (
       const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
       const verdicts = { ok: 0, failed: 0 };
       for (let i = 0; i < 600; i++) {
-        const body: Record<string, unknown> = { email: 'a@example.com', event: 'signup', tier: 'pro' };
+        const body: Record<string, unknown> = {
+          email: 'a@example.com',
+          event: 'signup',
+          tier: 'pro',
+          items: [{ tier: 'pro', extra: 1 }],
+        };
         for (const key of EXTRA_KEYS) if (random() < 0.35) body[key] = pick(VALUES);
         const value = random() < 0.05 ? pick(VALUES) : body; // sometimes not an object at all
         const [a, b] = [
@@ -125,6 +146,27 @@ describe('HeraldValidationPipe: Nest ValidationPipe with rules resolved once', (
       expect(verdicts.failed).toBeGreaterThan(30);
     },
   );
+
+  it('decides a list of nested DTOs itself, stripping their unknown keys as class-validator would', async () => {
+    const herald = new HeraldValidationPipe(options);
+    const validate = jest.spyOn(ValidationPipe.prototype as unknown as { validate: () => unknown }, 'validate');
+    try {
+      const dto = await herald.transform(
+        {
+          items: [{ tier: 'pro', extra: 1 }],
+          owner: { email: 'a@example.com', profile: { tier: 'gold', x: 2 } },
+          y: 3,
+        },
+        { type: 'body', metatype: WithItems },
+      );
+      expect(JSON.stringify(dto)).toBe(
+        JSON.stringify({ items: [{ tier: 'pro' }], owner: { email: 'a@example.com', profile: { tier: 'gold' } } }),
+      );
+      expect(validate).not.toHaveBeenCalled(); // class-validator's own pass only runs for a problem
+    } finally {
+      validate.mockRestore();
+    }
+  });
 
   it('is the global pipe Herald installs', () => {
     expect(createValidationPipe()).toBeInstanceOf(HeraldValidationPipe);

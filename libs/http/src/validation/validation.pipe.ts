@@ -51,9 +51,9 @@ export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldErro
 }
 
 /**
- * Nest's ValidationPipe, deciding a DTO of a class without nested rules with the class's rules
- * resolved once (`compileValidityCheck`: class-validator's own constraints, without its per-call
- * bookkeeping), and stripping what `whitelist` strips. Only a DTO with a problem goes through
+ * Nest's ValidationPipe, deciding a DTO with the class's rules resolved once (`compileValidityCheck`:
+ * class-validator's own constraints, nested classes' included, without its per-call bookkeeping),
+ * and stripping what `whitelist` strips. Only a DTO with a problem goes through
  * class-validator's `validate`, which then writes the errors as before. On `/v1/track` the
  * pipe's validation was 6 % of the main thread's time at capacity.
  */
@@ -66,9 +66,7 @@ export class HeraldValidationPipe extends ValidationPipe {
   ): Promise<ValidationError[]> | ValidationError[] {
     const rules = HeraldValidationPipe.decidesAlone(options) ? this.rulesOf(object) : undefined;
     if (!rules?.isValid(object)) return super.validate(object, options);
-    if (options?.whitelist)
-      for (const key of Object.keys(object))
-        if (!rules.properties.has(key)) delete (object as Record<string, unknown>)[key];
+    if (options?.whitelist) rules.strip(object);
     return [];
   }
 
