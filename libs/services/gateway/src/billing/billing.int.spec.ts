@@ -5,10 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
 import { gatewaySchema } from '../gateway.module.js';
-import { GatewaySettings } from '../gateway.settings.js';
 import type { ProjectMail } from '../projects/project-mail.js';
-import { ReputationService } from '../reputation/reputation.service.js';
-import { ReputationStore } from '../reputation/reputation.store.js';
 import type { BillingClock } from '../shared/billing-clock.js';
 import { BillingMeter } from './billing-meter.js';
 import { BillingService } from './billing.service.js';
@@ -45,8 +42,7 @@ describe('billing meter and caps (PostgreSQL, injected clock)', () => {
     } as unknown as ProjectMail;
     const store = new BillingStore(ds);
     meter = new BillingMeter(outbox, mail, clock, store, new MeteredEmailStore());
-    const reputation = new ReputationService(ds, new GatewaySettings(), clock, outbox, mail, new ReputationStore());
-    billing = new BillingService(ds, clock, reputation, store);
+    billing = new BillingService(ds, clock, store);
   });
   afterAll(async () => {
     await ds.destroy();

@@ -1,6 +1,5 @@
 import { DomainError } from '@herald/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ReputationService } from '../reputation/reputation.service.js';
 import type { BillingClock } from '../shared/billing-clock.js';
 import type { BillingAccount, BillingLimits, BillingUsage } from './billing.entities.js';
 import type { Period } from './billing-rules.js';
@@ -25,15 +24,12 @@ function serviceWith(world: World) {
   // a member of every project (requireMembership reads the membership through the manager)
   const m = { findOneBy: async () => ({ role: 'OWNER' }) } as unknown as EntityManager;
   const db = { manager: m } as unknown as DataSource;
-  const reputation = {
-    assertNotSuspended: async () => {
-      if (world.suspended) throw new DomainError('forbidden', 'PROJECT_SENDING_SUSPENDED', 'suspended');
-    },
-  } as unknown as ReputationService;
   const store = {
     limits: async () => (world.caps ? (world.caps as BillingLimits) : null),
-    capOf: async (_projectId: string, category: 'transactional' | 'campaign' | 'workflow') =>
-      world.caps?.[category] ?? null,
+    admissionOf: async () => ({
+      suspension: world.suspended ? { reason: 'bounce_rate', suspendedAt: new Date('2026-05-09T00:00:00Z') } : null,
+      caps: { transactional: null, campaign: null, workflow: null, ...world.caps },
+    }),
     account: async () => (world.account ? (world.account as BillingAccount) : null),
     usageOf: async () => (world.usage ?? []) as BillingUsage[],
     usage: async () => ((world.usage ?? [])[0] as BillingUsage | undefined) ?? null,
@@ -42,7 +38,7 @@ function serviceWith(world: World) {
       return world.room ?? true;
     },
   } as unknown as BillingStore;
-  return { billing: new BillingService(db, clock, reputation, store), reserved };
+  return { billing: new BillingService(db, clock, store), reserved };
 }
 
 const refusal = (p: Promise<unknown>) =>
@@ -52,11 +48,11 @@ const refusal = (p: Promise<unknown>) =>
   );
 
 describe('BillingService: admission and consumption', () => {
-  it('a suspended project is refused whatever its cap, and nothing is reserved', async () => {
+  it('a suspended project is refused whatever its cap, naming the rate, and nothing is reserved', async () => {
     const { billing, reserved } = serviceWith({ suspended: true, caps: { transactional: 5 } });
-    expect(await refusal(billing.admission('prj_a', 'transactional', 1))).toMatchObject({
-      code: 'PROJECT_SENDING_SUSPENDED',
-    });
+    const refused = await refusal(billing.admission('prj_a', 'transactional', 1));
+    expect(refused).toMatchObject({ code: 'PROJECT_SENDING_SUSPENDED', kind: 'forbidden' });
+    expect(refused!.message).toContain('bounce rate');
     const uncapped = serviceWith({ suspended: true });
     expect(await refusal(uncapped.billing.admission('prj_a', 'transactional', 1))).toMatchObject({
       code: 'PROJECT_SENDING_SUSPENDED',

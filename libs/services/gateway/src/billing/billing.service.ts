@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
 import { MANAGERS, requireMembership } from '../projects/project-access.js';
-import { ReputationService } from '../reputation/reputation.service.js';
+import { ReputationErrors } from '../reputation/reputation.errors.js';
 import { BILLING_CLOCK, type BillingClock } from '../shared/billing-clock.js';
 import { BillingErrors } from './billing.errors.js';
 import type { BillingLimits } from './billing.entities.js';
@@ -51,7 +51,6 @@ export class BillingService {
   constructor(
     @InjectDataSource(GATEWAY) private readonly db: DataSource,
     @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
-    private readonly reputation: ReputationService,
     private readonly store: BillingStore,
   ) {}
 
@@ -109,11 +108,10 @@ export class BillingService {
    */
   async admission(projectId: string, category: BillingCategory, count: number): Promise<{ allowed: true }> {
     const m = this.db.manager;
-    // both reads at once (one round trip of waiting): a suspension refuses whatever the cap
-    const [, cap] = await Promise.all([
-      this.reputation.assertNotSuspended(projectId),
-      this.store.capOf(projectId, category),
-    ]);
+    // one statement: a suspension refuses whatever the cap
+    const { suspension, caps } = await this.store.admissionOf(projectId);
+    if (suspension) throw ReputationErrors.sendingSuspended(suspension.reason, suspension.suspendedAt);
+    const cap = caps[category];
     if (cap === null) return { allowed: true };
     const now = this.clock.now();
     const period = await this.periodOf(m, projectId, now);

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { GATEWAY } from '../consumer.js';
+import { SendingSuspension } from '../reputation/sending-suspension.entity.js';
 import { BillingAccount, BillingLimits, BillingUsage } from './billing.entities.js';
 import { NO_CAPS, type BillingCaps, type Metered, type NoticeLevel, type Period } from './billing-rules.js';
 
@@ -25,16 +26,33 @@ export class BillingStore {
   }
 
   /**
-   * The project's cap of one category (null: none), as every admission reads it: a prepared
-   * statement on the pool (no transaction, no query builder).
+   * What every admission reads, in one prepared statement on the pool (no transaction, no query
+   * builder): the project's active sending suspension, if any (reputation's `sending_suspensions`,
+   * at most one active), and its caps (null: none).
    */
-  async capOf(projectId: string, category: BillingCategory): Promise<number | null> {
-    const [row] = await queryPrepared<Record<BillingCategory, number | null>>(
+  async admissionOf(projectId: string): Promise<{
+    suspension: { reason: string; suspendedAt: Date } | null;
+    caps: Record<BillingCategory, number | null>;
+  }> {
+    const [row] = await queryPrepared<
+      { reason: string | null; suspended_at: Date | null } & Record<BillingCategory, number | null>
+    >(
       this.db,
-      `SELECT transactional, campaign, workflow FROM ${tableName(this.db, BillingLimits)} WHERE project_id = $1`,
+      `SELECT s.reason, s.suspended_at, l.transactional, l.campaign, l.workflow
+         FROM (SELECT $1::varchar AS project_id) AS p
+         LEFT JOIN ${tableName(this.db, SendingSuspension)} s ON s.project_id = p.project_id AND s.lifted_at IS NULL
+         LEFT JOIN ${tableName(this.db, BillingLimits)} l ON l.project_id = p.project_id
+        LIMIT 1`,
       [projectId],
     );
-    return row?.[category] ?? null;
+    return {
+      suspension: row?.reason && row.suspended_at ? { reason: row.reason, suspendedAt: row.suspended_at } : null,
+      caps: {
+        transactional: row?.transactional ?? null,
+        campaign: row?.campaign ?? null,
+        workflow: row?.workflow ?? null,
+      },
+    };
   }
 
   /** Writes caps (a user's PUT, or a subscription's plan: `by` = `stripe`); the categories not named keep theirs. */

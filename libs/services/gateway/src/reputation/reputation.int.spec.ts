@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import type { DataSource } from 'typeorm';
 import type { BillingClock } from '../shared/billing-clock.js';
 import { BillingMeter } from '../billing/billing-meter.js';
+import { BillingService } from '../billing/billing.service.js';
 import { BillingStore } from '../billing/billing.store.js';
 import { MeteredEmailStore } from '../billing/metered-email.store.js';
 import { GATEWAY } from '../consumer.js';
@@ -61,7 +62,7 @@ describe('sender reputation (PostgreSQL)', () => {
     });
   const refusal = async () => {
     try {
-      await reputation.assertNotSuspended(project);
+      await new BillingService(ds, clock, new BillingStore(ds)).admission(project, 'transactional', 1);
       return null;
     } catch (err) {
       return (err as DomainError).code;

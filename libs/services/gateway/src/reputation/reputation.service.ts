@@ -129,12 +129,6 @@ export class ReputationService {
     );
   }
 
-  /** Refuses when sending is suspended (the owner's answer to the sending service). */
-  async assertNotSuspended(projectId: string): Promise<void> {
-    const active = await this.store.activeReason(this.db, projectId);
-    if (active) throw ReputationErrors.sendingSuspended(active.reason, active.suspendedAt);
-  }
-
   async security(userId: string, projectId: string): Promise<SecurityView> {
     await requireMembership(this.db.manager, userId, projectId);
     const m = this.db.manager;

@@ -1,6 +1,6 @@
-import { queryPrepared, tableName } from '@herald/persistence';
+import { tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { MeteredEmail } from '../shared/metered-email.entity.js';
 import type { WindowCounts } from './reputation-rules.js';
 import { SendingSuspension } from './sending-suspension.entity.js';
@@ -28,22 +28,6 @@ export class ReputationStore {
       .createQueryBuilder('s')
       .where('s.project_id = :projectId AND s.lifted_at IS NULL', { projectId });
     return (lock ? q.setLock('pessimistic_write') : q).getOne();
-  }
-
-  /**
-   * The reason and time of the project's active suspension, if any: what every admission reads, as a
-   * prepared statement on the pool (no transaction, no query builder).
-   */
-  async activeReason(
-    db: DataSource,
-    projectId: string,
-  ): Promise<Pick<SendingSuspension, 'reason' | 'suspendedAt'> | null> {
-    const [row] = await queryPrepared<{ reason: string; suspended_at: Date }>(
-      db,
-      `SELECT reason, suspended_at FROM ${tableName(db, SendingSuspension)} WHERE project_id = $1 AND lifted_at IS NULL LIMIT 1`,
-      [projectId],
-    );
-    return row ? { reason: row.reason, suspendedAt: row.suspended_at } : null;
   }
 
   /** The project's latest suspensions, newest first. */
