@@ -145,20 +145,31 @@ export class ProjectApi {
     return res.body;
   }
 
-  /** Every contact of the project, walking the cursor pages. */
-  async allContacts(query = ''): Promise<ContactBody[]> {
-    const all: ContactBody[] = [];
+  /**
+   * Every page of a cursor-paged list, in order: `path` (with its own query) asked with `limit`, then
+   * with each page's cursor while it has more. Each answer as it came (a non-200 one ends the walk).
+   */
+  async pages<T>(path: string, limit: number): Promise<Reply<CursorPageBody<T>>[]> {
+    const [route, query = ''] = path.split('?') as [string, string?];
+    const pages: Reply<CursorPageBody<T>>[] = [];
     let cursor: string | null = null;
     do {
       const qs = new URLSearchParams(query);
-      qs.set('limit', '100');
+      qs.set('limit', String(limit));
       if (cursor) qs.set('cursor', cursor);
-      const res: Reply<CursorPageBody<ContactBody>> = await this.get(`/contacts?${qs}`);
-      if (res.status !== 200) throw new Error(`GET /contacts answered ${res.status}`);
-      all.push(...res.body.data);
-      cursor = res.body.hasMore ? res.body.cursor : null;
+      const res: Reply<CursorPageBody<T>> = await this.get(`${route}?${qs}`);
+      pages.push(res);
+      cursor = res.status === 200 && res.body.hasMore ? res.body.cursor : null;
     } while (cursor);
-    return all;
+    return pages;
+  }
+
+  /** Every contact of the project, walking the cursor pages. */
+  async allContacts(query = ''): Promise<ContactBody[]> {
+    const pages = await this.pages<ContactBody>(`/contacts?${query}`, 100);
+    const failed = pages.find((p) => p.status !== 200);
+    if (failed) throw new Error(`GET /contacts answered ${failed.status}`);
+    return pages.flatMap((p) => p.body.data);
   }
 
   async fields(): Promise<FieldBody[]> {

@@ -861,18 +861,10 @@ describe(`contacts through the public API (${e2eMode()})`, () => {
         api,
         Array.from({ length: 7 }, (_, i): [string, string] => [`u${i % 3}@example.com`, `e${i % 2}`]),
       );
-      const seen: string[] = [];
-      const totals: number[] = [];
-      let cursor: string | null = null;
-      do {
-        const res: { status: number; body: CursorPageBody<TrackedEventBody> } = await api.get(
-          `/events?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        );
-        expect(res.status).toBe(200);
-        seen.push(...res.body.data.map((e) => e.id));
-        totals.push(res.body.total);
-        cursor = res.body.hasMore ? res.body.cursor : null;
-      } while (cursor);
+      const pages = await api.pages<TrackedEventBody>('/events', 3);
+      for (const res of pages) expect(res.status).toBe(200);
+      const seen = pages.flatMap((res) => res.body.data.map((e) => e.id));
+      const totals = pages.map((res) => res.body.total);
       expect(seen).toEqual([...ids].reverse());
       expect(totals).toEqual([7, 0, 0]);
       expect((await api.get('/events?limit=101')).status).toBe(422);
