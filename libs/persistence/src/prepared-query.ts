@@ -2,18 +2,31 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 
-/** Distinct statement texts given a name; past this many, further texts run unnamed (a caller building texts from values must not fill every connection with them). */
-const MAX_NAMED = 256;
-const names = new Map<string, string>();
+/**
+ * Names of prepared statements: one per distinct text, up to `max` texts; past them a text has none
+ * and runs unnamed (a caller building texts from values must not fill every connection with them).
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
 
-function nameOf(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED) {
-    name = `herald_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    names.set(text, name);
+  constructor(
+    private readonly prefix: string,
+    private readonly max: number,
+  ) {}
+
+  of(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < this.max) {
+      name = `${this.prefix}${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      this.names.set(text, name);
+    }
+    return name;
   }
-  return name;
 }
+
+/** Distinct statement texts `queryPrepared` names (see StatementNames). */
+const MAX_NAMED = 256;
+const fixedNames = new StatementNames('herald_', MAX_NAMED);
 
 /**
  * Runs `text` outside any transaction as a named prepared statement on one of `db`'s pooled
@@ -31,7 +44,7 @@ export async function queryPrepared<T = Record<string, unknown>>(
   values: unknown[],
 ): Promise<T[]> {
   const pool = pgPool(db);
-  const name = nameOf(text);
+  const name = fixedNames.of(text);
   const result = await pool.query<T & pg.QueryResultRow>(name ? { name, text, values } : { text, values });
   return result.rows;
 }
@@ -58,19 +71,11 @@ export function pgPool(db: DataSource): pg.Pool {
 export function preparedInTransaction(
   max: number,
 ): <T = Record<string, unknown>>(m: EntityManager, text: string, values: unknown[]) => Promise<T[]> {
-  const own = new Map<string, string>();
-  const nameOf = (text: string): string | undefined => {
-    let name = own.get(text);
-    if (name === undefined && own.size < max) {
-      name = `herald_tx_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      own.set(text, name);
-    }
-    return name;
-  };
+  const names = new StatementNames('herald_tx_', max);
   return async <T>(m: EntityManager, text: string, values: unknown[]): Promise<T[]> => {
     const client = (m.queryRunner as { databaseConnection?: pg.PoolClient } | undefined)?.databaseConnection;
     if (!client || !m.queryRunner?.isTransactionActive) return m.query<T[]>(text, values);
-    const name = nameOf(text);
+    const name = names.of(text);
     const result = await client.query<T & pg.QueryResultRow>(name ? { name, text, values } : { text, values });
     return result.rows;
   };
