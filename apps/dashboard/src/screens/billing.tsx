@@ -30,6 +30,9 @@ const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
  */
 export function Billing({ projectId }: { projectId: string }) {
   const [round, setRound] = useState(0);
+  // the caps as the last save answered them: the table shows them as soon as the save is confirmed,
+  // while the consumption is read again
+  const [savedCaps, setSavedCaps] = useState<Limits | null>(null);
   const usage = useLoad(
     () => api().request('get', '/users/@me/projects/{id}/billing-consumption', { path: { id: projectId } }),
     [projectId, round],
@@ -51,7 +54,7 @@ export function Billing({ projectId }: { projectId: string }) {
         ) : usage.state === 'error' ? (
           <ErrorNote error={usage.error} retry={usage.reload} />
         ) : (
-          <UsageTable usage={usage.data} />
+          <UsageTable usage={usage.data} savedCaps={savedCaps} />
         )}
       </section>
       {limits.state === 'loading' ? (
@@ -59,7 +62,14 @@ export function Billing({ projectId }: { projectId: string }) {
       ) : limits.state === 'error' ? (
         <ErrorNote error={limits.error} retry={limits.reload} />
       ) : (
-        <CapsForm projectId={projectId} limits={limits.data} onSaved={() => setRound((n) => n + 1)} />
+        <CapsForm
+          projectId={projectId}
+          limits={limits.data}
+          onSaved={(answer) => {
+            setSavedCaps(answer);
+            setRound((n) => n + 1);
+          }}
+        />
       )}
       <section class="card wide" aria-labelledby="security-heading">
         <h2 id="security-heading">Security</h2>
@@ -75,7 +85,9 @@ export function Billing({ projectId }: { projectId: string }) {
   );
 }
 
-function UsageTable({ usage }: { usage: Consumption }) {
+function UsageTable({ usage, savedCaps }: { usage: Consumption; savedCaps: Limits | null }) {
+  const capOf = (key: string, read: number | null) =>
+    savedCaps && CAPPED.some(([k]) => k === key) ? savedCaps[key as Capped] : read;
   return (
     <>
       <p class="muted">
@@ -94,7 +106,8 @@ function UsageTable({ usage }: { usage: Consumption }) {
         </thead>
         <tbody>
           {CATEGORIES.map(([key, label]) => {
-            const line = usage.categories[key];
+            const read = usage.categories[key];
+            const line = { ...read, cap: capOf(key, read.cap) };
             const counted = Math.max(line.used, line.admitted ?? 0);
             return (
               <tr key={key} data-category={key}>
@@ -115,7 +128,15 @@ function UsageTable({ usage }: { usage: Consumption }) {
   );
 }
 
-function CapsForm({ projectId, limits, onSaved }: { projectId: string; limits: Limits; onSaved: () => void }) {
+function CapsForm({
+  projectId,
+  limits,
+  onSaved,
+}: {
+  projectId: string;
+  limits: Limits;
+  onSaved: (answer: Limits) => void;
+}) {
   const shownCap = (v: number | null) => (v === null ? '' : String(v));
   const [caps, setCaps] = useState<Record<Capped, string>>({
     transactional: shownCap(limits.transactional),
@@ -147,7 +168,7 @@ function CapsForm({ projectId, limits, onSaved }: { projectId: string; limits: L
         workflow: shownCap(answer.workflow),
       });
       setSaved(true);
-      onSaved();
+      onSaved(answer);
     } catch (error) {
       refusal.show(error, fieldErrors(error));
     } finally {
