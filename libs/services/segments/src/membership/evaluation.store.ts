@@ -151,6 +151,27 @@ export class EvaluationStore {
   }
 
   /**
+   * `reconcile` of a batch of a compute's difference that publishes nothing: its entries and exits
+   * counted per segment in the statement (`ReconcileCount`), no row of them sent to the process and
+   * no address read.
+   */
+  async reconcileCounting(
+    m: EntityManager,
+    ctx: ProjectContext,
+    segments: { segment: Pick<Segment, 'id'>; filter: Filter }[],
+    scope: Scope,
+    now: Date,
+  ): Promise<ReconcileCount[]> {
+    const { ctes, params } = this.reconciliation(ctx, segments, scope, now, false);
+    return m.query<ReconcileCount[]>(
+      `WITH ${ctes}
+       SELECT segment_id, count(*) FILTER (WHERE entered)::int AS added, count(*) FILTER (WHERE NOT entered)::int AS removed
+         FROM changed GROUP BY segment_id`,
+      params,
+    );
+  }
+
+  /**
    * `reconcile`, with the events of the tracking segments among them written to the outbox by the
    * same statement, their envelopes built in SQL (`EventsInSql`): the entries and exits never pass
    * through the process. Answers each segment's entries and exits in number.
@@ -191,10 +212,13 @@ export class EvaluationStore {
       // its rows in the difference's table (the ids never leave PostgreSQL)
       const b = scope.difference;
       params.push(b.first, b.last, b.from, b.to);
-      const inBatch = (col: string) =>
-        `${col} BETWEEN $3::varchar AND $4::varchar AND ${col} IN (SELECT d.contact_id FROM ${DIFF_TABLE} d WHERE d.n > $5 AND d.n <= $6)`;
-      scoped = inBatch('c.contact_id');
-      stored = inBatch('ms.contact_id');
+      const batch = `SELECT d.contact_id FROM ${DIFF_TABLE} d WHERE d.n > $5 AND d.n <= $6`;
+      scoped = `c.contact_id BETWEEN $3::varchar AND $4::varchar AND c.contact_id IN (${batch})`;
+      // the stored members of the span, kept when in the batch by a hashed subplan (NOT … NOT IN:
+      // never a join): the members' statistics lag a compute's writes (a new segment's id is not in
+      // them), and a join planned on them ran as a nested loop over the batch's rows per stored
+      // member — 4,000 × 5,500 rows, 3.4 s for one batch after 10% of a segment changed
+      stored = `ms.contact_id BETWEEN $3::varchar AND $4::varchar AND NOT (ms.contact_id NOT IN (${batch}))`;
     } else {
       // a compute's contiguous batch also gives its ids' span (min and max in PostgreSQL's collation):
       // the planner then reads the batch by the primary key, not a scan of the project's contacts

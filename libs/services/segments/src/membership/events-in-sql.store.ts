@@ -21,12 +21,16 @@ export interface EventsInSql {
   templates: { segmentId: string; entered: EventEnvelope; exited: EventEnvelope }[];
 }
 
+/** The sort memory of a publishing reconciliation's transaction (a compute batch's, bounded by its size). */
+const PUBLISHING_WORK_MEM = '32MB';
+
 /**
  * Runs a reconciliation (`EvaluationStore.reconcilePublishing`: its CTEs, the last of them `changed`,
  * and their parameters) with the events of its tracking segments written to the outbox by the same
  * statement: each event is its segment's envelope of its kind as the contract's `create` built it (a
  * template), with its own id (a UUIDv7), key, contact and address; per segment, its entries then its
- * exits, in contact order. Answers each segment's entries and exits in number.
+ * exits, in contact order (numbered on the narrow rows, the envelopes built after them). Answers each
+ * segment's entries and exits in number.
  */
 export async function publishingReconciliation(
   m: EntityManager,
@@ -49,17 +53,24 @@ export async function publishingReconciliation(
     events.templates.map((t) => JSON.stringify(t.exited)),
     'jsonb[]',
   );
+  // the envelopes are sorted once, in memory: a batch's (COMPUTE_BATCH rows of up to ~1 KB) spilled
+  // to temporary files under the default work_mem, twice (its numbering, then the outbox's order)
+  await m.query(`SET LOCAL work_mem = '${PUBLISHING_WORK_MEM}'`);
   const [{ counts, last }] = await m.query<[{ counts: ReconcileCount[] | null; last: string | null }]>(
     `WITH ${ctes},
        templates AS (
          SELECT * FROM unnest(${segmentIds}, ${entered}, ${exited}) WITH ORDINALITY AS t(segment_id, entered, exited, ord)),
+       numbered AS (
+         SELECT t.ord, ch.entered, ch.contact_id, ch.email,
+                row_number() OVER (ORDER BY t.ord, ch.entered DESC, ch.contact_id) AS n
+           FROM changed ch JOIN templates t ON t.segment_id = ch.segment_id
+          WHERE ch.email IS NOT NULL),
        events AS (
          SELECT tpl.e || jsonb_build_object('eventId', ${SQL_UUID_V7}, 'key', ch.contact_id,
                   'payload', (tpl.e->'payload') || jsonb_build_object('contactId', ch.contact_id, 'email', ch.email)) AS e,
-                row_number() OVER (ORDER BY t.ord, ch.entered DESC, ch.contact_id) AS n
-           FROM changed ch JOIN templates t ON t.segment_id = ch.segment_id
-           CROSS JOIN LATERAL (SELECT CASE WHEN ch.entered THEN t.entered ELSE t.exited END AS e) tpl
-          WHERE ch.email IS NOT NULL),
+                ch.n
+           FROM numbered ch JOIN templates t ON t.ord = ch.ord
+           CROSS JOIN LATERAL (SELECT CASE WHEN ch.entered THEN t.entered ELSE t.exited END AS e) tpl),
        outbox AS (${outbox.insert('events')})
        SELECT (SELECT json_agg(x) FROM (
                  SELECT segment_id, count(*) FILTER (WHERE entered)::int AS added,

@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { EvaluationStore, type Scope } from './evaluation.store.js';
+import type { ReconcileCount } from './events-in-sql.store.js';
 import { ProjectContexts, type ProjectContext } from './project-context.js';
 import { ReadKeysIndex } from './read-keys-index.js';
 import type { Segment } from './segment.entity.js';
@@ -101,8 +102,10 @@ export class MembershipEngine {
       .filter((x): x is { segment: Segment; filter: Filter } => x.filter !== undefined);
     if (withFilter.length === 0) return { added: 0, removed: 0 };
     const tracking = withFilter.filter((x) => x.segment.trackMembership);
-    if (opts.fire && 'difference' in scope && tracking.length > 0)
-      return this.reconcilePublishing(m, ctx, withFilter, tracking, scope, opts);
+    if ('difference' in scope)
+      return opts.fire && tracking.length > 0
+        ? this.reconcilePublishing(m, ctx, withFilter, tracking, scope, opts)
+        : this.reconcileCounting(m, ctx, withFilter, scope, opts);
     // a silent reconciliation publishes nothing: its entries need no address
     const rows = await this.evaluation.reconcile(m, ctx, withFilter, scope, opts.now, { addresses: opts.fire });
     const added = rows.filter((r) => r.entered).length;
@@ -123,6 +126,27 @@ export class MembershipEngine {
       await this.outbox.add(m, ...events);
     }
     return { added, removed };
+  }
+
+  /** A compute's batch that publishes nothing: its entries and exits counted in SQL, their counts moved. */
+  private async reconcileCounting(
+    m: EntityManager,
+    ctx: ProjectContext,
+    withFilter: { segment: Segment; filter: Filter }[],
+    scope: Scope,
+    opts: ReconcileOptions,
+  ): Promise<{ added: number; removed: number }> {
+    const counts = await this.evaluation.reconcileCounting(m, ctx, withFilter, scope, opts.now);
+    return this.adjusted(m, counts);
+  }
+
+  /** Moves each segment's count by its entries and exits; answers them in total. */
+  private async adjusted(m: EntityManager, counts: ReconcileCount[]): Promise<{ added: number; removed: number }> {
+    await this.segments.adjustCounts(m, new Map(counts.map((c) => [c.segment_id, c.added - c.removed])));
+    return {
+      added: counts.reduce((n, c) => n + c.added, 0),
+      removed: counts.reduce((n, c) => n + c.removed, 0),
+    };
   }
 
   /**
@@ -157,12 +181,7 @@ export class MembershipEngine {
       outbox: this.outbox,
       templates,
     });
-    const delta = new Map(counts.map((c) => [c.segment_id, c.added - c.removed]));
-    await this.segments.adjustCounts(m, delta);
-    return {
-      added: counts.reduce((n, c) => n + c.added, 0),
-      removed: counts.reduce((n, c) => n + c.removed, 0),
-    };
+    return this.adjusted(m, counts);
   }
 
   /** A read-model consumer changed a contact (in its transaction): `onContactsChanged` for one. */
