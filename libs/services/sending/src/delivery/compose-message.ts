@@ -20,6 +20,9 @@ export interface ComposeTask {
   dkim: DkimKey | null;
 }
 
+/** A compose thread's answer for one message of a hand-off: its bytes, or why it could not be composed. */
+export type ComposeReply = { raw: Uint8Array } | { failed: string };
+
 /**
  * Headers the DKIM signature covers: nodemailer's default list (RFC 6376 §5.4) plus
  * List-Unsubscribe-Post, which RFC 8058 requires signed for one-click unsubscribe to be honoured.

@@ -28,6 +28,15 @@ export interface OutcomeWrites {
 /** The SQL condition on `priority` of each delivery lane's claim (delivery-lanes.ts). */
 const LANE_FILTER = { normal: 'priority <= 0', bulk: 'priority >= 1' } as const;
 
+/**
+ * The rows of these ids (`$1`), locked in id order: every statement of delivery that locks several
+ * rows of the emails table takes them this way first, so that the batches in flight, their lease
+ * renewals and their hand-offs never wait on each other in a cycle (a deadlock); a claim skips
+ * locked rows. `where`: a further condition.
+ */
+const inIdOrder = (table: string, where?: string) =>
+  `SELECT id FROM ${table} WHERE id = ANY($1::varchar[])${where ? ` AND ${where}` : ''} ORDER BY id FOR UPDATE`;
+
 /** The key of a (project, address) pair in `suppressedOf`'s answer. */
 export const suppressionKey = (projectId: string, address: string) => `${projectId}\u0000${address}`;
 
@@ -74,25 +83,36 @@ export class DeliveryStore {
     return new Set(rows.map((r) => suppressionKey(r.project_id, r.email)));
   }
 
-  /** Records that these emails are being handed to the relay (only those still being sent). */
+  /** Records that these emails are being handed to the relay (only those still being sent; rows locked in id order). */
   async recordHandoffs(ids: string[]): Promise<void> {
     await this.db.query(
-      `UPDATE ${this.emails} SET handoff_at = now() WHERE id = ANY($1::varchar[]) AND status = 'sending'`,
+      `UPDATE ${this.emails} SET handoff_at = now() WHERE id IN (${inIdOrder(this.emails, "status = 'sending'")}) AND status = 'sending'`,
       [ids],
     );
   }
 
-  /** Extends the lease of these emails to `leaseMs` from now (only those still being sent). */
+  /** Extends the lease of these emails to `leaseMs` from now (only those still being sent; rows locked in id order). */
   async renewLeases(ids: string[], leaseMs: number): Promise<void> {
     await this.db.query(
-      `UPDATE ${this.emails} SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE id = ANY($1::varchar[]) AND status = 'sending'`,
+      `UPDATE ${this.emails} SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE id IN (${inIdOrder(this.emails, "status = 'sending'")}) AND status = 'sending'`,
       [ids, String(leaseMs)],
     );
   }
 
-  /** Writes a batch's outcomes (in the caller's transaction, with their events). */
+  /**
+   * Writes a batch's outcomes (in the caller's transaction, with their events). The batch's rows are
+   * locked first, in id order, as every other statement of delivery locks them (`inIdOrder`).
+   */
   async applyOutcomes(m: EntityManager, writes: OutcomeWrites): Promise<void> {
     const table = tableName(m, Email);
+    const ids = [
+      ...writes.sent.ids,
+      ...writes.ended.flatMap((w) => w.ids),
+      ...writes.retry.ids,
+      ...writes.delivered,
+      ...writes.complained,
+    ];
+    if (ids.length > 0) await m.query(inIdOrder(table), [ids]);
     if (writes.sent.ids.length > 0) {
       await m.query(
         `UPDATE ${table} AS e SET status = 'sent', sent_at = now(), lease_until = NULL, error = CASE WHEN x.detail LIKE 'The relay''s answer%' THEN x.detail ELSE NULL END
@@ -133,7 +153,8 @@ export class DeliveryStore {
 
   /**
    * Emails whose lease expired (their worker stopped): back to the queue, or `sent` at their
-   * hand-off's time when it was recorded. Returns how many were requeued and the emails now sent.
+   * hand-off's time when it was recorded (rows locked in id order, as `inIdOrder`). Returns how many
+   * were requeued and the emails now sent.
    */
   async recoverExpired(m: EntityManager): Promise<{ requeued: number; sent: Email[] }> {
     const [rows] = (await m.query(
@@ -141,7 +162,8 @@ export class DeliveryStore {
               status = CASE WHEN handoff_at IS NULL THEN 'queued' ELSE 'sent' END,
               sent_at = CASE WHEN handoff_at IS NULL THEN NULL ELSE handoff_at END,
               error = CASE WHEN handoff_at IS NULL THEN error ELSE 'Recovered after a worker stopped mid-delivery; the hand-off was recorded, so it counts as sent and is never resent' END
-        WHERE status = 'sending' AND lease_until < now() RETURNING *`,
+        WHERE id IN (SELECT id FROM ${tableName(m, Email)} WHERE status = 'sending' AND lease_until < now() ORDER BY id FOR UPDATE)
+          AND status = 'sending' AND lease_until < now() RETURNING *`,
     )) as [Record<string, unknown>[], number];
     const sent = rows.filter((r) => r.status === 'sent').map((r) => this.toEmail(r));
     return { requeued: rows.length - sent.length, sent };

@@ -106,28 +106,43 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await this.started?.relay?.close();
   }
 
-  /** `testModeOnly`: no relay, so only test-mode emails are claimed (simulated); live mail stays queued. */
+  /**
+   * `testModeOnly`: no relay, so only test-mode emails are claimed (simulated); live mail stays queued.
+   * A full batch means more is waiting: the next batch is claimed (and composed) while that one is
+   * still on the wire, so the SMTP connections do not stand idle between batches while outcomes are
+   * recorded and the next claim answers. At most two batches of a lane are in flight; the older one's
+   * messages were handed to the compose threads and the pool first, so they go out first.
+   */
   private async run(lane: Lane, pause: WakeableSleep, delivery: BatchDelivery, testModeOnly: boolean): Promise<void> {
+    const limit = this.settings.DELIVERY_BATCH_SIZE;
+    let onTheWire: Promise<boolean> | null = null; // a full batch still being delivered
     while (this.running) {
       try {
         if (lane === 'normal') await this.housekeeping();
-        const batch = await this.store.claim(
-          lane,
-          this.settings.DELIVERY_BATCH_SIZE,
-          this.settings.DELIVERY_LEASE_MS,
-          testModeOnly,
-        );
+        const batch = await this.store.claim(lane, limit, this.settings.DELIVERY_LEASE_MS, testModeOnly);
         if (batch.length === 0) {
+          // the one on the wire may yet bring retries or free the lane: claim again once it is done
+          if (onTheWire) {
+            const ok = await onTheWire;
+            onTheWire = null;
+            if (ok) continue;
+          }
           await pause.sleep(1000);
           continue;
         }
-        await this.deliver(batch, lane, delivery);
+        const delivering = this.deliver(batch, lane, delivery);
+        const older = onTheWire;
+        onTheWire = null;
+        const ok = (await older) ?? true;
+        if (batch.length === limit && ok) onTheWire = delivering;
+        else if (!(await delivering) || !ok) await pause.sleep(1000);
       } catch (err) {
         if (!this.running) break;
         log.error('delivery loop failed; retrying', { lane, error: (err as Error).message });
         await pause.sleep(1000);
       }
     }
+    await onTheWire;
   }
 
   /** The normal lane's chore between claims: expired leases. */
@@ -135,12 +150,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await this.recovery.recoverIfDue();
   }
 
-  private async deliver(batch: Email[], lane: Lane, delivery: BatchDelivery): Promise<void> {
+  /** Delivers a claimed batch and records its outcomes; false (logged) when that failed: its leases expire and recovery requeues it. */
+  private async deliver(batch: Email[], lane: Lane, delivery: BatchDelivery): Promise<boolean> {
     const ids = batch.map((e) => e.id);
     this.leases.hold(ids);
     const endTimer = deliveryMetrics.batchSeconds.startTimer();
     try {
       await this.recorder.record(await delivery.deliver(batch, lane));
+      return true;
+    } catch (err) {
+      if (this.running) log.error('delivery loop failed; retrying', { lane, error: (err as Error).message });
+      return false;
     } finally {
       endTimer();
       this.leases.release(ids);

@@ -8,9 +8,12 @@ import { register } from 'prom-client';
 import type { ComposeTask } from './compose-message.js';
 import { createMessageComposer, type MessageComposer } from './message-composers.js';
 
-/** The compose thread as the built service runs it (`npm test` builds dist/ first). */
+/** The compose thread as the built service runs it (`npm test` builds dist/ first; HERALD_DIST names another build). */
 const BUILT_WORKER = fileURLToPath(
-  new URL('../../../../../dist/libs/services/sending/src/delivery/compose.worker.js', import.meta.url),
+  new URL(
+    `../../../../../${process.env.HERALD_DIST ?? 'dist'}/libs/services/sending/src/delivery/compose.worker.js`,
+    import.meta.url,
+  ),
 );
 
 describe('message composers (on the event loop and in compose threads)', () => {
@@ -75,6 +78,21 @@ describe('message composers (on the event loop and in compose threads)', () => {
     const raws = await Promise.all(Array.from({ length: 40 }, (_, n) => threads.compose(task(n))));
     for (const [n, raw] of raws.entries()) expect(raw.toString('utf8')).toContain(`Subject: Issue ${n}\r\n`);
     expect(await verify(raws[7]!)).toEqual(['pass']);
+  });
+
+  it('a message of a hand-off that cannot be composed fails alone: the others of its hand-off come back whole', async () => {
+    // attachments that are no list: composing it throws
+    const broken: ComposeTask = { ...task(3), message: { ...task(3).message, attachments: null as never } };
+    const settled = await Promise.allSettled([
+      threads.compose(task(1)),
+      threads.compose(task(2)),
+      threads.compose(broken),
+      threads.compose(task(4)),
+    ]);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const [, second, , fourth] = settled as PromiseFulfilledResult<Buffer>[];
+    expect(second!.value.toString('utf8')).toContain('Subject: Issue 2\r\n');
+    expect(await verify(fourth!.value)).toEqual(['pass']);
   });
 
   it("a compose thread keeps its small young generation when the process runs with a large one (npm start's --max-semi-space-size=64)", async () => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Piscina } from 'piscina';
 import { Gauge } from 'prom-client';
-import { messageComposer, type ComposeTask } from './compose-message.js';
+import { messageComposer, type ComposeReply, type ComposeTask } from './compose-message.js';
 
 /** Composes and signs outgoing messages: on the event loop, or in a pool of threads. */
 export interface MessageComposer {
@@ -17,6 +17,14 @@ export interface MessageComposer {
 
 /** A compose thread's semi-space, MB: its young generation is three of them (two semi-spaces and the new large-object space). */
 const COMPOSE_SEMI_SPACE_MB = 8;
+
+/**
+ * Compositions one hand-off to a compose thread carries at most: the messages of a batch whose keys
+ * are known in the same turn of the event loop go to the threads together, a few per message each
+ * way instead of one message (and one wake-up of a thread, and of the event loop) per email; few
+ * enough that the first of them reach the SMTP pool after a few milliseconds of composing.
+ */
+export const COMPOSES_PER_HANDOFF = 8;
 
 /** The thread pools of this process, read when /metrics is scraped. */
 const pools = new Set<MessageComposer>();
@@ -75,11 +83,32 @@ export function createMessageComposer(threads: number, workerFile = WORKER): Mes
     idleTimeout: Infinity,
     resourceLimits: { maxYoungGenerationSizeMb: 3 * COMPOSE_SEMI_SPACE_MB },
   });
+  let waiting: { task: ComposeTask; resolve: (raw: Buffer) => void; reject: (err: unknown) => void }[] = [];
+  const handOff = async (batch: typeof waiting) => {
+    try {
+      const replies = (await pool.run(batch.map((w) => w.task))) as ComposeReply[];
+      batch.forEach((w, i) => {
+        const reply = replies[i]!;
+        if ('failed' in reply) w.reject(new Error(reply.failed));
+        else w.resolve(Buffer.from(reply.raw.buffer, reply.raw.byteOffset, reply.raw.byteLength));
+      });
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    }
+  };
+  const flush = () => {
+    const all = waiting;
+    waiting = [];
+    // as many hand-offs as threads (each at most COMPOSES_PER_HANDOFF), so that every thread works
+    const handOffs = Math.max(Math.min(threads, all.length), Math.ceil(all.length / COMPOSES_PER_HANDOFF));
+    const size = Math.ceil(all.length / handOffs);
+    for (let i = 0; i < all.length; i += size) void handOff(all.slice(i, i + size));
+  };
   const composer: MessageComposer = {
-    async compose(task) {
-      const bytes = (await pool.run(task)) as Uint8Array;
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    },
+    compose: (task) =>
+      new Promise<Buffer>((resolve, reject) => {
+        if (waiting.push({ task, resolve, reject }) === 1) setImmediate(flush);
+      }),
     offThread: true,
     threadHeaps: () =>
       Promise.all(
