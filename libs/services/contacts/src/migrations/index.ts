@@ -9,6 +9,7 @@ import { FieldDeletionTombstones1795489952557 } from './1795489952557-field-dele
 import { WorkflowUpdateKeys1795510828715 } from './1795510828715-workflow-update-keys.js';
 import { TrackIdempotencyKeys1795946020479 } from './1795946020479-track-idempotency-keys.js';
 import { ImportVerification1795958917551 } from './1795958917551-import-verification.js';
+import { UnsampledOutboxEnvelope1796400000000 } from './1796400000000-unsampled-outbox-envelope.js';
 
 /** Committed migrations of the contacts schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -24,4 +25,5 @@ export const contactsMigrations: Function[] = [
   WorkflowUpdateKeys1795510828715,
   TrackIdempotencyKeys1795946020479,
   ImportVerification1795958917551,
+  UnsampledOutboxEnvelope1796400000000,
 ];

@@ -5,6 +5,7 @@ import { BillingCapsConsumption1795600000000 } from './1795600000000-billing-cap
 import { SendingSuspensions1795600100000 } from './1795600100000-sending-suspensions.js';
 import { ProjectInvitations1795600200000 } from './1795600200000-project-invitations.js';
 import { ApiKeyModes1796270000000 } from './1796270000000-api-key-modes.js';
+import { UnsampledOutboxEnvelope1796400000000 } from './1796400000000-unsampled-outbox-envelope.js';
 
 /** Committed migrations of the gateway schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -16,4 +17,5 @@ export const gatewayMigrations: Function[] = [
   SendingSuspensions1795600100000,
   ProjectInvitations1795600200000,
   ApiKeyModes1796270000000,
+  UnsampledOutboxEnvelope1796400000000,
 ];

@@ -9,6 +9,7 @@ import { EmailTraceparent1795943827895 } from './1795943827895-email-traceparent
 import { IdempotencyResponseJson1795946251757 } from './1795946251757-idempotency-response-json.js';
 import { InboundMessages1796200000000 } from './1796200000000-inbound-messages.js';
 import { EmailSandboxMode1796270000001 } from './1796270000001-email-sandbox-mode.js';
+import { UnsampledWideColumns1796400000000 } from './1796400000000-unsampled-wide-columns.js';
 
 /** Committed migrations of the sending schema, oldest first. Never edit one that has landed. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -24,4 +25,5 @@ export const sendingMigrations: Function[] = [
   IdempotencyResponseJson1795946251757,
   InboundMessages1796200000000,
   EmailSandboxMode1796270000001,
+  UnsampledWideColumns1796400000000,
 ];
