@@ -104,6 +104,7 @@ export class BatchDelivery {
           attachments: email.attachments,
         },
         dkim,
+        email.priority <= 0,
       );
       return { email, raw };
     } catch (err) {

@@ -95,6 +95,21 @@ describe('message composers (on the event loop and in compose threads)', () => {
     expect(await verify(fourth!.value)).toEqual(['pass']);
   });
 
+  it("an urgent message (the normal lane's) is composed before the non-urgent ones still waiting for a thread", async () => {
+    const composer = createMessageComposer(1, BUILT_WORKER);
+    try {
+      const done: string[] = [];
+      const bulk = Array.from({ length: 40 }, (_, n) => composer.compose(task(n)).then(() => done.push(`bulk-${n}`)));
+      await new Promise((resolve) => setImmediate(resolve)); // the bulk hand-offs are queued
+      const urgent = composer.compose(task(99), true).then(() => done.push('urgent'));
+      await Promise.all([...bulk, urgent]);
+      // 5 hand-offs of 8: the urgent one waits for the hand-off on the thread at most, not the 4 queued after it
+      expect(done.indexOf('urgent')).toBeLessThanOrEqual(16);
+    } finally {
+      await composer.close();
+    }
+  });
+
   it("a compose thread keeps its small young generation when the process runs with a large one (npm start's --max-semi-space-size=64)", async () => {
     setFlagsFromString('--max-semi-space-size=64');
     const composer = createMessageComposer(1, BUILT_WORKER);

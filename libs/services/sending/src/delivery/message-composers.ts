@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { Piscina } from 'piscina';
+import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
 import { Gauge } from 'prom-client';
 import { messageComposer, type ComposeReply, type ComposeTask } from './compose-message.js';
 
 /** Composes and signs outgoing messages: on the event loop, or in a pool of threads. */
 export interface MessageComposer {
-  compose(task: ComposeTask): Promise<Buffer>;
+  /** `urgent` (the normal lane's mail): composed before every non-urgent message still waiting for a thread. */
+  compose(task: ComposeTask, urgent?: boolean): Promise<Buffer>;
   /** Whether composing leaves the event loop free (a batch may then be composed all at once). */
   readonly offThread: boolean;
   /** The V8 heaps of the compose threads (none on the event loop): allocated and resident bytes. */
@@ -25,6 +26,38 @@ const COMPOSE_SEMI_SPACE_MB = 8;
  * enough that the first of them reach the SMTP pool after a few milliseconds of composing.
  */
 export const COMPOSES_PER_HANDOFF = 8;
+
+/** What marks a hand-off of urgent messages for the pool's queue (`UrgentFirst`). */
+const URGENT = { urgent: true };
+
+/**
+ * The compose threads' queue: hand-offs of urgent messages (the normal lane's) before the others,
+ * each kind in order of arrival. Two bulk batches may be waiting for the threads (one composed while
+ * the other is on the wire): a `/v1/send` email waits behind neither.
+ */
+class UrgentFirst implements TaskQueue {
+  private readonly urgent: PiscinaTask[] = [];
+  private readonly others: PiscinaTask[] = [];
+
+  get size(): number {
+    return this.urgent.length + this.others.length;
+  }
+
+  push(task: PiscinaTask): void {
+    (task[Piscina.queueOptionsSymbol as never] === URGENT ? this.urgent : this.others).push(task);
+  }
+
+  shift(): PiscinaTask | null {
+    return this.urgent.shift() ?? this.others.shift() ?? null;
+  }
+
+  remove(task: PiscinaTask): void {
+    for (const queue of [this.urgent, this.others]) {
+      const at = queue.indexOf(task);
+      if (at >= 0) queue.splice(at, 1);
+    }
+  }
+}
 
 /** The thread pools of this process, read when /metrics is scraped. */
 const pools = new Set<MessageComposer>();
@@ -81,12 +114,16 @@ export function createMessageComposer(threads: number, workerFile = WORKER): Mes
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
+    taskQueue: new UrgentFirst(),
     resourceLimits: { maxYoungGenerationSizeMb: 3 * COMPOSE_SEMI_SPACE_MB },
   });
-  let waiting: { task: ComposeTask; resolve: (raw: Buffer) => void; reject: (err: unknown) => void }[] = [];
-  const handOff = async (batch: typeof waiting) => {
+  type Waiting = { task: ComposeTask; urgent: boolean; resolve: (raw: Buffer) => void; reject: (err: unknown) => void };
+  let waiting: Waiting[] = [];
+  const handOff = async (batch: Waiting[]) => {
     try {
-      const replies = (await pool.run(batch.map((w) => w.task))) as ComposeReply[];
+      const tasks = batch.map((w) => w.task);
+      if (batch[0]!.urgent) Object.assign(tasks, { [Piscina.queueOptionsSymbol]: URGENT });
+      const replies = (await pool.run(tasks)) as ComposeReply[];
       batch.forEach((w, i) => {
         const reply = replies[i]!;
         if ('failed' in reply) w.reject(new Error(reply.failed));
@@ -96,18 +133,22 @@ export function createMessageComposer(threads: number, workerFile = WORKER): Mes
       for (const w of batch) w.reject(err);
     }
   };
-  const flush = () => {
-    const all = waiting;
-    waiting = [];
-    // as many hand-offs as threads (each at most COMPOSES_PER_HANDOFF), so that every thread works
+  /** As many hand-offs as threads (each at most COMPOSES_PER_HANDOFF), so that every thread works. */
+  const handOffAll = (all: Waiting[]) => {
     const handOffs = Math.max(Math.min(threads, all.length), Math.ceil(all.length / COMPOSES_PER_HANDOFF));
     const size = Math.ceil(all.length / handOffs);
     for (let i = 0; i < all.length; i += size) void handOff(all.slice(i, i + size));
   };
+  const flush = () => {
+    const all = waiting;
+    waiting = [];
+    handOffAll(all.filter((w) => w.urgent));
+    handOffAll(all.filter((w) => !w.urgent));
+  };
   const composer: MessageComposer = {
-    compose: (task) =>
+    compose: (task, urgent = false) =>
       new Promise<Buffer>((resolve, reject) => {
-        if (waiting.push({ task, resolve, reject }) === 1) setImmediate(flush);
+        if (waiting.push({ task, urgent, resolve, reject }) === 1) setImmediate(flush);
       }),
     offThread: true,
     threadHeaps: () =>

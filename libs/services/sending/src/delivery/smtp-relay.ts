@@ -29,9 +29,9 @@ export class SmtpRelay {
     this.pool = new SmtpPool({ url, size: options.poolSize, maxMessages: options.maxMessages });
   }
 
-  /** The signed RFC 5322 message, CRLF line ends. */
-  compose(message: OutgoingMessage, dkim: DkimKey | null): Promise<Buffer> {
-    return this.composer.compose({ message, dkim });
+  /** The signed RFC 5322 message, CRLF line ends; an `urgent` one (the normal lane's) before every other waiting. */
+  compose(message: OutgoingMessage, dkim: DkimKey | null, urgent = false): Promise<Buffer> {
+    return this.composer.compose({ message, dkim }, urgent);
   }
 
   /** Whether composing leaves the event loop free. */
