@@ -15,7 +15,10 @@
  *   same host): written (the start of the transaction that wrote it, a lower bound of its commit) and
  *   delivered (published_at: every consumer had it, an upper bound). Entries are read once contacts'
  *   outbox is drained (in standalone mode, once every consumer applied every event). Target: p99 < 1 s.
- *   Beside it, the /v1/track answer latency of the same run (the raw limit of the request path).
+ *   Beside it, the /v1/track answer latency of the same run (the raw limit of the request path), and
+ *   where an entry waited, stage by stage on PostgreSQL's clock (`entryStages`): the request's write of
+ *   contact.created, the contacts relay round that read it, segments' consumer transaction; with the
+ *   relay's rounds over the run (events per round, start to next start).
  * - the capacity run once more with every service and READ_YOUR_WRITES=false: the read-your-writes
  *   mechanism's cost (docs/consistency.md; target: capacity and p99 within 10%).
  * - the capacity run with BENCH_OTHER_SEGMENTS (180) more dynamic segments beside the 20 tracked ones,
@@ -88,7 +91,59 @@ async function drain(admin: pg.Pool, after: string): Promise<void> {
 
 interface Measured {
   capacity: LoadResult;
-  entry?: { latencies: number[]; published: number[]; answers: LoadResult; missing: number };
+  entry?: { latencies: number[]; published: number[]; answers: LoadResult; missing: number; stages: Stages };
+}
+
+/** Where an entry's latency went, stage by stage, and the contacts relay's rounds that carried the entries. */
+interface Stages {
+  /** Scheduled start → the request's transaction wrote contact.created (contacts' outbox `created_at`). */
+  request: number[];
+  /** → the contacts relay's round that read it began (`published_at`: its transaction's start). */
+  relayWait: number[];
+  /** → segments' consumer transaction that applied it began (segments' inbox `processed_at`). */
+  dispatch: number[];
+  /** The relay's rounds over the entry run: events per round, and the time from one round's start to the next. */
+  roundSizes: number[];
+  roundGaps: number[];
+}
+
+/**
+ * Each entry's path through PostgreSQL's clock: the request's write of `contact.created` in contacts'
+ * outbox, the relay round that read it (every row of a round is marked with its transaction's start),
+ * then segments' consumer transaction (its inbox row's start).
+ */
+async function entryStages(admin: pg.Pool, like: string, scheduled: Map<string, number>): Promise<Stages> {
+  const { rows } = await admin.query<{ email: string; created: Date; published: Date; applied: Date | null }>(
+    `SELECT o.envelope->'payload'->>'email' AS email, o.created_at AS created, o.published_at AS published,
+            i.processed_at AS applied
+       FROM contacts.outbox o
+       LEFT JOIN segments.inbox i ON i.consumer = 'segments' AND i.event_id = (o.envelope->>'eventId')::uuid
+      WHERE o.topic = 'contact.created' AND o.envelope->'payload'->>'email' LIKE $1`,
+    [like],
+  );
+  const stages: Stages = { request: [], relayWait: [], dispatch: [], roundSizes: [], roundGaps: [] };
+  let first = Infinity;
+  let last = -Infinity;
+  for (const r of rows) {
+    const at = scheduled.get(r.email);
+    if (at === undefined) continue;
+    stages.request.push(r.created.getTime() - at);
+    stages.relayWait.push(r.published.getTime() - r.created.getTime());
+    if (r.applied) stages.dispatch.push(r.applied.getTime() - r.published.getTime());
+    first = Math.min(first, r.published.getTime());
+    last = Math.max(last, r.published.getTime());
+  }
+  if (rows.length === 0) return stages;
+  const rounds = await admin.query<{ at: Date; n: number }>(
+    `SELECT published_at AS at, count(*)::int AS n FROM contacts.outbox
+      WHERE published_at BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
+    [new Date(first), new Date(last)],
+  );
+  for (let k = 0; k < rounds.rows.length; k++) {
+    stages.roundSizes.push(rounds.rows[k]!.n);
+    if (k > 0) stages.roundGaps.push(rounds.rows[k]!.at.getTime() - rounds.rows[k - 1]!.at.getTime());
+  }
+  return stages;
 }
 
 /** The filter of the k-th segment that reads nothing the bench's events change: a data key or another event. */
@@ -169,10 +224,9 @@ async function measure(withSegments: boolean, readYourWrites = true, others = 0)
     const open = httpClient(herald.url, 256);
     const scheduled = new Map<string, number>();
     const t0 = Date.now() - performance.now(); // performance.now() → wall clock
-    const started = performance.now();
-    const answers = await openLoop(RATE, SECONDS * 1000, async (n) => {
+    const answers = await openLoop(RATE, SECONDS * 1000, async (n, scheduledAt) => {
       const email = `entry-${run}-${n}@bench.test`;
-      scheduled.set(email, t0 + started + (n * 1000) / RATE);
+      scheduled.set(email, t0 + scheduledAt); // the open loop's own schedule (not one begun before its CPU meter)
       const res = await open.request('POST', '/v1/track', headers, JSON.stringify(event(email)));
       if (res.status !== 200) throw new Error(`/v1/track answered ${res.status}`);
     });
@@ -197,10 +251,11 @@ async function measure(withSegments: boolean, readYourWrites = true, others = 0)
       `SELECT topic, left(error, 300) AS error, count(*)::int AS n FROM segments.dead_letters GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`,
     );
     for (const d of dead.rows) console.log(`segments dead letters: ${d.n} × ${d.topic}: ${d.error}`);
+    const stages = await entryStages(admin, `entry-${run}-%`, scheduled);
     const since = (at: Date | null, email: string) => (at?.getTime() ?? NaN) - (scheduled.get(email) ?? NaN);
     const latencies = rows.map((r) => since(r.at, r.email)).filter((x) => Number.isFinite(x));
     const published = rows.map((r) => since(r.published, r.email)).filter((x) => Number.isFinite(x));
-    return { capacity, entry: { latencies, published, answers, missing: scheduled.size - latencies.length } };
+    return { capacity, entry: { latencies, published, answers, missing: scheduled.size - latencies.length, stages } };
   } finally {
     await herald.stop();
     await admin.end();
@@ -279,6 +334,20 @@ if (withRm.entry) {
     ['segment.entered written (its transaction began)', num(e.count), ms(e.p50), ms(e.p90), ms(e.p99), ms(e.max)],
     ['segment.entered delivered (relay marked it)', num(p.count), ms(p.p50), ms(p.p90), ms(p.p99), ms(p.max)],
     ['/v1/track answered (same run)', num(a.count), ms(a.p50), ms(a.p90), ms(a.p99), ms(a.max)],
+  ]);
+  const st = withRm.entry.stages;
+  const row = (label: string, values: number[], unit = ms) => {
+    const x = summarise(values);
+    return [label, num(x.count), unit(x.p50), unit(x.p90), unit(x.p99), unit(x.max)];
+  };
+  console.log('where an entry waited (PostgreSQL clock; each stage from the end of the one before)');
+  printTable([
+    ['stage', 'n', 'p50', 'p90', 'p99', 'max'],
+    row('request: scheduled → contact.created written', st.request),
+    row('relay: → the contacts relay round that read it began', st.relayWait),
+    row("dispatch: → segments' consumer transaction began", st.dispatch),
+    row('contacts relay rounds: events per round', st.roundSizes, (v) => num(v)),
+    row('contacts relay rounds: start to next start', st.roundGaps),
   ]);
   if (withRm.entry.missing > 0) console.log(`${withRm.entry.missing} events have no entry in the outbox`);
   console.log(

@@ -264,7 +264,10 @@ export async function closedLoop(
  * Open loop: `op` is started `ratePerSecond` times a second on a fixed schedule for `durationMs`,
  * whatever the answers — the offered load of many independent clients. Each latency counts from
  * the request's scheduled start, so a stall shows as latency of every request it delays (no
- * coordinated omission), including time spent waiting for a free connection. `elapsedMs` runs to
+ * coordinated omission), including time spent waiting for a free connection. `op` is given that
+ * start (`performance.now()`'s clock): the schedule begins after the CPU meter's first reading, which
+ * reads every process's stat (80–100 ms on a shared machine, more under load), so a schedule
+ * computed before the call would start early by that much. `elapsedMs` runs to
  * the last answer, so a server that cannot keep up shows a lower rate than offered.
  *
  * With BENCH_TIMELINE set it also prints to stderr, per 500 ms of schedule, the wall-clock time,
@@ -274,7 +277,7 @@ export async function closedLoop(
 export async function openLoop(
   ratePerSecond: number,
   durationMs: number,
-  op: (n: number) => Promise<void>,
+  op: (n: number, scheduledAt: number) => Promise<void>,
   options: LoadOptions = {},
 ): Promise<LoadResult> {
   const latencies: number[] = [];
@@ -294,7 +297,7 @@ export async function openLoop(
     for (; issued < due; issued++) {
       const scheduled = started + issued * interval;
       running.push(
-        op(issued).then(
+        op(issued, scheduled).then(
           () => {
             const latency = performance.now() - scheduled;
             latencies.push(latency);
