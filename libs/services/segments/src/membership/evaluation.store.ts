@@ -1,60 +1,19 @@
-import { compileFilter, DEFAULT_FILTER_SQL_SCHEMA, type Filter, type FilterSqlSchema } from '@herald/filters';
+import { compileFilter, type Filter, type FilterSqlSchema } from '@herald/filters';
 import { preparedInTransaction, tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { SegmentContact, SegmentContactEmail, SegmentContactEvent } from '../contacts/read-model.entities.js';
+import { SegmentContact } from '../contacts/read-model.entities.js';
 import { SEGMENTS } from '../consumer.js';
 import { publishingReconciliation, type EventsInSql, type ReconcileCount } from './events-in-sql.store.js';
 import type { ProjectContext } from './project-context.js';
 import { Segment, SegmentMembership } from './segment.entity.js';
 
-/** The read model's tables under the service's schema, for `compileFilter`. */
-export function filterSqlSchema(db: DataSource | EntityManager): FilterSqlSchema {
-  const ds = 'connection' in db ? db.connection : db;
-  const name = (entity: object) => {
-    const meta = ds.getMetadata(entity as never);
-    return meta.schema ? `${meta.schema}.${meta.tableName}` : meta.tableName;
-  };
-  return {
-    contacts: { ...DEFAULT_FILTER_SQL_SCHEMA.contacts, table: name(SegmentContact) },
-    events: { ...DEFAULT_FILTER_SQL_SCHEMA.events, table: name(SegmentContactEvent) },
-    emails: { ...DEFAULT_FILTER_SQL_SCHEMA.emails, table: name(SegmentContactEmail) },
-    memberships: { ...DEFAULT_FILTER_SQL_SCHEMA.memberships, table: name(SegmentMembership) },
-  };
-}
+import type { AudienceWhere, DifferenceBatch, ReconcileRow, Scope } from './evaluation-scope.js';
+import { filterSqlSchema } from './filter-sql-schema.js';
 
-/**
- * One batch of a compute's difference (`declareDifference`): its rows `from` < n <= `to`, whose
- * contact ids run from `first` to `last` in id order.
- */
-export interface DifferenceBatch {
-  from: number;
-  to: number;
-  first: string;
-  last: string;
-}
-
-/**
- * Which contacts one reconciliation looks at: one contact, a list of contact ids (`span`: the
- * ids are a contiguous stretch of the id order), or one batch of a compute's difference, which
- * stays in PostgreSQL (the process holds none of its ids).
- */
-export type Scope = { contactId: string } | { contactIds: string[]; span?: true } | { difference: DifferenceBatch };
-
-/** An entry (`entered`) or an exit a reconciliation wrote; `email` is null for a contact no longer in the read model. */
-export interface ReconcileRow {
-  entered: boolean;
-  segment_id: string;
-  contact_id: string;
-  email: string | null;
-}
-
-/** A campaign's audience, as a condition on the read model's contacts. */
-export type AudienceWhere =
-  | { kind: 'all'; projectId: string }
-  | { kind: 'filter'; ctx: ProjectContext; filter: Filter; now: Date }
-  | { kind: 'stored'; projectId: string; segmentId: string };
+export { filterSqlSchema } from './filter-sql-schema.js';
+export type { AudienceWhere, DifferenceBatch, ReconcileRow, Scope } from './evaluation-scope.js';
 
 /**
  * The real-time reconciliations' statements kept prepared per connection (`preparedInTransaction`):

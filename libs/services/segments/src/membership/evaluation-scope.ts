@@ -1,0 +1,36 @@
+import type { Filter } from '@herald/filters';
+import type { ProjectContext } from './project-context.js';
+
+/* What the reconciliations of EvaluationStore look at and answer. */
+
+/**
+ * One batch of a compute's difference (`declareDifference`): its rows `from` < n <= `to`, whose
+ * contact ids run from `first` to `last` in id order.
+ */
+export interface DifferenceBatch {
+  from: number;
+  to: number;
+  first: string;
+  last: string;
+}
+
+/**
+ * Which contacts one reconciliation looks at: one contact, a list of contact ids (`span`: the
+ * ids are a contiguous stretch of the id order), or one batch of a compute's difference, which
+ * stays in PostgreSQL (the process holds none of its ids).
+ */
+export type Scope = { contactId: string } | { contactIds: string[]; span?: true } | { difference: DifferenceBatch };
+
+/** An entry (`entered`) or an exit a reconciliation wrote; `email` is null for a contact no longer in the read model. */
+export interface ReconcileRow {
+  entered: boolean;
+  segment_id: string;
+  contact_id: string;
+  email: string | null;
+}
+
+/** A campaign's audience, as a condition on the read model's contacts. */
+export type AudienceWhere =
+  | { kind: 'all'; projectId: string }
+  | { kind: 'filter'; ctx: ProjectContext; filter: Filter; now: Date }
+  | { kind: 'stored'; projectId: string; segmentId: string };
