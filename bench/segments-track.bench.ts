@@ -8,7 +8,9 @@
  *   warm-up, events `e<k>` of existing contacts (half) and new ones (half) — once with every service
  *   (segments' read model fed by contact.* and event.tracked, 20 tracked segments re-evaluated per
  *   event), once without the segments service (bench/standalone-without-segments): the raw limit.
- *   Target: ratio ≥ 0.85.
+ *   Each capacity is read sustained: the requests answered over the run plus the time the consumers
+ *   take after it to apply what it left (a run whose read model falls behind defers its work past
+ *   the run, and its answered rate alone flatters it). Target: ratio ≥ 0.85.
  * - entry latency: an open loop offering BENCH_RATE (1,000) events/s for BENCH_SECONDS, each a new
  *   contact's event `e<k>` (so each enters one tracked segment); the latency of an entry is from the
  *   request's scheduled start to its `segment.entered` in segments' outbox (PostgreSQL's clock, the
@@ -82,15 +84,21 @@ async function waitDrained(admin: pg.Pool, table: string, timeoutMs: number): Pr
   return false;
 }
 
-/** Waits until every consumer applied contacts' events (up to 10 minutes), and says so if not. */
-async function drain(admin: pg.Pool, after: string): Promise<void> {
-  const r = await waitOutboxDrained(admin, 600_000);
+/**
+ * Waits until every consumer applied contacts' events (up to 10 minutes; polled every 50 ms), says
+ * so if not, and answers how long it took (the 10 minutes when it did not drain).
+ */
+async function drain(admin: pg.Pool, after: string): Promise<number> {
+  const r = await waitOutboxDrained(admin, 600_000, 'contacts', 50);
   if (r.drainMs < 0) console.log(`after the ${after}: contacts outbox not drained within 10 minutes`);
   else console.log(`after the ${after}: ${num(r.pendingAtStart)} events pending, drained in ${ms(r.drainMs)}`);
+  return r.drainMs < 0 ? 600_000 : r.drainMs;
 }
 
 interface Measured {
   capacity: LoadResult;
+  /** How long the consumers took, after the capacity run, to apply what it left behind. */
+  drainMs: number;
   entry?: { latencies: number[]; published: number[]; answers: LoadResult; missing: number; stages: Stages };
 }
 
@@ -216,9 +224,9 @@ async function measure(withSegments: boolean, readYourWrites = true, others = 0)
     await closedLoop(CONCURRENCY, 5000, track);
     await drain(admin, 'warm-up');
     const capacity = await closedLoop(CONCURRENCY, SECONDS * 1000, track);
-    await drain(admin, 'capacity run'); // the entry latency starts on an idle read model
+    const drainMs = await drain(admin, 'capacity run'); // the entry latency starts on an idle read model
     client.close();
-    if (!withSegments || !readYourWrites || others > 0) return { capacity };
+    if (!withSegments || !readYourWrites || others > 0) return { capacity, drainMs };
 
     // entry latency at RATE events/s: each a new contact entering one tracked segment
     const open = httpClient(herald.url, 256);
@@ -255,7 +263,11 @@ async function measure(withSegments: boolean, readYourWrites = true, others = 0)
     const since = (at: Date | null, email: string) => (at?.getTime() ?? NaN) - (scheduled.get(email) ?? NaN);
     const latencies = rows.map((r) => since(r.at, r.email)).filter((x) => Number.isFinite(x));
     const published = rows.map((r) => since(r.published, r.email)).filter((x) => Number.isFinite(x));
-    return { capacity, entry: { latencies, published, answers, missing: scheduled.size - latencies.length, stages } };
+    return {
+      capacity,
+      drainMs,
+      entry: { latencies, published, answers, missing: scheduled.size - latencies.length, stages },
+    };
   } finally {
     await herald.stop();
     await admin.end();
@@ -268,58 +280,74 @@ const withoutRyw = await measure(true, false);
 const withRm = await measure(true);
 const withMany = OTHER_SEGMENTS > 0 ? await measure(true, true, OTHER_SEGMENTS) : undefined;
 const rate = (r: LoadResult) => (r.ok / r.elapsedMs) * 1000;
+/**
+ * Events/s with the asynchronous work they caused done: answered over the run plus the consumers'
+ * drain after it. The capacity the ratios judge: a run that answers fast while its read model falls
+ * behind (the consumers' work left for after the run) has not carried its load.
+ */
+const sustained = (m: Measured) => (m.capacity.ok / (m.capacity.elapsedMs + m.drainMs)) * 1000;
 console.log(
   `\n/v1/track with the segments read model fed (${SEGMENTS} tracked segments) vs without the segments service; ` +
     `${num(CONTACTS)} seeded contacts; ${CONCURRENCY} in flight for ${SECONDS} s; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}; Node ${process.version}`,
 );
 printTable([
-  ['capacity', 'events/s', 'p50', 'p99', 'errors'],
-  ...[
-    ['without segments (raw limit)', without.capacity],
-    ['with the read model fed, READ_YOUR_WRITES=false', withoutRyw.capacity],
-    ['with the read model fed', withRm.capacity],
-    ...(withMany
-      ? [[`the same, ${SEGMENTS + OTHER_SEGMENTS} segments (${OTHER_SEGMENTS} read other keys)`, withMany.capacity]]
-      : []),
-  ].map(([label, r]) => {
-    const l = r as LoadResult;
-    const s = summarise(l.latencies);
-    return [label as string, num(rate(l)), ms(s.p50), ms(s.p99), String(l.errors)];
+  ['capacity', 'answered/s', 'p50', 'p99', 'errors', 'drain after', 'events/s sustained (run + drain)'],
+  ...(
+    [
+      ['without segments (raw limit)', without],
+      ['with the read model fed, READ_YOUR_WRITES=false', withoutRyw],
+      ['with the read model fed', withRm],
+      ...(withMany
+        ? [[`the same, ${SEGMENTS + OTHER_SEGMENTS} segments (${OTHER_SEGMENTS} read other keys)`, withMany]]
+        : []),
+    ] as [string, Measured][]
+  ).map(([label, m]) => {
+    const s = summarise(m.capacity.latencies);
+    return [
+      label,
+      num(rate(m.capacity)),
+      ms(s.p50),
+      ms(s.p99),
+      String(m.capacity.errors),
+      ms(m.drainMs),
+      num(sustained(m)),
+    ];
   }),
 ]);
-const fedRatio = rate(withRm.capacity) / rate(without.capacity);
+const fedRatio = sustained(withRm) / sustained(without);
 console.log(
-  `ratio: ${fedRatio.toFixed(2)} (target ≥ 0.85): ${target({
+  `ratio (sustained): ${fedRatio.toFixed(2)} (target ≥ 0.85): ${target({
     target: `/v1/track capacity with ${SEGMENTS} tracked segments fed ≥ 85% of without segments (issue 40)`,
-    measured: `${num(rate(withRm.capacity))} events/s`,
-    raw: `without the segments service: ${num(rate(without.capacity))} events/s`,
+    measured: `${num(sustained(withRm))} events/s sustained`,
+    raw: `without the segments service: ${num(sustained(without))} events/s sustained`,
     ratio: fedRatio,
     met: fedRatio >= 0.85,
   })}`,
 );
 if (withMany) {
-  const manyRatio = rate(withMany.capacity) / rate(without.capacity);
+  const manyRatio = sustained(withMany) / sustained(without);
   console.log(
-    `ratio with ${SEGMENTS + OTHER_SEGMENTS} segments: ${manyRatio.toFixed(2)} (target ≥ 0.75): ${target({
+    `ratio with ${SEGMENTS + OTHER_SEGMENTS} segments (sustained): ${manyRatio.toFixed(2)} (target ≥ 0.75): ${target({
       target: `/v1/track capacity with ${SEGMENTS + OTHER_SEGMENTS} segments, ${SEGMENTS} reading the changed keys, ≥ 75% of without segments (issue 40)`,
-      measured: `${num(rate(withMany.capacity))} events/s`,
-      raw: `without the segments service: ${num(rate(without.capacity))} events/s`,
+      measured: `${num(sustained(withMany))} events/s sustained`,
+      raw: `without the segments service: ${num(sustained(without))} events/s sustained`,
       ratio: manyRatio,
       met: manyRatio >= 0.75,
     })}`,
   );
 }
 const p99 = (r: LoadResult) => summarise(r.latencies).p99;
+const rywRatio = sustained(withRm) / sustained(withoutRyw);
 console.log(
-  `read-your-writes on vs off (target: within 10%): capacity ${num(rate(withRm.capacity))} vs ${num(rate(withoutRyw.capacity))} events/s ` +
-    `(${((rate(withRm.capacity) / rate(withoutRyw.capacity) - 1) * 100).toFixed(1)}%), p99 ${ms(p99(withRm.capacity))} vs ${ms(p99(withoutRyw.capacity))} ` +
+  `read-your-writes on vs off (target: within 10%): sustained ${num(sustained(withRm))} vs ${num(sustained(withoutRyw))} events/s ` +
+    `(${((rywRatio - 1) * 100).toFixed(1)}%), p99 ${ms(p99(withRm.capacity))} vs ${ms(p99(withoutRyw.capacity))} ` +
     `(${((p99(withRm.capacity) / p99(withoutRyw.capacity) - 1) * 100).toFixed(1)}%): ` +
     target({
       target: 'capacity with read-your-writes ≥ 90% of without, segments fed (docs/consistency.md)',
-      measured: `${num(rate(withRm.capacity))} events/s`,
-      raw: `READ_YOUR_WRITES=false: ${num(rate(withoutRyw.capacity))} events/s`,
-      ratio: rate(withRm.capacity) / rate(withoutRyw.capacity),
-      met: rate(withRm.capacity) / rate(withoutRyw.capacity) >= 0.9,
+      measured: `${num(sustained(withRm))} events/s sustained`,
+      raw: `READ_YOUR_WRITES=false: ${num(sustained(withoutRyw))} events/s sustained`,
+      ratio: rywRatio,
+      met: rywRatio >= 0.9,
     }),
 );
 if (withRm.entry) {

@@ -411,6 +411,7 @@ export async function waitOutboxDrained(
   client: pg.Pool | pg.Client,
   timeoutMs: number,
   which: 'contacts' | 'all' = 'contacts',
+  pollMs = 250,
 ): Promise<{ pendingAtStart: number; drainMs: number }> {
   const started = performance.now();
   const schemas =
@@ -429,7 +430,7 @@ export async function waitOutboxDrained(
   let n = pendingAtStart;
   while (n > 0) {
     if (performance.now() - started > timeoutMs) return { pendingAtStart, drainMs: -1 };
-    await sleep(250);
+    await sleep(pollMs);
     n = await pending();
   }
   return { pendingAtStart, drainMs: performance.now() - started };
