@@ -5,7 +5,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { ReadModelStore } from '../contacts/read-model.store.js';
 import { segmentsSchema } from '../segments.module.js';
 import { saveDynamicSegment, saveReadModelContacts } from '../segments/segment-rows.spec-support.js';
-import { EvaluationStore, type Scope } from './evaluation.store.js';
+import type { Scope } from './evaluation-scope.js';
+import { EvaluationStore } from './evaluation.store.js';
 import { ProjectContext } from './project-context.js';
 import { SegmentsStore } from './segments.store.js';
 

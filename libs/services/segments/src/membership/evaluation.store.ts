@@ -12,9 +12,6 @@ import { Segment, SegmentMembership } from './segment.entity.js';
 import type { AudienceWhere, DifferenceBatch, ReconcileRow, Scope } from './evaluation-scope.js';
 import { filterSqlSchema } from './filter-sql-schema.js';
 
-export { filterSqlSchema } from './filter-sql-schema.js';
-export type { AudienceWhere, DifferenceBatch, ReconcileRow, Scope } from './evaluation-scope.js';
-
 /**
  * The real-time reconciliations' statements kept prepared per connection (`preparedInTransaction`):
  * a consumer round's statement is the same text while the project's segments stay (what varies is

@@ -1,7 +1,8 @@
 import type { EventEnvelope } from '@herald/contracts';
 import type { Outbox } from '@herald/messaging';
 import type { EntityManager } from 'typeorm';
-import type { EvaluationStore, ReconcileRow, Scope } from './evaluation.store.js';
+import type { ReconcileRow, Scope } from './evaluation-scope.js';
+import type { EvaluationStore } from './evaluation.store.js';
 import type { EventsInSql } from './events-in-sql.store.js';
 import { MembershipEngine, type ChangedContact } from './membership-engine.js';
 import { ProjectContext } from './project-context.js';

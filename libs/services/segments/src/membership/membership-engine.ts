@@ -4,7 +4,8 @@ import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
-import { EvaluationStore, type Scope } from './evaluation.store.js';
+import type { Scope } from './evaluation-scope.js';
+import { EvaluationStore } from './evaluation.store.js';
 import type { ReconcileCount } from './events-in-sql.store.js';
 import { ProjectContexts, type ProjectContext } from './project-context.js';
 import { ReadKeysIndex } from './read-keys-index.js';
@@ -12,7 +13,7 @@ import type { Segment } from './segment.entity.js';
 import { dependentsInOrder, storedReads } from './segment-dependencies.js';
 import { SegmentsStore } from './segments.store.js';
 
-export type { Scope } from './evaluation.store.js';
+export type { Scope } from './evaluation-scope.js';
 
 export interface Trace {
   correlationId?: string;
