@@ -443,8 +443,8 @@ try {
   // A-B-A: the passes without read-your-writes before and after the pass with it, averaged
   const rateOf = (r: LoadResult) => (r.ok / r.elapsedMs) * 1000;
   const offRates = [withoutRyw, withoutRywAfter].map((p) => rateOf(p.capacity));
-  const offRate = (offRates[0]! + offRates[1]!) / 2;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const offRate = mean(offRates);
   const offP99 = mean([withoutRyw, withoutRywAfter].map((p) => summarise(p.capacity.latencies).p99));
   const offOpenP99 = mean([withoutRyw, withoutRywAfter].map((p) => summarise(p.atRate.latencies).p99));
   console.log(
