@@ -15,9 +15,11 @@ export { unitsBefore } from './time-units.js';
 export { qualifiesAsDate } from './values.js';
 export {
   EVERYTHING,
+  mayMatchEmpty,
   readKeysOf,
   readsAnyOf,
   touchedByContactUpdate,
+  touchedByCreation,
   unionOfTouched,
   type ReferencedFilter,
   type TouchedKeys,

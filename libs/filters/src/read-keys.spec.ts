@@ -1,6 +1,17 @@
-import type { FilterNode } from './model.js';
+import { DomainError } from '@herald/core';
+import { matchContact, type FilterContact } from './match-contact.js';
+import type { Filter, FilterNode } from './model.js';
 import { parseFilter } from './parse-filter.js';
-import { EVERYTHING, readKeysOf, readsAnyOf, touchedByContactUpdate, unionOfTouched } from './read-keys.js';
+import { RANDOM_FIELD_TYPES, RANDOM_NOW, Random, randomContact, randomFilter } from './random-filters.spec-support.js';
+import {
+  EVERYTHING,
+  mayMatchEmpty,
+  readKeysOf,
+  readsAnyOf,
+  touchedByContactUpdate,
+  touchedByCreation,
+  unionOfTouched,
+} from './read-keys.js';
 
 const f = (...conditions: object[]) => parseFilter({ operator: 'AND', conditions }, 'filters');
 
@@ -84,5 +95,82 @@ describe('touched keys of changes', () => {
   it('the union of changes is everything as soon as one of them is', () => {
     expect(unionOfTouched([new Set(['data.a']), new Set(['event.x'])])).toEqual(new Set(['data.a', 'event.x']));
     expect(unionOfTouched([new Set(['data.a']), EVERYTHING])).toBe(EVERYTHING);
+  });
+});
+
+describe('a creation: from nothing to what the contact holds', () => {
+  it('touches every built-in field and each key the contact holds', () => {
+    expect(touchedByCreation(['data.plan', 'event.signup'])).toEqual(
+      new Set(['email', 'subscribed', 'createdAt', 'updatedAt', 'data.plan', 'event.signup']),
+    );
+  });
+
+  it('a filter on missing values matches a contact holding nothing; one needing a value or an event does not', () => {
+    expect(mayMatchEmpty(f({ field: 'data.tier', operator: 'notExists' }), {})).toBe(true);
+    expect(mayMatchEmpty(f({ field: 'event.o1', operator: 'notTriggered' }), {})).toBe(true);
+    expect(mayMatchEmpty(f({ field: 'data.tier', operator: 'equals', value: 't1' }), {})).toBe(false);
+    expect(mayMatchEmpty(f({ field: 'event.o1', operator: 'triggered' }), {})).toBe(false);
+    expect(
+      mayMatchEmpty(
+        f({ field: 'email.opened', operator: 'countLessThan', value: 1, within: { amount: 3, unit: 'days' } }),
+        {},
+      ),
+    ).toBe(true);
+  });
+
+  it('a filter reading a built-in field or a segment may always match (what it reads is not known empty)', () => {
+    expect(mayMatchEmpty(f({ field: 'subscribed', operator: 'equals', value: true }), {})).toBe(true);
+    expect(mayMatchEmpty(f({ field: 'segment.seg_static', operator: 'isMember' }), {})).toBe(true);
+  });
+
+  /** The keys a contact holds, in the vocabulary of `readKeysOf` (as the read model's query answers them). */
+  const held = (c: FilterContact) => [
+    ...Object.keys(c.data).map((k) => `data.${k}`),
+    ...c.events.map((e) => `event.${e.name}`),
+    ...c.emails.map((e) => `email.${e.kind}`),
+  ];
+  const namesSegment = (node: FilterNode): boolean =>
+    node.kind === 'group' ? node.conditions.some(namesSegment) : node.kind === 'segment';
+  const parseOrNull = (raw: unknown): Filter | null => {
+    try {
+      return parseFilter(raw);
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'invalid') return null;
+      throw err;
+    }
+  };
+
+  it('a filter reading none of the keys a creation touched matches the new contact only if it may match a contact holding nothing (random filters × contacts)', () => {
+    const r = new Random(4040);
+    const contacts = Array.from({ length: 200 }, (_, i) => {
+      const c = randomContact(r, `k${i}`);
+      // fewer held keys, so that many filters read none of them
+      return i % 2 === 0 ? { ...c, data: {}, emails: [], events: c.events.slice(0, 1) } : c;
+    });
+    let skipped = 0;
+    let skippedMatching = 0;
+    const wrong: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const filter = parseOrNull(randomFilter(r));
+      if (!filter) continue;
+      const ctx = { now: RANDOM_NOW, ...(i % 2 === 0 ? { fieldTypes: RANDOM_FIELD_TYPES } : {}) };
+      const reads = readKeysOf(filter);
+      const whenEmpty = mayMatchEmpty(filter, ctx);
+      for (const contact of contacts) {
+        if (readsAnyOf(reads, touchedByCreation(held(contact)))) continue;
+        skipped++;
+        // what it answers for the contact is what it answers for one holding nothing
+        // (a filter naming a segment may match: its answer depends on the contact's stored memberships)
+        const matches = matchContact(filter, contact, ctx);
+        if (matches) skippedMatching++;
+        const exact = !namesSegment(filter);
+        if ((matches && !whenEmpty) || (exact && matches !== whenEmpty))
+          if (wrong.length < 3) wrong.push(`${JSON.stringify(filter)} on ${JSON.stringify(contact)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // the property was exercised both ways
+    expect(skipped).toBeGreaterThan(10_000);
+    expect(skippedMatching).toBeGreaterThan(100);
   });
 });

@@ -1,4 +1,5 @@
-import { STANDARD_FIELDS, type FilterNode } from './model.js';
+import { matchContact, type FilterContact } from './match-contact.js';
+import { STANDARD_FIELDS, type EvaluationContext, type Filter, type FilterNode } from './model.js';
 
 /*
  * What a filter reads and what a change touches, in one vocabulary of keys, so that a change
@@ -92,4 +93,45 @@ export function touchedByContactUpdate(changedKeys: unknown): TouchedKeys {
     out.add(key);
   }
   return out;
+}
+
+/**
+ * The keys a contact's creation touched: it moved from nothing to what it holds, so every built-in
+ * field and each key it holds (`held`: its custom fields' top-level keys, the names of its tracked
+ * events and the kinds of its engagement, as `data.<key>`, `event.<name>`, `email.<kind>`). A filter
+ * that reads none of them answers for it what it answers for a contact that holds nothing
+ * (`mayMatchEmpty`), so only a filter matching such a contact must also be evaluated.
+ */
+export function touchedByCreation(held: Iterable<string>): Set<string> {
+  return new Set([...STANDARD, ...held]);
+}
+
+/** A contact that holds nothing: no custom field, no tracked event, no engagement, no membership. */
+const EMPTY_CONTACT: FilterContact = {
+  id: '',
+  email: '',
+  subscribed: false,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+  data: {},
+  events: [],
+  emails: [],
+  segmentIds: new Set(),
+};
+
+/**
+ * Whether a filter may match a contact that holds nothing it reads (no custom field, tracked event,
+ * engagement or membership it names). True when it reads a built-in field (every contact holds them
+ * all) or a segment (the contact's stored membership is not known here), else the in-memory
+ * evaluator's answer on a contact that holds nothing: there every test fails on a missing value
+ * whatever the time and the field types, so the answer holds at any `now`.
+ */
+export function mayMatchEmpty(filter: Filter, ctx: Pick<EvaluationContext, 'fieldTypes'>): boolean {
+  const unknown = (node: FilterNode): boolean =>
+    node.kind === 'group' ? node.conditions.some(unknown) : node.kind === 'standard' || node.kind === 'segment';
+  if (unknown(filter)) return true;
+  return matchContact(filter, EMPTY_CONTACT, {
+    now: new Date(),
+    ...(ctx.fieldTypes ? { fieldTypes: ctx.fieldTypes } : {}),
+  });
 }

@@ -320,6 +320,28 @@ export class ReadModelStore {
     for (const c of page) await this.registerFieldTypes(m, projectId, c.data);
   }
 
+  /**
+   * What these contacts hold, in the vocabulary of the filters' keys (`readKeysOf`): the top-level
+   * keys of their custom fields (`data.<key>`), the names of their tracked events (`event.<name>`)
+   * and the kinds of their engagement (`email.<kind>`), for all of them together, in one statement.
+   */
+  async heldKeys(m: EntityManager, projectId: string, contactIds: string[]): Promise<string[]> {
+    const rows = await m.query<{ key: string }[]>(
+      `SELECT 'data.' || k.key AS key
+         FROM ${tableName(m, SegmentContact)} c,
+              jsonb_object_keys(CASE WHEN jsonb_typeof(c.data) = 'object' THEN c.data ELSE '{}' END) AS k(key)
+        WHERE c.project_id = $1 AND c.contact_id = ANY($2::varchar[])
+       UNION
+       SELECT 'event.' || name FROM ${tableName(m, SegmentContactEvent)}
+        WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
+       UNION
+       SELECT 'email.' || kind FROM ${tableName(m, SegmentContactEmail)}
+        WHERE project_id = $1 AND contact_id = ANY($2::varchar[])`,
+      [projectId, contactIds],
+    );
+    return rows.map((r) => r.key);
+  }
+
   /** The contacts of these (normalised) addresses: address → contact id; an address without one is left out. */
   async idsByEmail(m: EntityManager, projectId: string, emails: string[]): Promise<Map<string, string>> {
     const rows = await m.query<{ email: string; contact_id: string }[]>(

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@herald/contracts';
 import type { Outbox } from '@herald/messaging';
 import type { EntityManager } from 'typeorm';
+import type { ReadModelStore } from '../contacts/read-model.store.js';
 import type { ReconcileRow, Scope } from './evaluation-scope.js';
 import type { EvaluationStore } from './evaluation.store.js';
 import type { EventsInSql } from './events-in-sql.store.js';
@@ -43,7 +44,13 @@ const exited = (segmentId: string, contactId: string, email: string | null = `${
  */
 function setup(
   segments: Segment[],
-  script: { dynamic?: boolean; rows?: (segmentIds: string[]) => ReconcileRow[]; left?: LeftSegment[] } = {},
+  script: {
+    dynamic?: boolean;
+    rows?: (segmentIds: string[]) => ReconcileRow[];
+    left?: LeftSegment[];
+    /** What created contacts hold (`ReadModelStore.heldKeys`). */
+    held?: string[];
+  } = {},
 ) {
   const asked: string[] = [];
   const reconciled: { segments: string[]; scope: Scope; now: Date }[] = [];
@@ -111,7 +118,20 @@ function setup(
       published.push(...events);
     },
   } as unknown as Outbox;
-  return { engine: new MembershipEngine(outbox, store, evaluation), asked, reconciled, counts, published, templates };
+  const readModel = {
+    heldKeys: async (_m: EntityManager, projectId: string, contactIds: string[]) => {
+      asked.push(`held ${projectId} ${contactIds.join(',')}`);
+      return script.held ?? [];
+    },
+  } as unknown as ReadModelStore;
+  return {
+    engine: new MembershipEngine(outbox, store, evaluation, readModel),
+    asked,
+    reconciled,
+    counts,
+    published,
+    templates,
+  };
 }
 
 const change = (contactId: string, extra: Partial<ChangedContact> = {}): ChangedContact => ({
@@ -170,6 +190,35 @@ describe('MembershipEngine', () => {
       await engine.onContactsChanged(m, [change('c1', { change: { kind: 'event', name: 'signup' } })]);
       await engine.onContactsChanged(m, [change('c1', { change: { kind: 'event', name: 'login' } })]);
       expect(reconciled.map((r) => r.segments)).toEqual([['seg_signup']]);
+    });
+
+    it("a creation re-evaluates the segments reading a built-in field or a key the contact holds, and those matching a contact holding nothing; after the rows' lock it reads what the contact holds", async () => {
+      const { engine, reconciled, asked } = setup(
+        [
+          byEmail,
+          bySignup,
+          byPaid,
+          segment('seg_tier', where('data.tier', 'equals', 't1')),
+          segment('seg_no_tier', where('data.tier', 'notExists')),
+          segment('seg_plan', where('data.plan.name', 'equals', 'pro')),
+          segment('seg_unpaid', where('event.paid', 'notTriggered')),
+          segment('seg_ref', where('segment.seg_static', 'isMember')),
+          listed,
+        ],
+        { held: ['data.plan', 'event.signup'] },
+      );
+      await engine.onContactsChanged(m, [change('c2', { change: { kind: 'created' } }), change('c1')]);
+      expect(asked.slice(0, 4)).toEqual(['lock p c1,c2', 'lock rows p c1,c2', 'held p c2', 'load p']);
+      // c1's change touched everything: every dynamic segment
+      expect(reconciled.map((r) => r.segments)).toEqual([
+        ['seg_email', 'seg_signup', 'seg_paid', 'seg_tier', 'seg_no_tier', 'seg_plan', 'seg_unpaid', 'seg_ref'],
+      ]);
+
+      reconciled.length = 0;
+      await engine.onContactsChanged(m, [change('c2', { change: { kind: 'created' } })]);
+      expect(reconciled.map((r) => r.segments)).toEqual([
+        ['seg_email', 'seg_signup', 'seg_no_tier', 'seg_plan', 'seg_unpaid', 'seg_ref'],
+      ]);
     });
 
     it('a segment reading stored memberships is reconciled on its own, after the segments it reads, whatever their ids', async () => {

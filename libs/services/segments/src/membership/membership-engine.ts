@@ -1,9 +1,17 @@
 import { SegmentEntered, SegmentExited, type EventEnvelope, type SegmentMembershipReason } from '@herald/contracts';
-import { EVERYTHING, readsAnyOf, unionOfTouched, type Filter, type TouchedKeys } from '@herald/filters';
+import {
+  EVERYTHING,
+  readsAnyOf,
+  touchedByCreation,
+  unionOfTouched,
+  type Filter,
+  type TouchedKeys,
+} from '@herald/filters';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
+import { ReadModelStore } from '../contacts/read-model.store.js';
 import type { Scope } from './evaluation-scope.js';
 import { EvaluationStore } from './evaluation.store.js';
 import type { ReconcileCount } from './events-in-sql.store.js';
@@ -22,13 +30,20 @@ export interface Trace {
 
 /**
  * What changed about a contact: its row or engagement, with the keys it touched (`readKeysOf`'s
- * vocabulary; absent: everything, as a creation does), or one tracked event (`event.<name>`).
+ * vocabulary; absent: everything), one tracked event (`event.<name>`), or its creation: from nothing
+ * to what it holds, which is read after the re-evaluation's locks (`touchedByCreation`), so that an
+ * event stored a moment before the contact, by a transaction that committed meanwhile, is counted.
  */
-export type ContactChange = { kind: 'contact'; keys?: TouchedKeys } | { kind: 'event'; name: string };
+export type ContactChange =
+  { kind: 'contact'; keys?: TouchedKeys } | { kind: 'event'; name: string } | { kind: 'created' };
 
-/** The keys a change touched. */
-export const touchedBy = (change: ContactChange): TouchedKeys =>
-  change.kind === 'event' ? new Set([`event.${change.name}`]) : (change.keys ?? EVERYTHING);
+/** The keys a change touched (a creation's: those it holds, known after the locks). */
+export const touchedBy = (change: ContactChange, heldAfterCreation: Iterable<string> = []): TouchedKeys =>
+  change.kind === 'event'
+    ? new Set([`event.${change.name}`])
+    : change.kind === 'created'
+      ? touchedByCreation(heldAfterCreation)
+      : (change.keys ?? EVERYTHING);
 
 /** The contact and address of the envelopes built in the process as templates of events built in SQL. */
 const TEMPLATE_CONTACT = 'template';
@@ -72,6 +87,7 @@ export class MembershipEngine {
     @InjectOutbox(SEGMENTS) private readonly outbox: Outbox,
     private readonly segments: SegmentsStore,
     private readonly evaluation: EvaluationStore,
+    private readonly readModel: ReadModelStore,
   ) {}
 
   /** Reconciles one dynamic segment within `scope`. Returns what entered and left. */
@@ -199,7 +215,9 @@ export class MembershipEngine {
   /**
    * A read-model consumer changed contacts (in its transaction): re-evaluate them against their
    * project's dynamic segments, a project at a time: only those whose filter reads a key one of the
-   * changes touched (`ReadKeysIndex`; a change of unknown keys, such as a creation, reaches them all).
+   * changes touched (`ReadKeysIndex`; a change of unknown keys reaches them all), and, for a
+   * creation, those a contact holding nothing they read may match (`mayMatchEmpty`): the others
+   * answer for the new contact what they answer for one holding nothing, no.
    * Those reading no stored membership of a dynamic segment go together in one statement; then, one
    * at a time, those that do, each after the segments it reads (no cycles: `checkFilter`), so that it
    * sees their new membership. A contact changed several times is re-evaluated once, on its state
@@ -219,7 +237,6 @@ export class MembershipEngine {
   private async reevaluate(m: EntityManager, projectId: string, changes: ChangedContact[]): Promise<void> {
     const traces = new Map<string, Trace>();
     for (const c of changes) traces.set(c.contactId, c.trace);
-    const touched = unionOfTouched(changes.map((c) => touchedBy(c.change)));
     const contactIds = [...traces.keys()].sort();
     // One re-evaluation of a contact at a time, and each sees the writes of the one before it. The
     // contact's row lock is not enough: two events of one contact applied at once (`contact.created`
@@ -233,6 +250,10 @@ export class MembershipEngine {
     // project has a dynamic segment: a project without one stops there.
     if (!(await this.evaluation.lockForReevaluation(m, projectId, contactIds))) return;
     await this.evaluation.lockContacts(m, projectId, contactIds);
+    // what the created contacts hold, read after the locks: with what the one before committed
+    const created = [...new Set(changes.filter((c) => c.change.kind === 'created').map((c) => c.contactId))];
+    const held = created.length > 0 ? await this.readModel.heldKeys(m, projectId, created.sort()) : [];
+    const touched = unionOfTouched(changes.map((c) => touchedBy(c.change, held)));
     // the project's segments and field types as of now (after the wait, what the one before committed),
     // from the cache while their stamp stays
     const ctx = await this.contexts.load(m, projectId, this.segments);
@@ -249,8 +270,9 @@ export class MembershipEngine {
     const independent: Segment[] = [];
     const reads = new Map<string, Set<string>>();
     for (const segment of ctx.segments.values()) {
-      const keys = readKeys.get(segment.id);
-      if (segment.type !== 'DYNAMIC' || !keys || !readsAnyOf(keys, touched)) continue;
+      const read = readKeys.get(segment.id);
+      if (segment.type !== 'DYNAMIC' || !read) continue;
+      if (!readsAnyOf(read.keys, touched) && !(created.length > 0 && read.matchesEmpty)) continue;
       const filter = ctx.filterOf(segment);
       if (!filter) continue;
       const stored = storedReads(ctx, filter);

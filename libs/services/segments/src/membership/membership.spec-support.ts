@@ -12,7 +12,7 @@ export function membershipOn(ds: DataSource) {
   const readModel = new ReadModelStore();
   const segments = new SegmentsStore(readModel);
   const evaluation = new EvaluationStore(ds);
-  const engine = new MembershipEngine(new Outbox(SEGMENTS, ds), segments, evaluation);
+  const engine = new MembershipEngine(new Outbox(SEGMENTS, ds), segments, evaluation, readModel);
   const compute = new SegmentCompute(ds, segments, evaluation, engine);
   return { readModel, segments, evaluation, engine, compute };
 }

@@ -9,14 +9,19 @@ import {
   type EventEnvelope,
   type EventTrackedV1,
 } from '@herald/contracts';
-import { touchedByContactUpdate, type TouchedKeys } from '@herald/filters';
+import { touchedByContactUpdate } from '@herald/filters';
 import { EventBatchContext, EventContext, OnEvent, OnEventBatch } from '@herald/messaging';
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { ReadModelStore, type ContactKey } from '../contacts/read-model.store.js';
 import { rounds } from '../contacts/rounds.js';
 import { SEGMENTS } from '../consumer.js';
-import { MembershipEngine, type ChangedContact, type Trace } from '../membership/membership-engine.js';
+import {
+  MembershipEngine,
+  type ChangedContact,
+  type ContactChange,
+  type Trace,
+} from '../membership/membership-engine.js';
 
 const trace = (e: EventEnvelope): Trace => ({
   causationId: e.eventId,
@@ -140,10 +145,12 @@ export class ReadModelHandlers {
         ctx.manager,
         round.map((e) => ({ projectId: e.projectId, state: e.payload, at: new Date(e.occurredAt), created })),
       );
-      // a creation touches everything; an update, its changed keys
-      const touched = (e: EventEnvelope<ContactCreatedV1 | ContactUpdatedV1>) =>
-        created ? undefined : touchedByContactUpdate((e.payload as Partial<ContactUpdatedV1>).changedKeys);
-      await this.membership.onContactsChanged(ctx.manager, changed(round, applied, touched));
+      // a creation moves the contact from nothing to what it holds; an update touches its changed keys
+      const change = (e: EventEnvelope<ContactCreatedV1 | ContactUpdatedV1>): ContactChange =>
+        created
+          ? { kind: 'created' }
+          : { kind: 'contact', keys: touchedByContactUpdate((e.payload as Partial<ContactUpdatedV1>).changedKeys) };
+      await this.membership.onContactsChanged(ctx.manager, changed(round, applied, change));
     }
   }
 
@@ -164,7 +171,7 @@ export class ReadModelHandlers {
       );
       await this.membership.onContactsChanged(
         ctx.manager,
-        changed(round, applied, () => new Set(['subscribed', 'updatedAt'])),
+        changed(round, applied, () => ({ kind: 'contact', keys: new Set(['subscribed', 'updatedAt']) })),
       );
     }
   }
@@ -214,12 +221,12 @@ const byContact = <T extends EventEnvelope>(events: T[], contactOf: (e: T) => st
 
 /**
  * The changes behind the contacts a write applied, the last event of each contact named as the
- * cause, each with the keys its event touched (undefined: everything).
+ * cause, each as its event changed the contact.
  */
 function changed<T extends { contactId: string }>(
   events: EventEnvelope<T>[],
   applied: ContactKey[],
-  touched: (e: EventEnvelope<T>) => TouchedKeys | undefined,
+  change: (e: EventEnvelope<T>) => ContactChange,
 ): ChangedContact[] {
   const keys = new Set(applied.map((a) => `${a.projectId}\u0000${a.contactId}`));
   return events
@@ -228,8 +235,6 @@ function changed<T extends { contactId: string }>(
       projectId: e.projectId,
       contactId: e.payload.contactId,
       trace: trace(e),
-      change: { kind: 'contact', ...optional(touched(e)) },
+      change: change(e),
     }));
 }
-
-const optional = (keys: TouchedKeys | undefined): { keys?: TouchedKeys } => (keys ? { keys } : {});

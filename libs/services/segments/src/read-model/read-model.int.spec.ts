@@ -216,11 +216,11 @@ describe('segments read model and membership (PostgreSQL)', () => {
           at,
           true,
         );
-        await engine.onContactChanged(m, p, contactId, {});
+        await engine.onContactChanged(m, p, contactId, {}, { kind: 'created' });
       };
       const applyEvent = async (m: EntityManager) => {
         await writer.addEvent(m, p, contactId, 'signup', at);
-        await engine.onContactChanged(m, p, contactId, {});
+        await engine.onContactChanged(m, p, contactId, {}, { kind: 'event', name: 'signup' });
       };
       const [early, late] = first === 'contact' ? [applyContact, applyEvent] : [applyEvent, applyContact];
       const open = ds.createQueryRunner();
@@ -272,11 +272,11 @@ describe('segments read model and membership (PostgreSQL)', () => {
         at,
         true,
       );
-      await engine.onContactChanged(creation.manager, p, contactId, {});
+      await engine.onContactChanged(creation.manager, p, contactId, {}, { kind: 'created' });
       await event.startTransaction();
       const evaluated = (async () => {
         await writer.addEvent(event.manager, p, contactId, 'signup', at);
-        await engine.onContactChanged(event.manager, p, contactId, {});
+        await engine.onContactChanged(event.manager, p, contactId, {}, { kind: 'event', name: 'signup' });
       })();
       await oneAdvisoryWaiter('the event re-evaluation never waited for the creation');
       await creation.commitTransaction();

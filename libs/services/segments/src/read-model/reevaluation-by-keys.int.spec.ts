@@ -1,6 +1,8 @@
 import {
+  ContactCreated,
   ContactUpdated,
   EventTracked,
+  type ContactCreatedV1,
   type ContactUpdatedV1,
   type EventEnvelope,
   type EventTrackedV1,
@@ -72,6 +74,19 @@ describe('segments re-evaluated by the keys a change touched (PostgreSQL)', () =
               ...(changedKeys ? { changedKeys } : {}),
             } as ContactUpdatedV1,
           }) as EventEnvelope<ContactUpdatedV1>,
+        ],
+        { manager } as EventBatchContext,
+      ),
+    );
+  const create = (projectId: string, contactId: string, data: Record<string, unknown>) =>
+    ds.transaction((manager) =>
+      handlers.onCreated(
+        [
+          ContactCreated.create({
+            projectId,
+            source: 'contacts',
+            payload: { contactId, email: `${contactId}@example.com`, subscribed: true, data } as ContactCreatedV1,
+          }) as EventEnvelope<ContactCreatedV1>,
         ],
         { manager } as EventBatchContext,
       ),
@@ -171,5 +186,34 @@ describe('segments re-evaluated by the keys a change touched (PostgreSQL)', () =
     await track(p, 'cnt_1', 'purchase');
     expect(allEvaluated()).toEqual(['seg_buy']);
     expect(await members(p)).toEqual({ seg_buy: 'cnt_1' });
+  });
+
+  it('a creation evaluates the segments reading a built-in field or a key the contact holds (its events stored before it included) and those a contact holding nothing matches; the others could not hold it', async () => {
+    const p = 'prj_keys_created';
+    const where = (field: string, operator: string, value?: unknown): WireGroup =>
+      ({ operator: 'AND', conditions: [{ field, operator, ...(value === undefined ? {} : { value }) }] }) as WireGroup;
+    await segment(p, 'seg_plan', equals('data.plan', 'pro'));
+    await segment(p, 'seg_tier', equals('data.tier', 't1'));
+    await segment(p, 'seg_no_tier', where('data.tier', 'notExists'));
+    await segment(p, 'seg_signup', where('event.signup', 'triggered'));
+    await segment(p, 'seg_paid', where('event.paid', 'triggered'));
+    await segment(p, 'seg_unpaid', where('event.paid', 'notTriggered'));
+    await segment(p, 'seg_subscribed', where('subscribed', 'equals', true));
+
+    // the event is applied before its contact (another topic): the contact is not there yet to enter
+    await track(p, 'cnt_1', 'signup');
+    expect(allEvaluated()).toEqual(['seg_signup']);
+    expect(await members(p)).toEqual({});
+
+    evaluated = [];
+    await create(p, 'cnt_1', { plan: 'pro' });
+    expect(allEvaluated()).toEqual(['seg_no_tier', 'seg_plan', 'seg_signup', 'seg_subscribed', 'seg_unpaid']);
+    expect(await members(p)).toEqual({
+      seg_no_tier: 'cnt_1',
+      seg_plan: 'cnt_1',
+      seg_signup: 'cnt_1',
+      seg_subscribed: 'cnt_1',
+      seg_unpaid: 'cnt_1',
+    });
   });
 });
