@@ -321,25 +321,31 @@ export class ReadModelStore {
   }
 
   /**
-   * What these contacts hold, in the vocabulary of the filters' keys (`readKeysOf`): the top-level
-   * keys of their custom fields (`data.<key>`), the names of their tracked events (`event.<name>`)
-   * and the kinds of their engagement (`email.<kind>`), for all of them together, in one statement.
+   * What each of these contacts holds, in the vocabulary of the filters' keys (`readKeysOf`): the
+   * top-level keys of its custom fields (`data.<key>`), the names of its tracked events
+   * (`event.<name>`) and the kinds of its engagement (`email.<kind>`); one statement for all of them.
    */
-  async heldKeys(m: EntityManager, projectId: string, contactIds: string[]): Promise<string[]> {
-    const rows = await m.query<{ key: string }[]>(
-      `SELECT 'data.' || k.key AS key
+  async heldKeys(m: EntityManager, projectId: string, contactIds: string[]): Promise<Map<string, string[]>> {
+    const rows = await m.query<{ contact_id: string; key: string }[]>(
+      `SELECT c.contact_id, 'data.' || k.key AS key
          FROM ${tableName(m, SegmentContact)} c,
               jsonb_object_keys(CASE WHEN jsonb_typeof(c.data) = 'object' THEN c.data ELSE '{}' END) AS k(key)
         WHERE c.project_id = $1 AND c.contact_id = ANY($2::varchar[])
        UNION
-       SELECT 'event.' || name FROM ${tableName(m, SegmentContactEvent)}
+       SELECT contact_id, 'event.' || name FROM ${tableName(m, SegmentContactEvent)}
         WHERE project_id = $1 AND contact_id = ANY($2::varchar[])
        UNION
-       SELECT 'email.' || kind FROM ${tableName(m, SegmentContactEmail)}
+       SELECT contact_id, 'email.' || kind FROM ${tableName(m, SegmentContactEmail)}
         WHERE project_id = $1 AND contact_id = ANY($2::varchar[])`,
       [projectId, contactIds],
     );
-    return rows.map((r) => r.key);
+    const held = new Map<string, string[]>();
+    for (const r of rows) {
+      const keys = held.get(r.contact_id);
+      if (keys) keys.push(r.key);
+      else held.set(r.contact_id, [r.key]);
+    }
+    return held;
   }
 
   /** The contacts of these (normalised) addresses: address → contact id; an address without one is left out. */

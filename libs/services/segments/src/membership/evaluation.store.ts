@@ -9,7 +9,13 @@ import { publishingReconciliation, type EventsInSql, type ReconcileCount } from 
 import type { ProjectContext } from './project-context.js';
 import { Segment, SegmentMembership } from './segment.entity.js';
 
-import type { AudienceWhere, DifferenceBatch, ReconcileRow, Scope } from './evaluation-scope.js';
+import {
+  segmentContactPairs,
+  type AudienceWhere,
+  type DifferenceBatch,
+  type ReconcileRow,
+  type Scope,
+} from './evaluation-scope.js';
 import { filterSqlSchema } from './filter-sql-schema.js';
 
 /**
@@ -159,6 +165,7 @@ export class EvaluationStore {
     let params: unknown[] = [ctx.projectId, ids];
     let scoped: string;
     let stored: string;
+    let pairsCte = '';
     if ('contactId' in scope) {
       params.push(scope.contactId);
       scoped = 'c.contact_id = $3::varchar';
@@ -198,6 +205,17 @@ export class EvaluationStore {
     // same reason the exits are the stored members NOT IN `live` (a hashed subplan: old EXCEPT new in
     // one pass), not NOT EXISTS, which the planner ran as a nested loop over `live` per stored member:
     // 10,000 × 10,000 per batch of a compute whose difference holds both entries and exits.
+    // each segment's own contacts, when the scope names them: (segment, contact) pairs, read by a
+    // hashed subplan in each branch and in the exits
+    const pairs = 'contactIds' in scope && scope.bySegment ? segmentContactPairs(segments, scope) : undefined;
+    let ownContacts = (_id: string) => '';
+    if (pairs) {
+      params.push(pairs.segmentIds, pairs.contactIds);
+      const [s, c] = [params.length - 1, params.length];
+      ownContacts = (id) => `c.contact_id IN (SELECT p.contact_id FROM pairs p WHERE p.segment_id = ${id}) AND `;
+      stored += ` AND (ms.segment_id, ms.contact_id) IN (SELECT p.segment_id, p.contact_id FROM pairs p)`;
+      pairsCte = `pairs AS MATERIALIZED (SELECT * FROM unnest($${s}::varchar[], $${c}::varchar[]) AS p(segment_id, contact_id)),`;
+    }
     const branches: string[] = [];
     for (const { segment, filter } of segments) {
       params.push(segment.id);
@@ -213,7 +231,9 @@ export class EvaluationStore {
         perContact: !('difference' in scope || ('span' in scope && scope.span)),
       });
       params = f.params;
-      branches.push(`SELECT ${id} AS segment_id, c.contact_id, c.email FROM scoped c WHERE ${f.sql}`);
+      branches.push(
+        `SELECT ${id} AS segment_id, c.contact_id, c.email FROM scoped c WHERE ${ownContacts(id)}(${f.sql})`,
+      );
     }
     const entered = addresses
       ? `SELECT true AS entered, ins.segment_id, ins.contact_id, c1.email FROM ins
@@ -223,7 +243,7 @@ export class EvaluationStore {
       ? `SELECT false, del.segment_id, del.contact_id, c2.email FROM del
            LEFT JOIN ${this.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`
       : `SELECT false, del.segment_id, del.contact_id, NULL::varchar FROM del`;
-    const ctes = `scoped AS MATERIALIZED (
+    const ctes = `${pairsCte}scoped AS MATERIALIZED (
          SELECT * FROM ${this.contacts} c WHERE c.project_id = $1::varchar AND ${scoped}),
        live AS MATERIALIZED (${branches.join(' UNION ALL ')}),
        ins AS (

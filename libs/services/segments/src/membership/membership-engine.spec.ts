@@ -48,8 +48,8 @@ function setup(
     dynamic?: boolean;
     rows?: (segmentIds: string[]) => ReconcileRow[];
     left?: LeftSegment[];
-    /** What created contacts hold (`ReadModelStore.heldKeys`). */
-    held?: string[];
+    /** What each created contact holds (`ReadModelStore.heldKeys`). */
+    held?: Record<string, string[]>;
   } = {},
 ) {
   const asked: string[] = [];
@@ -121,7 +121,7 @@ function setup(
   const readModel = {
     heldKeys: async (_m: EntityManager, projectId: string, contactIds: string[]) => {
       asked.push(`held ${projectId} ${contactIds.join(',')}`);
-      return script.held ?? [];
+      return new Map(Object.entries(script.held ?? {}).filter(([id]) => contactIds.includes(id)));
     },
   } as unknown as ReadModelStore;
   return {
@@ -176,7 +176,10 @@ describe('MembershipEngine', () => {
       const { engine, reconciled } = setup([byEmail]);
       await engine.onContactChanged(m, 'p', 'c1', {});
       await engine.onContactsChanged(m, [change('c2'), change('c1')]);
-      expect(reconciled.map((r) => r.scope)).toEqual([{ contactId: 'c1' }, { contactIds: ['c1', 'c2'] }]);
+      expect(reconciled.map((r) => r.scope)).toEqual([
+        { contactId: 'c1' },
+        { contactIds: ['c1', 'c2'], bySegment: new Map([['seg_email', ['c1', 'c2']]]) },
+      ]);
     });
 
     it("a contact's change re-evaluates every dynamic segment reading no stored membership in one statement", async () => {
@@ -205,20 +208,47 @@ describe('MembershipEngine', () => {
           segment('seg_ref', where('segment.seg_static', 'isMember')),
           listed,
         ],
-        { held: ['data.plan', 'event.signup'] },
+        { held: { c2: ['data.plan', 'event.signup'] } },
       );
       await engine.onContactsChanged(m, [change('c2', { change: { kind: 'created' } }), change('c1')]);
       expect(asked.slice(0, 4)).toEqual(['lock p c1,c2', 'lock rows p c1,c2', 'held p c2', 'load p']);
-      // c1's change touched everything: every dynamic segment
+      // c1's change touched everything: every dynamic segment, each over c1, and over c2 when its creation reaches it
       expect(reconciled.map((r) => r.segments)).toEqual([
         ['seg_email', 'seg_signup', 'seg_paid', 'seg_tier', 'seg_no_tier', 'seg_plan', 'seg_unpaid', 'seg_ref'],
       ]);
+      const scope = reconciled[0]!.scope as { bySegment: Map<string, string[]> };
+      expect(Object.fromEntries(scope.bySegment)).toEqual({
+        seg_email: ['c1', 'c2'],
+        seg_signup: ['c1', 'c2'],
+        seg_paid: ['c1'],
+        seg_tier: ['c1'],
+        seg_no_tier: ['c1', 'c2'],
+        seg_plan: ['c1', 'c2'],
+        seg_unpaid: ['c1', 'c2'],
+        seg_ref: ['c1', 'c2'],
+      });
 
       reconciled.length = 0;
       await engine.onContactsChanged(m, [change('c2', { change: { kind: 'created' } })]);
       expect(reconciled.map((r) => r.segments)).toEqual([
         ['seg_email', 'seg_signup', 'seg_no_tier', 'seg_plan', 'seg_unpaid', 'seg_ref'],
       ]);
+    });
+
+    it('in a round of several contacts, each segment looks only at the contacts whose change touched what it reads', async () => {
+      const { engine, reconciled } = setup([byEmail, bySignup, byPaid]);
+      await engine.onContactsChanged(m, [
+        change('c1', { change: { kind: 'event', name: 'signup' } }),
+        change('c2', { change: { kind: 'event', name: 'paid' } }),
+        change('c3', { change: { kind: 'event', name: 'signup' } }),
+        change('c4', { change: { kind: 'contact', keys: new Set(['email']) } }),
+      ]);
+      expect(reconciled.map((r) => r.segments)).toEqual([['seg_email', 'seg_signup', 'seg_paid']]);
+      expect(Object.fromEntries((reconciled[0]!.scope as { bySegment: Map<string, string[]> }).bySegment)).toEqual({
+        seg_email: ['c4'],
+        seg_signup: ['c1', 'c3'],
+        seg_paid: ['c2'],
+      });
     });
 
     it('a segment reading stored memberships is reconciled on its own, after the segments it reads, whatever their ids', async () => {

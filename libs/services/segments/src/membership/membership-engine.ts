@@ -1,17 +1,11 @@
 import { SegmentEntered, SegmentExited, type EventEnvelope, type SegmentMembershipReason } from '@herald/contracts';
-import {
-  EVERYTHING,
-  readsAnyOf,
-  touchedByCreation,
-  unionOfTouched,
-  type Filter,
-  type TouchedKeys,
-} from '@herald/filters';
+import type { Filter } from '@herald/filters';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SEGMENTS } from '../consumer.js';
 import { ReadModelStore } from '../contacts/read-model.store.js';
+import { reachOf, touchesOf, type ContactChange } from './change-reach.js';
 import type { Scope } from './evaluation-scope.js';
 import { EvaluationStore } from './evaluation.store.js';
 import type { ReconcileCount } from './events-in-sql.store.js';
@@ -27,23 +21,6 @@ export interface Trace {
   correlationId?: string;
   causationId?: string;
 }
-
-/**
- * What changed about a contact: its row or engagement, with the keys it touched (`readKeysOf`'s
- * vocabulary; absent: everything), one tracked event (`event.<name>`), or its creation: from nothing
- * to what it holds, which is read after the re-evaluation's locks (`touchedByCreation`), so that an
- * event stored a moment before the contact, by a transaction that committed meanwhile, is counted.
- */
-export type ContactChange =
-  { kind: 'contact'; keys?: TouchedKeys } | { kind: 'event'; name: string } | { kind: 'created' };
-
-/** The keys a change touched (a creation's: those it holds, known after the locks). */
-export const touchedBy = (change: ContactChange, heldAfterCreation: Iterable<string> = []): TouchedKeys =>
-  change.kind === 'event'
-    ? new Set([`event.${change.name}`])
-    : change.kind === 'created'
-      ? touchedByCreation(heldAfterCreation)
-      : (change.keys ?? EVERYTHING);
 
 /** The contact and address of the envelopes built in the process as templates of events built in SQL. */
 const TEMPLATE_CONTACT = 'template';
@@ -252,8 +229,7 @@ export class MembershipEngine {
     await this.evaluation.lockContacts(m, projectId, contactIds);
     // what the created contacts hold, read after the locks: with what the one before committed
     const created = [...new Set(changes.filter((c) => c.change.kind === 'created').map((c) => c.contactId))];
-    const held = created.length > 0 ? await this.readModel.heldKeys(m, projectId, created.sort()) : [];
-    const touched = unionOfTouched(changes.map((c) => touchedBy(c.change, held)));
+    const held = created.length > 0 ? await this.readModel.heldKeys(m, projectId, created.sort()) : new Map();
     // the project's segments and field types as of now (after the wait, what the one before committed),
     // from the cache while their stamp stays
     const ctx = await this.contexts.load(m, projectId, this.segments);
@@ -263,23 +239,21 @@ export class MembershipEngine {
       now: new Date(),
       traceOf: (contactId) => traces.get(contactId),
     };
-    // only the segments whose filter (with the segments it reads) reads a key the changes touched:
-    // the others gave the same answer at the contact's last change, and still do (time alone moves
-    // the windows, at the sweep)
-    const readKeys = this.readKeys.of(ctx);
+    // each segment over only the contacts whose changes touched a key its filter (with the segments
+    // it reads) reads, or created ones it may match: for the others it gives the same answer as at
+    // their last change, and still does (time alone moves the windows, at the sweep)
+    const reach = reachOf(this.readKeys.of(ctx), touchesOf(changes, held));
     const independent: Segment[] = [];
     const reads = new Map<string, Set<string>>();
-    for (const segment of ctx.segments.values()) {
-      const read = readKeys.get(segment.id);
-      if (segment.type !== 'DYNAMIC' || !read) continue;
-      if (!readsAnyOf(read.keys, touched) && !(created.length > 0 && read.matchesEmpty)) continue;
+    for (const segmentId of reach.keys()) {
+      const segment = ctx.segments.get(segmentId)!;
       const filter = ctx.filterOf(segment);
       if (!filter) continue;
       const stored = storedReads(ctx, filter);
       if (stored.size > 0) reads.set(segment.id, stored);
       else independent.push(segment);
     }
-    const scope: Scope = contactIds.length === 1 ? { contactId: contactIds[0]! } : { contactIds };
+    const scope: Scope = contactIds.length === 1 ? { contactId: contactIds[0]! } : { contactIds, bySegment: reach };
     await this.reconcileMany(m, ctx, independent, scope, opts);
     for (const segment of dependentsInOrder(ctx, reads)) await this.reconcile(m, ctx, segment, scope, opts);
   }

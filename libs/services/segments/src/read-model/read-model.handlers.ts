@@ -16,12 +16,8 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { ReadModelStore, type ContactKey } from '../contacts/read-model.store.js';
 import { rounds } from '../contacts/rounds.js';
 import { SEGMENTS } from '../consumer.js';
-import {
-  MembershipEngine,
-  type ChangedContact,
-  type ContactChange,
-  type Trace,
-} from '../membership/membership-engine.js';
+import type { ContactChange } from '../membership/change-reach.js';
+import { MembershipEngine, type ChangedContact, type Trace } from '../membership/membership-engine.js';
 
 const trace = (e: EventEnvelope): Trace => ({
   causationId: e.eventId,
