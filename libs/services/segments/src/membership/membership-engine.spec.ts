@@ -216,7 +216,7 @@ describe('MembershipEngine', () => {
       expect(reconciled.map((r) => r.segments)).toEqual([
         ['seg_email', 'seg_signup', 'seg_paid', 'seg_tier', 'seg_no_tier', 'seg_plan', 'seg_unpaid', 'seg_ref'],
       ]);
-      const scope = reconciled[0]!.scope as { bySegment: Map<string, string[]> };
+      const scope = reconciled[0]!.scope as unknown as { bySegment: Map<string, string[]> };
       expect(Object.fromEntries(scope.bySegment)).toEqual({
         seg_email: ['c1', 'c2'],
         seg_signup: ['c1', 'c2'],
@@ -244,7 +244,9 @@ describe('MembershipEngine', () => {
         change('c4', { change: { kind: 'contact', keys: new Set(['email']) } }),
       ]);
       expect(reconciled.map((r) => r.segments)).toEqual([['seg_email', 'seg_signup', 'seg_paid']]);
-      expect(Object.fromEntries((reconciled[0]!.scope as { bySegment: Map<string, string[]> }).bySegment)).toEqual({
+      expect(
+        Object.fromEntries((reconciled[0]!.scope as unknown as { bySegment: Map<string, string[]> }).bySegment),
+      ).toEqual({
         seg_email: ['c4'],
         seg_signup: ['c1', 'c3'],
         seg_paid: ['c2'],
