@@ -165,7 +165,6 @@ export class EvaluationStore {
     let params: unknown[] = [ctx.projectId, ids];
     let scoped: string;
     let stored: string;
-    let pairsCte = '';
     if ('contactId' in scope) {
       params.push(scope.contactId);
       scoped = 'c.contact_id = $3::varchar';
@@ -205,19 +204,26 @@ export class EvaluationStore {
     // same reason the exits are the stored members NOT IN `live` (a hashed subplan: old EXCEPT new in
     // one pass), not NOT EXISTS, which the planner ran as a nested loop over `live` per stored member:
     // 10,000 × 10,000 per batch of a compute whose difference holds both entries and exits.
-    // each segment's own contacts, when the scope names them: (segment, contact) pairs, read by a
-    // hashed subplan in each branch and in the exits
-    const pairs = 'contactIds' in scope && scope.bySegment ? segmentContactPairs(segments, scope) : undefined;
-    let ownContacts = (_id: string) => '';
-    if (pairs) {
+
+    // Each segment's own contacts, when the scope names them: an array of ids in each branch (a
+    // plain condition, which the planner tests before the filter's costlier ones, so the filter
+    // reads only them), and (segment, contact) pairs that bound the exits to what was evaluated
+    const named = 'contactIds' in scope && scope.bySegment ? { ...scope, bySegment: scope.bySegment } : undefined;
+    if (named) {
+      const pairs = segmentContactPairs(segments, named);
       params.push(pairs.segmentIds, pairs.contactIds);
-      const [s, c] = [params.length - 1, params.length];
-      ownContacts = (id) => `c.contact_id IN (SELECT p.contact_id FROM pairs p WHERE p.segment_id = ${id}) AND `;
-      stored += ` AND (ms.segment_id, ms.contact_id) IN (SELECT p.segment_id, p.contact_id FROM pairs p)`;
-      pairsCte = `pairs AS MATERIALIZED (SELECT * FROM unnest($${s}::varchar[], $${c}::varchar[]) AS p(segment_id, contact_id)),`;
+      stored +=
+        ` AND (ms.segment_id, ms.contact_id) IN` +
+        ` (SELECT * FROM unnest($${params.length - 1}::varchar[], $${params.length}::varchar[]))`;
     }
+    const ownContacts = (segmentId: string): string => {
+      if (!named) return '';
+      params.push(named.bySegment.get(segmentId) ?? named.contactIds);
+      return `c.contact_id = ANY($${params.length}::varchar[]) AND `;
+    };
     const branches: string[] = [];
     for (const { segment, filter } of segments) {
+      const own = ownContacts(segment.id);
       params.push(segment.id);
       const id = `$${params.length}::varchar`;
       const f = compileFilter(filter, {
@@ -231,9 +237,7 @@ export class EvaluationStore {
         perContact: !('difference' in scope || ('span' in scope && scope.span)),
       });
       params = f.params;
-      branches.push(
-        `SELECT ${id} AS segment_id, c.contact_id, c.email FROM scoped c WHERE ${ownContacts(id)}(${f.sql})`,
-      );
+      branches.push(`SELECT ${id} AS segment_id, c.contact_id, c.email FROM scoped c WHERE ${own}(${f.sql})`);
     }
     const entered = addresses
       ? `SELECT true AS entered, ins.segment_id, ins.contact_id, c1.email FROM ins
@@ -243,7 +247,7 @@ export class EvaluationStore {
       ? `SELECT false, del.segment_id, del.contact_id, c2.email FROM del
            LEFT JOIN ${this.contacts} c2 ON c2.project_id = $1::varchar AND c2.contact_id = del.contact_id`
       : `SELECT false, del.segment_id, del.contact_id, NULL::varchar FROM del`;
-    const ctes = `${pairsCte}scoped AS MATERIALIZED (
+    const ctes = `scoped AS MATERIALIZED (
          SELECT * FROM ${this.contacts} c WHERE c.project_id = $1::varchar AND ${scoped}),
        live AS MATERIALIZED (${branches.join(' UNION ALL ')}),
        ins AS (
