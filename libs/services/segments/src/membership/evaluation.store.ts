@@ -204,17 +204,14 @@ export class EvaluationStore {
     // same reason the exits are the stored members NOT IN `live` (a hashed subplan: old EXCEPT new in
     // one pass), not NOT EXISTS, which the planner ran as a nested loop over `live` per stored member:
     // 10,000 × 10,000 per batch of a compute whose difference holds both entries and exits.
-
     // Each segment's own contacts, when the scope names them: an array of ids in each branch (a
     // plain condition, which the planner tests before the filter's costlier ones, so the filter
-    // reads only them), and (segment, contact) pairs that bound the exits to what was evaluated
+    // reads only them), and (segment, contact) pairs that bound the exits to what was evaluated.
     const named = 'contactIds' in scope && scope.bySegment ? { ...scope, bySegment: scope.bySegment } : undefined;
     if (named) {
       const pairs = segmentContactPairs(segments, named);
       params.push(pairs.segmentIds, pairs.contactIds);
-      stored +=
-        ` AND (ms.segment_id, ms.contact_id) IN` +
-        ` (SELECT * FROM unnest($${params.length - 1}::varchar[], $${params.length}::varchar[]))`;
+      stored += ` AND (ms.segment_id, ms.contact_id) IN (SELECT * FROM unnest($${params.length - 1}::varchar[], $${params.length}::varchar[]))`;
     }
     const ownContacts = (segmentId: string): string => {
       if (!named) return '';
