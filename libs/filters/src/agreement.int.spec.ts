@@ -1,11 +1,16 @@
-import { DomainError } from '@herald/core';
 import { createTestDatabase, type TestDatabase } from '@herald/testing';
 import pg from 'pg';
 import { compileFilter } from './compile-sql.js';
 import { createMatcher } from './match-contact.js';
 import { toWire, type Filter, type SegmentReference } from './model.js';
-import { parseFilter } from './parse-filter.js';
-import { RANDOM_FIELD_TYPES, RANDOM_NOW, Random, randomContact, randomFilter } from './random-filters.spec-support.js';
+import {
+  parseOrNull,
+  RANDOM_FIELD_TYPES,
+  RANDOM_NOW,
+  Random,
+  randomContact,
+  randomFilter,
+} from './random-filters.spec-support.js';
 import { insertContacts, READ_MODEL_DDL } from './read-model.spec-support.js';
 
 const SEED = Number(process.env.FILTERS_SEED ?? 20240331);
@@ -40,14 +45,6 @@ describe('PostgreSQL and the in-memory matcher agree on random filters and conta
     await insertContacts(client, project, contacts);
     await insertContacts(client, 'prj_decoy', contacts);
 
-    const parseOrNull = (raw: unknown): Filter | null => {
-      try {
-        return parseFilter(raw);
-      } catch (err) {
-        if (err instanceof DomainError && err.kind === 'invalid') return null;
-        throw err;
-      }
-    };
     const next = (): { raw: unknown; filter: Filter } => {
       for (;;) {
         const raw = randomFilter(r);

@@ -5,8 +5,10 @@
  * metacharacters, quotes, backslashes and non-ASCII text.
  */
 import type { FieldType } from '@herald/contact-data';
+import { DomainError } from '@herald/core';
 import type { FilterContact } from './match-contact.js';
-import type { WireCondition, WireGroup, WireNode } from './model.js';
+import type { Filter, WireCondition, WireGroup, WireNode } from './model.js';
+import { parseFilter } from './parse-filter.js';
 import { unitsBefore } from './time-units.js';
 
 /** sfc32: a small, fast, well-distributed 32-bit PRNG. */
@@ -252,4 +254,14 @@ export function randomFilter(r: Random, depth = 1): WireGroup {
     depth < 3 && r.chance(0.25) ? randomFilter(r, depth + 1) : randomCondition(r),
   );
   return { operator: r.chance(0.5) ? 'AND' : 'OR', conditions };
+}
+
+/** The filter `parseFilter` makes of a generated one, or null where it refuses it (the generator need not know the rules). */
+export function parseOrNull(raw: unknown): Filter | null {
+  try {
+    return parseFilter(raw);
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'invalid') return null;
+    throw err;
+  }
 }

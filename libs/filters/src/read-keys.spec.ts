@@ -1,8 +1,14 @@
-import { DomainError } from '@herald/core';
 import { matchContact, type FilterContact } from './match-contact.js';
-import type { Filter, FilterNode } from './model.js';
+import type { FilterNode } from './model.js';
 import { parseFilter } from './parse-filter.js';
-import { RANDOM_FIELD_TYPES, RANDOM_NOW, Random, randomContact, randomFilter } from './random-filters.spec-support.js';
+import {
+  parseOrNull,
+  RANDOM_FIELD_TYPES,
+  RANDOM_NOW,
+  Random,
+  randomContact,
+  randomFilter,
+} from './random-filters.spec-support.js';
 import {
   EVERYTHING,
   mayMatchEmpty,
@@ -131,14 +137,6 @@ describe('a creation: from nothing to what the contact holds', () => {
   ];
   const namesSegment = (node: FilterNode): boolean =>
     node.kind === 'group' ? node.conditions.some(namesSegment) : node.kind === 'segment';
-  const parseOrNull = (raw: unknown): Filter | null => {
-    try {
-      return parseFilter(raw);
-    } catch (err) {
-      if (err instanceof DomainError && err.kind === 'invalid') return null;
-      throw err;
-    }
-  };
 
   it('a filter reading none of the keys a creation touched matches the new contact only if it may match a contact holding nothing (random filters × contacts)', () => {
     const r = new Random(4040);
