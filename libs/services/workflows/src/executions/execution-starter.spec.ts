@@ -221,4 +221,13 @@ describe('ExecutionStarter: which starts of a run go ahead, under the re-entry r
     });
     expect(scheduler.flushed[0]!.events.map((ev) => ev.type)).toEqual(['workflow.started', 'workflow.started']);
   });
+
+  it('workflow.started says RUNNING even when the entry step makes the execution WAITING at once (workflow.waiting says that)', async () => {
+    const { starter, scheduler } = starterOver();
+    await starter.startMany(m, [{ w: workflow('wf_delay'), req: request('c1') }]);
+    const events = scheduler.flushed[0]!.events;
+    expect(events.map((ev) => [ev.type, (ev.payload as { status: string }).status])).toEqual([
+      ['workflow.started', 'RUNNING'],
+    ]);
+  });
 });

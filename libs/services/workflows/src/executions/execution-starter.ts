@@ -143,8 +143,12 @@ export class ExecutionStarter {
         reason: null,
         finishedAt: null,
       });
-      batch.enter(e, w.name, first!, true, traceparentFor(req.traceparent) ?? null);
+      // workflow.started says RUNNING, built before the entry step may make the execution WAITING:
+      // analytics orders one instant's events by their status (running, waiting, finished), and a
+      // started event saying WAITING, applied after workflow.waiting (another topic), would wipe
+      // the step it waits on
       started.push(executionEvents.started(e, w.name, req.trace));
+      batch.enter(e, w.name, first!, true, traceparentFor(req.traceparent) ?? null);
       fresh.push(e);
       results[i] = { started: true, execution: e };
     }
