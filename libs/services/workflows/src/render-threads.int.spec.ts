@@ -183,8 +183,11 @@ describe("workflows' Liquid in render threads (RENDER_THREADS)", () => {
       const t = task({ url: `${base}/hook`, body: hostile('event.xs') });
       const { ticks, value: offLoop } = await turnsWhile(() => run(threads, t));
       expect(ticks).toBeGreaterThan(1);
-      expect(offLoop).toMatchObject({ kind: 'retry', error: expect.stringMatching(/limit/) as unknown });
-      expect(offLoop).toEqual(await run(inline, t));
+      // the same outcome as on the event loop; which of the two limits stops it first (a million
+      // steps or 250 ms) depends on the machine and on how warm each isolate's code is, so either
+      const limit = expect.stringMatching(/exceeded the (work|time) limit/) as unknown;
+      expect(offLoop).toEqual({ kind: 'retry', delayMs: 5000, error: limit });
+      expect(await run(inline, t)).toEqual({ kind: 'retry', delayMs: 5000, error: limit });
       expect(received).toEqual([]);
     });
   });
