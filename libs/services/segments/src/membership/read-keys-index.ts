@@ -13,12 +13,13 @@ export interface SegmentReads {
 }
 
 /**
- * What each dynamic segment of a project reads (`SegmentReads`), cached per project with the definitions they came from. The definitions themselves
- * are read in each round's statement (`ProjectContext.load`, what the round's transaction sees), so
- * the index is invalidated exactly when a segment is created, updated or deleted: its stamp is the
- * list of the project's segment ids with their `version`, which only a change saved through the
- * entity moves (counts and `materialized` are raw statements and leave it). Any process, any
- * replica: nothing to broadcast, and a segment created a moment ago is in the next round's index.
+ * What each dynamic segment of a project reads (`SegmentReads`), cached per project with the
+ * definitions they came from. The definitions themselves are read in each round's statement
+ * (`ProjectContext.load`, what the round's transaction sees), so the index is invalidated exactly
+ * when a segment is created, updated or deleted: its stamp is the list of the project's segment
+ * ids with their `version`, which only a change saved through the entity moves (counts and
+ * `materialized` are raw statements and leave it). Any process, any replica: nothing to broadcast,
+ * and a segment created a moment ago is in the next round's index.
  */
 export class ReadKeysIndex {
   private readonly byProject = new Map<string, { stamp: string; reads: Map<string, SegmentReads> }>();
