@@ -16,7 +16,7 @@ export type ContactChange =
   { kind: 'contact'; keys?: TouchedKeys } | { kind: 'event'; name: string } | { kind: 'created' };
 
 /** The keys a change touched (a creation's: the built-in fields and what the contact holds). */
-export const touchedBy = (change: ContactChange, heldAfterCreation: Iterable<string> = []): TouchedKeys =>
+const touchedBy = (change: ContactChange, heldAfterCreation: Iterable<string> = []): TouchedKeys =>
   change.kind === 'event'
     ? new Set([`event.${change.name}`])
     : change.kind === 'created'

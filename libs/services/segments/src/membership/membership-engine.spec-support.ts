@@ -13,21 +13,6 @@ import type { LeftSegment, SegmentsStore } from './segments.store.js';
 /* The membership engine over scripted stores, and builders of its inputs (membership-engine.spec.ts). */
 
 export const m = {} as EntityManager;
-export const where = (field: string, operator: string, value?: unknown) => ({
-  operator: 'AND',
-  conditions: [{ field, operator, ...(value === undefined ? {} : { value }) }],
-});
-export const segment = (id: string, filters: unknown, extra: Partial<Segment> = {}): Segment =>
-  ({
-    id,
-    projectId: 'p',
-    name: `Segment ${id}`,
-    type: 'DYNAMIC',
-    trackMembership: false,
-    materialized: true,
-    filters,
-    ...extra,
-  }) as Segment;
 export const entered = (segmentId: string, contactId: string): ReconcileRow => ({
   entered: true,
   segment_id: segmentId,

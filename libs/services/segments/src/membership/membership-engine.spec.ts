@@ -1,7 +1,8 @@
 import { ProjectContext } from './project-context.js';
 import type { Segment } from './segment.entity.js';
 import type { LeftSegment } from './segments.store.js';
-import { change, entered, exited, m, published, segment, setup, where } from './membership-engine.spec-support.js';
+import { change, entered, exited, m, published, setup } from './membership-engine.spec-support.js';
+import { segment, where } from './segment-builders.spec-support.js';
 
 describe('MembershipEngine', () => {
   const byEmail = segment('seg_email', where('email', 'contains', 'pro'));

@@ -1,22 +1,7 @@
 import { parseFilter } from '@herald/filters';
-import type { Segment } from './segment.entity.js';
 import { ProjectContext } from './project-context.js';
-
-const segment = (id: string, filters: unknown, extra: Partial<Segment> = {}): Segment =>
-  ({
-    id,
-    projectId: 'p',
-    name: id,
-    type: 'DYNAMIC',
-    trackMembership: false,
-    materialized: true,
-    filters,
-    ...extra,
-  }) as Segment;
-const where = (field: string, operator: string, value?: unknown, extra: Record<string, unknown> = {}) => ({
-  operator: 'AND',
-  conditions: [{ field, operator, ...(value === undefined ? {} : { value }), ...extra }],
-});
+import type { Segment } from './segment.entity.js';
+import { segment, where } from './segment-builders.spec-support.js';
 
 describe('ProjectContext', () => {
   const ctx = new ProjectContext(
