@@ -6,10 +6,7 @@
  * One request at a time on keep-alive connections, after a warm-up; prints median and p99 of both
  * and the difference.
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { startEmbeddedPostgres } from '@herald/persistence';
 import {
   accountWithProject,
   bearer,
@@ -20,6 +17,7 @@ import {
   startRedis,
   TEST_INTERNAL_SECRET,
 } from '@herald/testing';
+import { benchDatabase } from './support.js';
 
 const N = Number(process.env.BENCH_REQUESTS ?? 3000);
 const WARMUP = 300;
@@ -46,24 +44,8 @@ async function measure(
   return { p50: pct(times, 50), p99: pct(times, 99), rps: Math.round((N / elapsed) * 1000) };
 }
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'herald-bench-'));
-await chmod(dir, 0o755);
-let dbUrl = process.env.DATABASE_URL;
-let stopDb: (() => Promise<void>) | undefined;
-if (!dbUrl) {
-  const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg') });
-  dbUrl = pg.url;
-  stopDb = pg.stop;
-} else {
-  const admin = new (await import('pg')).default.Client({ connectionString: dbUrl });
-  await admin.connect();
-  const name = `herald_bench_${Date.now()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(dbUrl);
-  u.pathname = `/${name}`;
-  dbUrl = u.toString();
-}
+const db = await benchDatabase('gateway_latency');
+const dbUrl = db.url;
 const [kafka, redis] = await Promise.all([startKafka(), startRedis()]);
 const procs: ServiceProcess[] = [];
 try {
@@ -113,6 +95,5 @@ try {
   await Promise.all(procs.map((p) => p.stop()));
   await kafka.stop();
   await redis.stop();
-  await stopDb?.();
-  await rm(dir, { recursive: true, force: true });
+  await db.close();
 }

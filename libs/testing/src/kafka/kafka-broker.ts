@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
+import { reapOnExit } from '../processes/reap-on-exit.js';
 
 export interface KafkaBroker {
   brokers: string[];
@@ -214,9 +215,9 @@ async function startMock(brokerCount = 1): Promise<KafkaBroker> {
     }
   }
 
-  const child: ChildProcessWithoutNullStreams = spawn(binary, [String(brokerCount)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child: ChildProcessWithoutNullStreams = reapOnExit(
+    spawn(binary, [String(brokerCount)], { stdio: ['pipe', 'pipe', 'pipe'] }),
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { reapOnExit } from './reap-on-exit.js';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -123,19 +124,21 @@ export class ServiceProcess {
 
   async start(options: { waitReady?: boolean; timeoutMs?: number } = {}): Promise<void> {
     this.metricsPort ??= this.env.METRICS_PORT ? Number(this.env.METRICS_PORT) : await freePort();
-    const child = spawn(process.execPath, [ServiceProcess.entry(this.app), ...this.args], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        LOG_LEVEL: childLogLevel(),
-        ...this.env,
-        PORT: String(this.port),
-        METRICS_PORT: String(this.metricsPort),
-        HOST: '127.0.0.1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = reapOnExit(
+      spawn(process.execPath, [ServiceProcess.entry(this.app), ...this.args], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '/tmp',
+          LOG_LEVEL: childLogLevel(),
+          ...this.env,
+          PORT: String(this.port),
+          METRICS_PORT: String(this.metricsPort),
+          HOST: '127.0.0.1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     this.child = child;
     ((globalThis as Registry)[registry] ??= new Set()).add(this);
     const echo = Boolean(process.env.HERALD_TEST_LOG_LEVEL);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { reapOnExit } from '../processes/reap-on-exit.js';
 import { freePort } from '../processes/service-process.js';
 
 const answers = (host: string, port: number) =>
@@ -26,10 +27,10 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
 /** A private redis-server (no persistence), or undefined when the binary is missing or does not start. */
 async function startOwnRedis(): Promise<{ url: string; stop(): Promise<void> } | undefined> {
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
+  const child = reapOnExit(
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    }),
   );
   let failed = false;
   child.on('error', () => (failed = true));
