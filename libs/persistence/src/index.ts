@@ -5,6 +5,7 @@ export * from './table-name.js';
 export * from './pg-notifications.js';
 export * from './connection-watchdog.js';
 export * from './single-statement-write.js';
+export * from './commit-durability.js';
 export * from './prepared-query.js';
 export { TableStatistics } from './table-statistics.js';
 export { Retention, pruneInBatches, retentionDeleted, type RetentionTask } from './retention/retention.js';

@@ -1,6 +1,7 @@
 import { createTestDatabase, eventually, type TestDatabase } from '@herald/testing';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { NO_FLUSH_WAIT } from './commit-durability.js';
 import { SingleStatementWrite, WriteConflict } from './single-statement-write.js';
 
 const GUARD = 'sswtest.write_guard';
@@ -80,6 +81,23 @@ describe('SingleStatementWrite (PostgreSQL)', () => {
       expect(heard).toEqual(['committed']); // notifications arrive in commit order: 'failed' would have come first
     } finally {
       await listener.end();
+    }
+  });
+
+  it("a write that does not wait for the flush commits, and the connection's next commits wait for it again", async () => {
+    const one = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 1 } }).initialize();
+    try {
+      const write = twoInserts(2);
+      let committed = false;
+      write.onCommit(() => (committed = true));
+      expect(write.toSql({ flushWait: false })).toContain(`${NO_FLUSH_WAIT} AS no_flush_wait`);
+      expect(write.toSql()).not.toContain('synchronous_commit');
+      await write.run(one, { flushWait: false });
+      expect([await ids('a'), await ids('b'), committed]).toEqual([[1, 2], [7], true]);
+      // the setting was the statement's own transaction's: the pool's one connection is back to durable commits
+      expect(await one.query('SHOW synchronous_commit')).toEqual([{ synchronous_commit: 'on' }]);
+    } finally {
+      await one.destroy();
     }
   });
 

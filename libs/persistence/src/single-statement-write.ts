@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { NO_FLUSH_WAIT, type CommitOptions } from './commit-durability.js';
 import { queryPrepared } from './prepared-query.js';
 
 /**
@@ -84,22 +85,28 @@ export class SingleStatementWrite {
     this.afterCommit.push(fn);
   }
 
-  toSql(): string {
+  /** The statement; `flushWait: false` adds `NO_FLUSH_WAIT` to its outputs. */
+  toSql(options: CommitOptions = {}): string {
     const guard = `${this.guardFunction}(${this.guards.length > 0 ? this.guards.join(' AND ') : 'true'})`;
-    const select = [`${guard} AS ok`, ...this.outputs.map((o, i) => `${o.expression} AS out_${i + 1}`)].join(', ');
+    const select = [
+      `${guard} AS ok`,
+      ...this.outputs.map((o, i) => `${o.expression} AS out_${i + 1}`),
+      ...(options.flushWait === false ? [`${NO_FLUSH_WAIT} AS no_flush_wait`] : []),
+    ].join(', ');
     return this.ctes.length > 0 ? `WITH ${this.ctes.join(',\n')}\nSELECT ${select}` : `SELECT ${select}`;
   }
 
   /**
    * Runs the statement on its own, outside any transaction (it is its own), as a prepared statement
    * (`queryPrepared`): guards and parts must put what varies from one write to the next in
-   * parameters, so that the same shape of write is the same text.
+   * parameters, so that the same shape of write is the same text. `flushWait: false`: its commit
+   * does not wait for the disk, for a caller whose durable commit on the same server follows.
    */
-  async run(db: DataSource): Promise<void> {
+  async run(db: DataSource, options: CommitOptions = {}): Promise<void> {
     if (this.ctes.length === 0) return; // nothing to write
     let row: Record<string, unknown> | undefined;
     try {
-      [row] = await queryPrepared(db, this.toSql(), this.params.values);
+      [row] = await queryPrepared(db, this.toSql(options), this.params.values);
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code && RETRYABLE.has(code)) throw new WriteConflict((err as Error).message);

@@ -1,6 +1,6 @@
 import { contractFor, deadLetterTopic, type EventEnvelope } from '@herald/contracts';
 import { backoffDelay } from '@herald/core';
-import { tableName } from '@herald/persistence';
+import { NO_FLUSH_WAIT, tableName } from '@herald/persistence';
 import { v7 as uuidv7 } from 'uuid';
 import type { DataSource } from 'typeorm';
 import { InboxEntry } from '../entities/inbox-entry.entity.js';
@@ -202,7 +202,7 @@ export class EventProcessor {
         const rows: { event_id: string }[] = await manager.query(
           `INSERT INTO ${this.inboxTable} (consumer, event_id, topic)
            SELECT $1, e, t FROM unnest($2::uuid[], $3::varchar[]) AS x(e, t)
-           ON CONFLICT DO NOTHING RETURNING event_id${options.durableWithPublisher ? `, set_config('synchronous_commit', 'off', true)` : ''}`,
+           ON CONFLICT DO NOTHING RETURNING event_id${options.durableWithPublisher ? `, ${NO_FLUSH_WAIT}` : ''}`,
           [this.consumer, valid.map((e) => e.eventId), valid.map((e) => e.type)],
         );
         const fresh = new Set(rows.map((r) => r.event_id));

@@ -9,6 +9,12 @@ import { checkCallRequest } from './call-request.pipe.js';
 export interface CallContext {
   /** The request id of the call's origin (for logs and correlation ids). */
   requestId?: string;
+  /**
+   * In process only (standalone mode: the caller and the owner on one PostgreSQL), never over HTTP:
+   * the caller commits durably on that server after this call and before it answers anyone, so the
+   * owner's commits may return without waiting for the disk (`NO_FLUSH_WAIT`). `CallOptions`.
+   */
+  durableCommitFollows?: boolean;
 }
 
 /** An owner's answer to one call. */

@@ -129,6 +129,19 @@ describe('internal calls in standalone mode: the owner answers in process, as it
     });
   });
 
+  it("tells the owner that a durable commit follows only when the caller promises one (its commits may then skip the disk's wait)", async () => {
+    const promised: (boolean | undefined)[] = [];
+    const handlers = new CallHandlers({ observe: async () => undefined });
+    handlers.serve(Probe, {
+      greet: async (_p, _r, context) => (promised.push(context.durableCommitFollows), { text: '' }),
+      parsed: async (_p, r) => r,
+    });
+    const client = new InternalCalls(runtime('standalone'), handlers).client(Probe, 'caller');
+    await client.greet('p', { name: 'a', count: 1 }, { durableCommitFollows: true });
+    await client.greet('p', { name: 'a', count: 1 });
+    expect(promised).toEqual([true, false]);
+  });
+
   it('an owner answers every call of its group, once', () => {
     const handlers = new CallHandlers({ observe: async () => undefined });
     expect(() => handlers.serve(Probe, { greet: async () => ({ text: '' }) } as never)).toThrow(

@@ -15,6 +15,13 @@ export interface CallOptions {
   observe?: Observed;
   /** Over HTTP: this call's deadline (default 10 s). */
   timeoutMs?: number;
+  /**
+   * The caller's promise that it commits durably on its PostgreSQL after this call, before it answers
+   * anyone (/v1/send: its emails' insert). In standalone mode, where every service shares that
+   * server, the owner's commits then skip their own wait for the disk (`CallContext`); over HTTP the
+   * owner may be on another server and commits as always.
+   */
+  durableCommitFollows?: boolean;
 }
 
 /** One owner's calls as its callers use them: `client.upsert(projectId, request, options)`. */
@@ -69,7 +76,14 @@ export class InternalCalls {
       },
       () =>
         standalone
-          ? this.handlers.dispatch(contract, projectId, checked, observe, { requestId: options.requestId }, true)
+          ? this.handlers.dispatch(
+              contract,
+              projectId,
+              checked,
+              observe,
+              { requestId: options.requestId, durableCommitFollows: options.durableCommitFollows === true },
+              true,
+            )
           : this.over(caller, contract.owner).post<Res>(projectId, callPath(contract), checked, options.requestId, {
               observe,
               ...((options.timeoutMs ?? contract.timeoutMs)

@@ -1,7 +1,7 @@
 import { normaliseEmail } from '@herald/contact-data';
 import { ContactDeleted, type EventEnvelope } from '@herald/contracts';
 import { InjectOutbox, type Outbox } from '@herald/messaging';
-import type { SingleStatementWrite } from '@herald/persistence';
+import type { CommitOptions, SingleStatementWrite } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONTACTS } from '../consumer.js';
@@ -167,12 +167,14 @@ export class ContactWriter {
    * every new contact still new, every changed one not written since (its `xmin`), every other one
    * still there. Otherwise nothing is written and it throws `WriteConflict`; the caller then takes
    * the locking path. Answers each contact with the database's timestamps, as `upsertMany` does.
+   * `commit`: how the statement commits (`SingleStatementWrite.run`).
    */
   async upsertManyAtomically(
     db: DataSource,
     projectId: string,
     items: UpsertItem[],
     alsoWrite?: (writes: ContactWrite[], write: SingleStatementWrite) => EventEnvelope[],
+    commit: CommitOptions = {},
   ): Promise<ContactWrite[]> {
     const { found, versions } = await this.store.readUnlocked(db, projectId, emailsOf(items));
     const plan = planUpserts(projectId, items, found, new Date());
@@ -187,7 +189,7 @@ export class ContactWriter {
     // the database's write time (what the rows now hold), as the locking path answers it
     let at: Date | undefined;
     if (inserts.length > 0 || updates.length > 0) write.output('now()', (value) => (at = value as Date));
-    await write.run(db);
+    await write.run(db, commit);
     return at ? withWriteTime(plan, found, at) : plan.results;
   }
 

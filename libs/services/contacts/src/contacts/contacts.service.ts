@@ -5,7 +5,7 @@ import type {
   UpsertContactAnswer as ServiceUpsertResult,
   UpsertContactRequest as ServiceUpsertContactDto,
 } from '@herald/internal-contracts';
-import { WriteConflict } from '@herald/persistence';
+import { NO_FLUSH_WAIT, WriteConflict, type CommitOptions } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -98,11 +98,14 @@ export class ContactsService {
    * writes its contacts: one read and one guarded statement, no lock and no transaction
    * (`ContactWriter.upsertManyAtomically`), the same plan, results and events; when a contact changed
    * between the two (`WriteConflict`), nothing was written and the locking path above runs.
+   * `commit.flushWait: false` (a caller whose durable commit on the same server follows) lets
+   * either path's commit return before the disk has its WAL (`NO_FLUSH_WAIT`).
    */
   async upsertManyFor(
     projectId: string,
     dtos: ServiceUpsertContactDto[],
     correlationId?: string,
+    commit: CommitOptions = {},
   ): Promise<ServiceUpsertResult[]> {
     if (dtos.length === 0) return [];
     const items = (repeats: boolean[]): UpsertItem[] =>
@@ -114,7 +117,13 @@ export class ContactsService {
       }));
     if (dtos.every((d) => d.idempotencyKey === undefined)) {
       try {
-        const writes = await this.writer.upsertManyAtomically(this.db, projectId, items(dtos.map(() => false)));
+        const writes = await this.writer.upsertManyAtomically(
+          this.db,
+          projectId,
+          items(dtos.map(() => false)),
+          undefined,
+          commit,
+        );
         return writes.map((w) => serviceResult(w, false));
       } catch (err) {
         if (!(err instanceof WriteConflict)) throw err;
@@ -122,6 +131,7 @@ export class ContactsService {
     }
     const write = (inTurn: boolean) =>
       this.db.transaction(async (m) => {
+        if (commit.flushWait === false) await m.query(`SELECT ${NO_FLUSH_WAIT}`);
         const repeats = await this.claimKeys(m, projectId, dtos);
         const writes = inTurn
           ? await this.writer.upsertInTurn(m, projectId, items(repeats))

@@ -113,6 +113,35 @@ describe('upsertManyFor: several service upserts written together (PostgreSQL)',
     expect(expected.events.every((e) => e.correlationId === 'req_1')).toBe(true);
   });
 
+  it("a caller whose durable commit follows gets the same answers and events on both paths, and the pool's later commits are durable again", async () => {
+    const guarded = [send('new@x.test', { data: { plan: 'pro' } }), send('known@x.test', { subscribed: false })];
+    const keyed = [send('wf@x.test', { subscribedIfNew: true, reason: 'workflow', idempotencyKey: 'step-1' })];
+    const durable = await seeded();
+    const asked = [
+      ...(await contacts.upsertManyFor(durable.project, guarded, 'req_1')),
+      ...(await contacts.upsertManyFor(durable.project, keyed, 'req_1')),
+    ];
+    const deferred = await seeded();
+    const noWait = { flushWait: false };
+    const answered = [
+      ...(await contacts.upsertManyFor(deferred.project, guarded, 'req_1', noWait)),
+      ...(await contacts.upsertManyFor(deferred.project, keyed, 'req_1', noWait)),
+    ];
+    expect(comparable(answered, (await published(deferred.project)).slice(deferred.setup))).toEqual(
+      comparable(asked, (await published(durable.project)).slice(durable.setup)),
+    );
+    // the setting was each write's own transaction's: four queries at once hold every connection of the pool
+    const settings = await Promise.all(
+      [1, 2, 3, 4].map(async () => {
+        const [row] = (await ds.query(`SELECT current_setting('synchronous_commit') AS s, pg_sleep(0.05)`)) as {
+          s: string;
+        }[];
+        return row!.s;
+      }),
+    );
+    expect(settings).toEqual(['on', 'on', 'on', 'on']);
+  });
+
   it("answers each contact's last state as stored, timestamps included, and an earlier state of it with the same write time", async () => {
     const { project } = await seeded();
     const [created, changed, known] = await contacts.upsertManyFor(project, [

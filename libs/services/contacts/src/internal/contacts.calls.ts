@@ -19,8 +19,10 @@ export class ContactsCallHandlers implements OnModuleInit {
   onModuleInit(): void {
     this.calls.serve(ContactsCalls, {
       upsert: (projectId, request, { requestId }) => this.contacts.upsertFor(projectId, request, requestId),
-      upsertMany: async (projectId, request, { requestId }) => ({
-        results: await this.contacts.upsertManyFor(projectId, request.contacts, requestId),
+      upsertMany: async (projectId, request, { requestId, durableCommitFollows }) => ({
+        results: await this.contacts.upsertManyFor(projectId, request.contacts, requestId, {
+          flushWait: !durableCommitFollows,
+        }),
       }),
       setSubscription: (projectId, request, { requestId }) =>
         this.contacts.setSubscription(projectId, request.contactId, request.subscribed, request.reason, requestId, {

@@ -25,10 +25,14 @@ export class ContactsClient {
     this.contacts = calls.client(ContactsCalls, SENDING);
   }
 
-  /** Each recipient's contact upserted, in order, in one call (one transaction of contacts). */
+  /**
+   * Each recipient's contact upserted, in order, in one call (one transaction of contacts). The send
+   * then inserts its emails in a durable commit before it answers success (`SendWrites`): in standalone mode
+   * the upsert's own commit need not wait for the disk (`durableCommitFollows`).
+   */
   async upsertMany(projectId: string, inputs: RecipientUpsert[], requestId?: string): Promise<UpsertContactAnswer[]> {
     const contacts = inputs.map((input) => ({ ...input, subscribedIfNew: false, reason: 'send' as const }));
-    return (await this.contacts.upsertMany(projectId, { contacts }, { requestId })).results;
+    return (await this.contacts.upsertMany(projectId, { contacts }, { requestId, durableCommitFollows: true })).results;
   }
 
   setSubscription(
