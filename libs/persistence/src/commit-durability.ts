@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+
 /**
  * An expression that, evaluated in any statement of a transaction (or in a statement that is its own
  * transaction), makes that transaction's commit return without waiting for its WAL to reach the
@@ -12,4 +14,9 @@ export const NO_FLUSH_WAIT = "set_config('synchronous_commit', 'off', true)";
 /** How a write commits: `flushWait: false` only where a durable commit on the same server follows it (`NO_FLUSH_WAIT`). */
 export interface CommitOptions {
   flushWait?: boolean;
+}
+
+/** Makes the commit of `m`'s transaction return without waiting for the disk (`NO_FLUSH_WAIT`), in one statement of its own. */
+export async function commitWithoutFlushWait(m: EntityManager): Promise<void> {
+  await m.query(`SELECT ${NO_FLUSH_WAIT}`);
 }

@@ -5,7 +5,7 @@ import type {
   UpsertContactAnswer as ServiceUpsertResult,
   UpsertContactRequest as ServiceUpsertContactDto,
 } from '@herald/internal-contracts';
-import { NO_FLUSH_WAIT, WriteConflict, type CommitOptions } from '@herald/persistence';
+import { commitWithoutFlushWait, WriteConflict, type CommitOptions } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -131,7 +131,7 @@ export class ContactsService {
     }
     const write = (inTurn: boolean) =>
       this.db.transaction(async (m) => {
-        if (commit.flushWait === false) await m.query(`SELECT ${NO_FLUSH_WAIT}`);
+        if (commit.flushWait === false) await commitWithoutFlushWait(m);
         const repeats = await this.claimKeys(m, projectId, dtos);
         const writes = inTurn
           ? await this.writer.upsertInTurn(m, projectId, items(repeats))

@@ -1,5 +1,5 @@
 import type { BillingCategory } from '@herald/contracts';
-import { queryPrepared, tableName } from '@herald/persistence';
+import { commitWithoutFlushWait, queryPrepared, tableName } from '@herald/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
@@ -120,7 +120,7 @@ export class BillingStore {
     // A reservation lost in a crash only lets a few more sends through (the sent count still
     // catches up): it need not wait for the WAL flush, which is most of its cost.
     const reserved = await this.db.transaction(async (tx) => {
-      await tx.query('SET LOCAL synchronous_commit TO OFF');
+      await commitWithoutFlushWait(tx);
       return tx.query(
         `INSERT INTO ${table} (project_id, category, period_start, period_end, used, admitted) VALUES ($1, $2, $3, $4, 0, $5)
          ON CONFLICT (project_id, category, period_start) DO UPDATE SET admitted = ${table}.admitted + $5
