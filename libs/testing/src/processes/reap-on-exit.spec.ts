@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../wait.js';
 
 /** The built module (scripts/test.sh builds before the suite), as a bench or a test worker loads it. */
 const built = path.resolve(
@@ -16,8 +17,8 @@ async function orphanOf(reaped: boolean): Promise<number> {
     import { reapOnExit } from ${JSON.stringify(built)};
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     ${reaped ? 'reapOnExit(child);' : ''}
-    console.log(child.pid);
-    setTimeout(() => { throw new Error('the parent fails'); }, 100);
+    console.log(child.pid); // written at once: stdout is a pipe
+    throw new Error('the parent fails');
   `;
   const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -37,21 +38,12 @@ const alive = (pid: number) => {
   }
 };
 
-/** A killed process stops running a moment after the signal: wait for it, with a deadline. */
-async function goneWithin(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (alive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
-}
-
 describe('reapOnExit', () => {
   it('a child handed to reapOnExit dies with a parent that fails', async () => {
     const pid = await orphanOf(true);
     expect(pid).toBeGreaterThan(0);
-    expect(await goneWithin(pid, 10_000)).toBe(true);
+    // a killed process stops running a moment after the signal
+    await expect(eventually(() => !alive(pid), { timeoutMs: 10_000, intervalMs: 20 })).resolves.toBe(true);
   });
 
   it('without it the child outlives its parent (the orphan the rule prevents)', async () => {
