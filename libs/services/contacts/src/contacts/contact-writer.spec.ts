@@ -182,9 +182,11 @@ describe('ContactWriter: the one write path over its store', () => {
       db,
       'prj_1',
       [{ input: { email: 'a@x.test', data: { n: 1 } }, ctx }],
-      () => {
-        order.push('caller');
-        return [];
+      {
+        alsoWrite: () => {
+          order.push('caller');
+          return [];
+        },
       },
     );
     expect(store.guardedWrite.mock.calls[0]![2]).toMatchObject({ inserts: [{ email: 'a@x.test' }], updates: [] });

@@ -22,6 +22,13 @@ import { emailsOf, planUpserts, withWriteTime, type UpsertItem } from './upsert-
 export type { ContactInput, ContactWrite, WriteContext } from './contact-change.js';
 export type { UpsertItem } from './upsert-plan.js';
 
+/** `ContactWriter.upsertManyAtomically`'s options: what the statement also writes, and how it commits. */
+export interface AtomicUpsertOptions {
+  /** Adds to the statement (the /v1/track batch's events and `event.tracked`); returns more events for the outbox. */
+  alsoWrite?: (writes: ContactWrite[], write: SingleStatementWrite) => EventEnvelope[];
+  commit?: CommitOptions;
+}
+
 /** Another writer created a contact of the batch at the same moment (or a proposed id was taken): write the batch item by item. */
 export class ConcurrentCreate extends Error {
   constructor() {
@@ -173,8 +180,7 @@ export class ContactWriter {
     db: DataSource,
     projectId: string,
     items: UpsertItem[],
-    alsoWrite?: (writes: ContactWrite[], write: SingleStatementWrite) => EventEnvelope[],
-    commit: CommitOptions = {},
+    { alsoWrite, commit = {} }: AtomicUpsertOptions = {},
   ): Promise<ContactWrite[]> {
     const { found, versions } = await this.store.readUnlocked(db, projectId, emailsOf(items));
     const plan = planUpserts(projectId, items, found, new Date());

@@ -117,13 +117,9 @@ export class ContactsService {
       }));
     if (dtos.every((d) => d.idempotencyKey === undefined)) {
       try {
-        const writes = await this.writer.upsertManyAtomically(
-          this.db,
-          projectId,
-          items(dtos.map(() => false)),
-          undefined,
+        const writes = await this.writer.upsertManyAtomically(this.db, projectId, items(dtos.map(() => false)), {
           commit,
-        );
+        });
         return writes.map((w) => serviceResult(w, false));
       } catch (err) {
         if (!(err instanceof WriteConflict)) throw err;

@@ -145,10 +145,12 @@ export class TrackEventUseCase {
   private async writeAtomically(projectId: string, batch: PendingTrack[]): Promise<TrackEventResult[]> {
     const now = new Date();
     let rows: TrackedRow[] = [];
-    await this.writer.upsertManyAtomically(this.db, projectId, this.itemsOf(projectId, batch), (writes, write) => {
-      rows = this.eventRowsOf(batch, writes);
-      write.with('tracked', this.events.insertTrackedSql(this.db, write.param, projectId, rows, now));
-      return this.eventTrackedOf(projectId, batch, writes, rows, now);
+    await this.writer.upsertManyAtomically(this.db, projectId, this.itemsOf(projectId, batch), {
+      alsoWrite: (writes, write) => {
+        rows = this.eventRowsOf(batch, writes);
+        write.with('tracked', this.events.insertTrackedSql(this.db, write.param, projectId, rows, now));
+        return this.eventTrackedOf(projectId, batch, writes, rows, now);
+      },
     });
     return rows.map((r) => ({ contact: r.contactId, event: r.id, timestamp: now.toISOString() }));
   }
