@@ -44,13 +44,16 @@ ARG PORT=3000
 # NODE_OPTIONS: a larger young generation than V8's 16 MiB default semi-space (docs/operations.md,
 # Memory); 64 MiB keeps a busy service well inside the 512 MiB pod limit of deploy/k8s.
 # MALLOC_ARENA_MAX: two glibc malloc arenas, not one per thread (sending's compose threads).
+# NODE_COMPILE_CACHE: Node's module compile cache in /tmp (deploy/k8s mounts an emptyDir there, which
+# outlives a container's restart within its pod): a restart reads its modules' compiled code.
 ENV NODE_ENV=production \
     SERVICE=${SERVICE} \
     PORT=${PORT} \
     HOST=0.0.0.0 \
     HERALD_DATA_DIR=/var/lib/herald \
     NODE_OPTIONS=--max-semi-space-size=64 \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=2 \
+    NODE_COMPILE_CACHE=/tmp/herald-node-compile-cache
 WORKDIR /app
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist

@@ -1,6 +1,7 @@
 /**
  * Cold-start times: `npm run bench -- cold-start`.
- * - standalone on a fresh data directory (embedded PostgreSQL initdb + all migrations), then warm restarts;
+ * - standalone on a fresh data directory (embedded PostgreSQL initdb + all migrations), then warm restarts,
+ *   alternately with Node's module compile cache (as `npm start`) and without it;
  * - one service (contacts) in Kafka mode, from process spawn to /health/ready 200.
  * Uses DATABASE_URL for the Kafka-mode service when set, else an embedded server; Kafka from
  * KAFKA_BROKERS or the librdkafka mock.
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '@herald/persistence';
 import { freePort, ServiceProcess, startKafka } from '@herald/testing';
+import { START_COMPILE_CACHE } from './support.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -24,18 +26,28 @@ const dir = await mkdtemp(path.join(os.tmpdir(), 'herald-bench-'));
 await chmod(dir, 0o755);
 try {
   const port = await freePort();
-  const env = { HERALD_DATA_DIR: path.join(dir, 'standalone') };
+  const env = { HERALD_DATA_DIR: path.join(dir, 'standalone'), NODE_COMPILE_CACHE: START_COMPILE_CACHE };
   const first = new ServiceProcess('standalone', port, env);
   const fresh = await timeToReady(first);
   await first.stop();
+  // restarts alternate between Node's compile cache (as `npm start` runs it, warmed by the first
+  // start) and none (NODE_DISABLE_COMPILE_CACHE): the cache's share of the boot
   const warm: number[] = [];
+  const uncached: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const p = new ServiceProcess('standalone', port, env);
-    warm.push(await timeToReady(p));
-    await p.stop();
+    for (const [times, extra] of [
+      [warm, {}],
+      [uncached, { NODE_DISABLE_COMPILE_CACHE: '1' }],
+    ] as const) {
+      const p = new ServiceProcess('standalone', port, { ...env, ...extra });
+      times.push(await timeToReady(p));
+      await p.stop();
+    }
   }
   console.log(
-    `standalone  fresh data dir (initdb + migrations): ${fresh} ms; restart (median of 3): ${median(warm)} ms`,
+    `standalone  fresh data dir (initdb + migrations): ${fresh} ms; restart (median of 3): ${median(warm)} ms ` +
+      `(runs: ${warm.join(', ')} ms); the same without the compile cache (NODE_DISABLE_COMPILE_CACHE=1): ` +
+      `${median(uncached)} ms (runs: ${uncached.join(', ')} ms)`,
   );
 
   let dbUrl = process.env.DATABASE_URL;
