@@ -116,10 +116,10 @@ async function createBenchDatabase(name: string): Promise<BenchDatabase> {
   };
 }
 
-/** The Node flags `npm start` runs Herald with (scripts/start.sh reads the same file); benches run from the repository root. */
+/** The Node flags `npm start` runs Herald with (scripts/node-env.sh reads the same file); benches run from the repository root. */
 export const START_NODE_OPTIONS = readFileSync('scripts/node-options', 'utf8').trim();
 
-/** Node's module compile cache where `npm start` keeps it (scripts/start.sh; docs/operations.md, Boot). */
+/** Node's module compile cache where `npm start` keeps it (scripts/node-env.sh; docs/operations.md, Boot). */
 export const START_COMPILE_CACHE =
   process.env.NODE_COMPILE_CACHE || path.join(process.env.TMPDIR || '/tmp', 'herald-node-compile-cache');
 
@@ -127,7 +127,7 @@ export const START_COMPILE_CACHE =
  * Herald in standalone mode on the bench database (migrated at start), with its data directory in
  * the bench's scratch directory and a rate limit high enough not to interfere.
  * BENCH_POOL_SIZE, when set, is passed as DATABASE_POOL_SIZE (default: the product's, 4 per service);
- * Node runs with the flags, malloc arenas and compile cache `npm start` gives it (scripts/start.sh), then BENCH_HERALD_NODE_OPTIONS
+ * Node runs with the flags, malloc arenas and compile cache `npm start` gives it (scripts/node-env.sh), then BENCH_HERALD_NODE_OPTIONS
  * (e.g. `--import <a preload that runs the inspector profiler>`, or another `--max-semi-space-size`);
  * BENCH_HERALD_ENV adds settings, `NAME=value` pairs separated by commas (an A/B of a setting).
  */
@@ -139,7 +139,7 @@ export async function startStandalone(db: BenchDatabase, extra: Record<string, s
     LOG_LEVEL: 'warn',
     ...(process.env.BENCH_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}),
     NODE_OPTIONS: [START_NODE_OPTIONS, process.env.BENCH_HERALD_NODE_OPTIONS].filter(Boolean).join(' '),
-    MALLOC_ARENA_MAX: '2', // as scripts/start.sh
+    MALLOC_ARENA_MAX: '2', // as scripts/node-env.sh
     NODE_COMPILE_CACHE: START_COMPILE_CACHE,
     ...Object.fromEntries(
       (process.env.BENCH_HERALD_ENV ?? '')

@@ -11,12 +11,6 @@ bash scripts/ensure-node-deps.sh
 # (skipped when KAFKA_BROKERS names a cluster).
 bash scripts/ensure-system-deps.sh
 bash scripts/build.sh
-# The services run with the same V8 flags and malloc arenas as `npm start` (scripts/start.sh).
-defaults="$(cat scripts/node-options)"
-export NODE_OPTIONS="${defaults}${NODE_OPTIONS:+ $NODE_OPTIONS}"
-export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-# Node's module compile cache: each start after the first reads the V8 code of its ~3,700 modules
-# from disk instead of compiling them (3–12% of the time to ready, docs/operations.md, Boot). Yours
-# wins when set; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-${TMPDIR:-/tmp}/herald-node-compile-cache}"
+# The services run with the same V8 flags, malloc arenas and compile cache as `npm start`.
+source scripts/node-env.sh
 exec node "${HERALD_DIST:-dist}/scripts/start-distributed.js" "$@"
